@@ -1,0 +1,2 @@
+// Not started yet: this package is built by a later issue (capability_* ops). It exports nothing until then.
+export {};

@@ -1,0 +1,66 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { open, rename, unlink, mkdir } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+function tmpPathFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/** fsync a directory so a rename or create inside it survives a crash. */
+export function fsyncDirSync(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** tmp + fsync + rename + dir fsync: readers see the old or the new content, never a mix. */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array, mode = 0o644): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = tmpPathFor(path);
+  const fd = openSync(tmp, 'w', mode);
+  try {
+    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
+    throw err;
+  }
+  closeSync(fd);
+  renameSync(tmp, path);
+  fsyncDirSync(dirname(path));
+}
+
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = tmpPathFor(path);
+  const handle = await open(tmp, 'w', mode);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (err) {
+    await handle.close();
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  await handle.close();
+  await rename(tmp, path);
+  await fsyncDir(dirname(path));
+}

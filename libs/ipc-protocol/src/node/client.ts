@@ -1,0 +1,185 @@
+import type { Socket } from 'node:net';
+import { DaemonResponseV1, type DaemonRequestV1 } from '../envelope.js';
+import { EventStreamItem } from '../events.js';
+import { MAX_RESPONSE_LINE_BYTES } from '../limits.js';
+import type { OpArgsInput, OpName, OpResult } from '../ops/catalog.js';
+import { opCatalog } from '../ops/catalog.js';
+import { TermAttachHandshake } from '../ops/streams.js';
+import { NdjsonDecoder } from '../codec.js';
+import { connectEndpoint } from './connect.js';
+import { discoverEndpoint, type DaemonEndpoint } from './endpoint.js';
+import { DaemonCallError, DaemonTransportError } from './errors.js';
+import { resolveCcccHome } from './home.js';
+import { readFirstLine } from './read-line.js';
+
+export interface DaemonClientOptions {
+  /** Defaults to `CCCC_HOME` / `~/.cccc`. Ignored when `endpoint` is given. */
+  readonly home?: string;
+  /** A fixed endpoint instead of discovery (tests, tools). */
+  readonly endpoint?: DaemonEndpoint;
+  /** Per-call timeout for connect + response. */
+  readonly timeoutMs?: number;
+  readonly connectAttempts?: number;
+  readonly connectRetryDelayMs?: number;
+}
+
+/** A live `events_stream`: an async iterable of stream items. */
+export interface EventStream extends AsyncIterable<EventStreamItem>, AsyncDisposable {
+  readonly handshake: Record<string, unknown>;
+  close(): void;
+}
+
+/** A live `term_attach`: the handshake plus the raw terminal socket (§4.4). */
+export interface TermAttachment extends AsyncDisposable {
+  readonly handshake: TermAttachHandshake;
+  /** Raw bytes received after the handshake line, before `socket` is read. */
+  readonly initialBytes: Buffer;
+  readonly socket: Socket;
+  close(): void;
+}
+
+/**
+ * The IPC v1 client: endpoint discovery per call, a fresh connection per call, a timeout, and no
+ * automatic replay once request bytes were written (only connect failures are retried).
+ */
+export class DaemonClient {
+  private readonly home: string;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: DaemonClientOptions = {}) {
+    this.home = options.home ?? resolveCcccHome();
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  endpoint(): DaemonEndpoint {
+    return this.options.endpoint ?? discoverEndpoint(this.home);
+  }
+
+  /** Call a catalog op; resolves with its result or rejects with DaemonCallError. */
+  async call<K extends OpName>(op: K, args: OpArgsInput<K>): Promise<OpResult<K>> {
+    const response = await this.request({ v: 1, op, args: args as Record<string, unknown> });
+    if (!response.ok) throw new DaemonCallError(op, response.error!);
+    return response.result as OpResult<K>;
+  }
+
+  /** Send any envelope and return the daemon's response, ok or not. */
+  async request(request: DaemonRequestV1): Promise<DaemonResponseV1> {
+    const socket = await this.open();
+    try {
+      const { line } = await this.exchange(socket, request);
+      return this.parseResponse(request.op, line);
+    } finally {
+      socket.destroy();
+    }
+  }
+
+  async openEventsStream(args: OpArgsInput<'events_stream'>): Promise<EventStream> {
+    const { socket, result, rest } = await this.upgrade('events_stream', args as Record<string, unknown>);
+    return eventStreamOver(socket, result, rest);
+  }
+
+  async openTermAttach(args: OpArgsInput<'term_attach'>): Promise<TermAttachment> {
+    const { socket, result, rest } = await this.upgrade('term_attach', args as Record<string, unknown>);
+    const handshake = TermAttachHandshake.parse(result);
+    const close = (): void => {
+      socket.destroy();
+    };
+    return { handshake, initialBytes: rest, socket, close, [Symbol.asyncDispose]: async () => close() };
+  }
+
+  private async upgrade(op: OpName, args: Record<string, unknown>) {
+    if (!opCatalog[op].upgrade) throw new Error(`${op} is not a streaming op`);
+    const socket = await this.open();
+    try {
+      const { line, rest } = await this.exchange(socket, { v: 1, op, args });
+      const response = this.parseResponse(op, line);
+      if (!response.ok) throw new DaemonCallError(op, response.error!);
+      return { socket, result: response.result, rest };
+    } catch (err) {
+      socket.destroy();
+      throw err;
+    }
+  }
+
+  private open(): Promise<Socket> {
+    return connectEndpoint(this.endpoint(), {
+      timeoutMs: this.timeoutMs,
+      attempts: this.options.connectAttempts ?? 3,
+      retryDelayMs: this.options.connectRetryDelayMs ?? 50,
+    });
+  }
+
+  private exchange(socket: Socket, request: DaemonRequestV1) {
+    const reading = readFirstLine(socket, MAX_RESPONSE_LINE_BYTES, this.timeoutMs, request.op);
+    socket.write(JSON.stringify(request) + '\n');
+    return reading;
+  }
+
+  private parseResponse(op: string, line: string): DaemonResponseV1 {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (cause) {
+      throw new DaemonTransportError('protocol', `${op}: response is not valid JSON`, true, { cause });
+    }
+    const parsed = DaemonResponseV1.safeParse(value);
+    if (!parsed.success) throw new DaemonTransportError('protocol', `${op}: malformed response envelope`, true);
+    return parsed.data;
+  }
+}
+
+function eventStreamOver(socket: Socket, handshake: Record<string, unknown>, rest: Buffer): EventStream {
+  const decoder = new NdjsonDecoder(MAX_RESPONSE_LINE_BYTES);
+  const queue: EventStreamItem[] = [];
+  let wake: (() => void) | undefined;
+  let ended = false;
+  const onChunk = (chunk: Uint8Array) => {
+    for (const line of decoder.push(chunk)) {
+      if (line.kind !== 'line') {
+        ended = true;
+        socket.destroy();
+        break;
+      }
+      try {
+        const item = EventStreamItem.safeParse(JSON.parse(line.text));
+        if (item.success) queue.push(item.data);
+      } catch {
+        // A malformed item is skipped: streams are best-effort (§4.5).
+      }
+    }
+    wake?.();
+  };
+  const onEnd = () => {
+    ended = true;
+    wake?.();
+  };
+  if (rest.length > 0) onChunk(rest);
+  socket.on('data', onChunk);
+  socket.on('close', onEnd);
+  socket.on('error', onEnd);
+  socket.resume();
+  const close = () => {
+    ended = true;
+    socket.destroy();
+    wake?.();
+  };
+  return {
+    handshake,
+    close,
+    async [Symbol.asyncDispose]() {
+      close();
+    },
+    async *[Symbol.asyncIterator]() {
+      try {
+        for (;;) {
+          while (queue.length > 0) yield queue.shift()!;
+          if (ended) return;
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = undefined;
+        }
+      } finally {
+        close();
+      }
+    },
+  };
+}

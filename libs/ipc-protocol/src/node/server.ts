@@ -1,0 +1,136 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { once } from 'node:events';
+import { NdjsonDecoder, encodeLineText } from '../codec.js';
+import { errorResponse } from '../envelope.js';
+import { ErrorCodes } from '../errors.js';
+import { MAX_REQUEST_LINE_BYTES } from '../limits.js';
+import type { OpRouter } from '../router.js';
+import { socketConnection } from './socket-connection.js';
+
+export interface IpcServerOptions {
+  readonly maxLineBytes?: number;
+  /** An idle request/response connection is closed after this long (half-open peers). */
+  readonly idleTimeoutMs?: number;
+  /** Stop reading from a peer with this many unanswered lines queued (it is not reading us). */
+  readonly maxQueuedLines?: number;
+}
+
+export type IpcListenTarget = { readonly path: string } | { readonly host: string; readonly port: number };
+
+/**
+ * NDJSON request/response over stream sockets (§4.2): lines of one connection are served
+ * strictly in order; connections never wait on each other; oversize lines get
+ * `invalid_request` and a close; an op that upgrades takes the socket over.
+ */
+export class IpcServer implements AsyncDisposable {
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly maxLineBytes: number;
+  private readonly idleTimeoutMs: number;
+  private readonly maxQueuedLines: number;
+
+  constructor(private readonly router: OpRouter, options: IpcServerOptions = {}) {
+    this.maxLineBytes = options.maxLineBytes ?? MAX_REQUEST_LINE_BYTES;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? 10 * 60_000;
+    this.maxQueuedLines = options.maxQueuedLines ?? 64;
+    this.server = createServer({ allowHalfOpen: false }, (socket) => this.accept(socket));
+    this.server.on('error', () => {});
+  }
+
+  async listen(target: IpcListenTarget): Promise<{ path?: string; host?: string; port?: number }> {
+    const listening = once(this.server, 'listening');
+    const failed = once(this.server, 'error').then(([err]) => Promise.reject(err));
+    if ('path' in target) this.server.listen(target.path);
+    else this.server.listen(target.port, target.host);
+    await Promise.race([listening, failed]);
+    const addr = this.server.address();
+    if (addr && typeof addr === 'object') return { host: addr.address, port: addr.port };
+    return { path: typeof addr === 'string' ? addr : undefined };
+  }
+
+  get connectionCount(): number {
+    return this.sockets.size;
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const s of this.sockets) s.destroy();
+    await closed;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  private accept(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    socket.setTimeout(this.idleTimeoutMs, () => socket.destroy());
+
+    const decoder = new NdjsonDecoder(this.maxLineBytes);
+    const queue: Array<{ kind: 'line'; text: string } | { kind: 'bad'; reply: string; close: boolean }> = [];
+    let busy = false;
+    let upgraded = false;
+
+    const pump = async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        while (queue.length > 0 && !socket.destroyed && !upgraded) {
+          const item = queue.shift()!;
+          if (queue.length < this.maxQueuedLines / 2) socket.resume();
+          if (item.kind === 'bad') {
+            socket.write(item.reply);
+            if (item.close) {
+              socket.end();
+              setTimeout(() => socket.destroy(), 1000).unref();
+              return;
+            }
+            continue;
+          }
+          const dispatched = await this.router.dispatchLine(item.text);
+          if (socket.destroyed) return;
+          const flushed = socket.write(encodeLineText(dispatched.response));
+          if (dispatched.upgrade) {
+            upgraded = true;
+            socket.setTimeout(0);
+            socket.off('data', onData);
+            socket.pause();
+            const leftover = [
+              ...queue.splice(0).map((q) => Buffer.from(q.kind === 'line' ? q.text + '\n' : '')),
+              Buffer.from(decoder.takeBuffered()),
+            ];
+            dispatched.upgrade(socketConnection(socket, Buffer.concat(leftover)));
+            return;
+          }
+          if (!flushed) await once(socket, 'drain').catch(() => undefined);
+        }
+      } finally {
+        busy = false;
+      }
+    };
+
+    const onData = (chunk: Buffer) => {
+      for (const line of decoder.push(chunk)) {
+        if (line.kind === 'line') queue.push(line);
+        else if (line.kind === 'invalid_utf8') {
+          queue.push({ kind: 'bad', reply: encodeLineText(errorResponse(ErrorCodes.invalidRequest, 'request line is not valid UTF-8')), close: false });
+        } else {
+          socket.off('data', onData);
+          socket.pause();
+          queue.push({
+            kind: 'bad',
+            reply: encodeLineText(
+              errorResponse(ErrorCodes.invalidRequest, `request line exceeds ${line.limit} bytes`, { limit: line.limit }),
+            ),
+            close: true,
+          });
+        }
+      }
+      if (queue.length >= this.maxQueuedLines) socket.pause();
+      void pump();
+    };
+    socket.on('data', onData);
+  }
+}

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { DaemonRequestV1, errorResponse, okResponse, type DaemonResponseV1 } from './envelope.js';
+import { ErrorCodes, IpcError, isIpcError } from './errors.js';
+import { opCatalog, type OpArgs, type OpName, type OpResult } from './ops/catalog.js';
+import type { OpSpec } from './ops/define.js';
+import { isStreamUpgrade, type StreamUpgrade, type UpgradedConnection } from './upgrade.js';
+
+export interface RequestContext {
+  readonly op: OpName;
+}
+
+export type OpHandler<K extends OpName> = (
+  args: OpArgs<K>,
+  context: RequestContext,
+) => OpResult<K> | StreamUpgrade<OpResult<K>> | Promise<OpResult<K> | StreamUpgrade<OpResult<K>>>;
+
+export interface Dispatched {
+  readonly response: DaemonResponseV1;
+  /** Present when the op upgrades the connection after `response` is written. */
+  readonly upgrade?: (connection: UpgradedConnection) => void;
+}
+
+export interface RouterOptions {
+  /**
+   * Turns a domain error into a wire error, in one place. Return undefined for errors that are
+   * not domain errors; they become `internal_error`.
+   */
+  readonly mapError?: (error: unknown) => IpcError | undefined;
+  /** Called with the cause of every `internal_error`; the client never sees it. */
+  readonly onInternalError?: (error: unknown, op: string) => void;
+  /** Check handler results against the catalog (tests and development). */
+  readonly validateResults?: boolean;
+}
+
+interface Route {
+  readonly spec: OpSpec;
+  readonly handler: OpHandler<OpName>;
+  readonly requiresGroupId: boolean;
+  readonly requiresActorId: boolean;
+}
+
+const isBlank = (value: unknown) =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+function requiresKey(spec: OpSpec, key: string): boolean {
+  const shape = (spec.args as unknown as { shape?: Record<string, z.ZodType> }).shape;
+  const field = shape?.[key];
+  return field !== undefined && !field.safeParse(undefined).success;
+}
+
+function fieldOf(error: z.ZodError): string {
+  const path = error.issues[0]?.path ?? [];
+  if (path.length > 0) return path.map(String).join('.');
+  const issue = error.issues[0] as { keys?: string[] } | undefined;
+  return issue?.keys?.[0] ?? '';
+}
+
+function describe(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid value';
+  const field = fieldOf(error);
+  return field ? `${field}: ${issue.message}` : issue.message;
+}
+
+/**
+ * Validates request lines against the op catalog and dispatches them to registered handlers.
+ * Transport-free: the socket server and the in-memory loopback both feed it text lines.
+ */
+export class OpRouter {
+  private readonly routes = new Map<string, Route>();
+
+  constructor(private readonly options: RouterOptions = {}) {}
+
+  register<K extends OpName>(op: K, handler: OpHandler<K>): this {
+    const spec = opCatalog[op] as OpSpec | undefined;
+    if (!spec) throw new Error(`op ${op} is not in the catalog`);
+    if (this.routes.has(op)) throw new Error(`op ${op} is already registered`);
+    this.routes.set(op, {
+      spec,
+      handler: handler as unknown as OpHandler<OpName>,
+      requiresGroupId: requiresKey(spec, 'group_id'),
+      requiresActorId: requiresKey(spec, 'actor_id'),
+    });
+    return this;
+  }
+
+  get ops(): string[] {
+    return [...this.routes.keys()];
+  }
+
+  /** Handle one request line (without its newline). Never throws. */
+  async dispatchLine(text: string): Promise<Dispatched> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return { response: errorResponse(ErrorCodes.invalidRequest, 'request line is not valid JSON') };
+    }
+    return this.dispatch(parsed);
+  }
+
+  /** Handle one already-parsed request value. Never throws. */
+  async dispatch(value: unknown): Promise<Dispatched> {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      return { response: errorResponse(ErrorCodes.invalidRequest, 'request must be a JSON object') };
+    }
+    const envelope = DaemonRequestV1.safeParse(value);
+    if (!envelope.success) {
+      const field = fieldOf(envelope.error);
+      return {
+        response: errorResponse(ErrorCodes.invalidRequest, `invalid request envelope: ${describe(envelope.error)}`, {
+          field,
+        }),
+      };
+    }
+    const { op } = envelope.data;
+    const route = this.routes.get(op);
+    if (!route) return { response: errorResponse(ErrorCodes.unknownOp, `unknown op: ${op}`, { op }) };
+
+    const rawArgs = envelope.data.args ?? {};
+    const rejected = route.spec.rejectedArgs;
+    if (rejected) {
+      const present = rejected.keys.filter((k) => Object.hasOwn(rawArgs, k));
+      if (present.length > 0) {
+        return {
+          response: errorResponse(rejected.code, `unsupported fields: ${present.join(', ')}`, { fields: present }),
+        };
+      }
+    }
+    if (route.requiresGroupId && isBlank(rawArgs.group_id)) {
+      return { response: errorResponse(ErrorCodes.missingGroupId, 'missing group_id') };
+    }
+    if (route.requiresActorId && isBlank(rawArgs.actor_id)) {
+      return { response: errorResponse(ErrorCodes.missingActorId, 'missing actor_id') };
+    }
+    const args = route.spec.args.safeParse(rawArgs);
+    if (!args.success) {
+      return {
+        response: errorResponse(ErrorCodes.invalidRequest, `invalid args: ${describe(args.error)}`, {
+          field: fieldOf(args.error),
+        }),
+      };
+    }
+    return this.run(route, op as OpName, args.data);
+  }
+
+  private async run(route: Route, op: OpName, args: unknown): Promise<Dispatched> {
+    try {
+      const outcome = await route.handler(args as never, { op });
+      if (isStreamUpgrade(outcome)) {
+        return { response: okResponse(this.checked(route, op, outcome.result)), upgrade: outcome.start };
+      }
+      return { response: okResponse(this.checked(route, op, outcome)) };
+    } catch (error) {
+      return { response: this.toErrorResponse(error, op) };
+    }
+  }
+
+  private checked(route: Route, op: string, result: unknown): Record<string, unknown> {
+    if (this.options.validateResults) {
+      const check = route.spec.result.safeParse(result);
+      if (!check.success) throw new Error(`handler for ${op} returned an invalid result: ${describe(check.error)}`);
+    }
+    return result as Record<string, unknown>;
+  }
+
+  private toErrorResponse(error: unknown, op: string): DaemonResponseV1 {
+    const wire = isIpcError(error) ? error : this.options.mapError?.(error);
+    if (wire) return errorResponse(wire.code, wire.message, wire.details);
+    this.options.onInternalError?.(error, op);
+    return errorResponse(ErrorCodes.internalError, 'internal error');
+  }
+}
