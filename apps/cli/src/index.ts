@@ -1,1 +1,2 @@
-export {};
+export { buildProgram } from './program.js';
+export { probeDaemon, spawnDaemon } from './daemon-process.js';

@@ -1,1 +1,5 @@
-export {};
+export { startDaemon, type RunningDaemon, type StartDaemonOptions } from './daemon.js';
+export { daemonConfigFromEnv, DaemonConfigError, type DaemonConfig, type TransportConfig } from './config.js';
+export { HomeLockedError } from './lifecycle/home-lock.js';
+export { runDaemonForeground } from './main.js';
+export { DAEMON_VERSION, IMPLEMENTATION } from './version.js';

@@ -25,4 +25,5 @@ export {
 export { NdjsonDecoder, encodeLine, encodeLineText, type DecodedLine } from './codec.js';
 export { MAX_REQUEST_LINE_BYTES, MAX_RESPONSE_LINE_BYTES } from './limits.js';
 export { OpRouter, type OpHandler, type RequestContext, type Dispatched, type RouterOptions } from './router.js';
+export { loopbackConnection, type LoopbackConnection } from './loopback.js';
 export { StreamUpgrade, isStreamUpgrade, type UpgradedConnection } from './upgrade.js';

@@ -1,2 +1,8 @@
-// Data schemas of CCCS v1 event kinds (one file per kind family). Filled by the ledger issue.
-export {};
+// Data schemas of CCCS v1 event kinds (one file per kind family).
+export { MessageMode, AttachmentRefV1, ChatMessageData } from './chat.js';
+export { MailReadData } from './mail.js';
+export { ReplyRequestCancelledData } from './reply-request.js';
+export { DeliveryState, RuntimeDeliveryData } from './delivery.js';
+export { NotifyPriority, SystemNotifyData } from './notify.js';
+export { ActorAddData } from './actor.js';
+export { kindDataSchemas } from './registry.js';

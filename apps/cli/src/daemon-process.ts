@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import { openSync, closeSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DaemonClient, daemonPaths, type DaemonClientOptions } from '@cccc/ipc-protocol/node';
+import type { OpResult } from '@cccc/ipc-protocol';
+
+/** The daemon answering ping at this home, or undefined when none does. */
+export async function probeDaemon(home: string, timeoutMs = 2000): Promise<OpResult<'ping'> | undefined> {
+  const client = new DaemonClient({ home, timeoutMs, connectAttempts: 1 });
+  try {
+    return await client.call('ping', {});
+  } catch {
+    return undefined;
+  }
+}
+
+export interface SpawnedDaemon {
+  readonly pid: number;
+  readonly ping: OpResult<'ping'>;
+}
+
+/**
+ * Start `cccc daemon run` detached, its stdout/stderr appended to ccccd.log, and return once it
+ * answers ping. A daemon that exits first (e.g. refused config) is reported with its exit code.
+ */
+export async function spawnDaemon(home: string, env: NodeJS.ProcessEnv, timeoutMs = 15_000): Promise<SpawnedDaemon> {
+  const paths = daemonPaths(home);
+  mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+  const out = openSync(paths.log, 'a', 0o600);
+  const cliEntry = fileURLToPath(new URL('./cli.js', import.meta.url));
+  const child = spawn(process.execPath, [cliEntry, 'daemon', 'run'], {
+    detached: true,
+    stdio: ['ignore', out, out],
+    env: { ...env, CCCC_HOME: home },
+  });
+  closeSync(out);
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  child.unref();
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (exited !== undefined) throw new Error(`daemon exited with code ${exited} during start; see ${paths.log}`);
+    const ping = await probeDaemon(home, 500);
+    if (ping && ping.pid === child.pid) return { pid: child.pid!, ping };
+    await sleep(50);
+  }
+  throw new Error(`daemon did not answer ping within ${timeoutMs} ms; see ${paths.log}`);
+}
+
+export function clientFor(home: string, options: Omit<DaemonClientOptions, 'home'> = {}): DaemonClient {
+  return new DaemonClient({ home, ...options });
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

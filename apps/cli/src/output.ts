@@ -1,0 +1,25 @@
+import { DaemonCallError, DaemonTransportError } from '@cccc/ipc-protocol/node';
+
+export interface OutputOptions {
+  readonly json?: boolean;
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+/** A daemon error prints its code and message and exits non-zero (the CLI's one error path). */
+export function reportError(error: unknown, options: OutputOptions = {}): number {
+  if (error instanceof DaemonCallError) {
+    if (options.json) printJson({ ok: false, error: { code: error.code, message: error.message, details: error.details } });
+    else process.stderr.write(`error: ${error.code}: ${error.message.replace(/^[^:]+: [^:]+: /, '')}\n`);
+    return 1;
+  }
+  if (error instanceof DaemonTransportError) {
+    if (options.json) printJson({ ok: false, error: { code: `transport_${error.failure}`, message: error.message, details: {} } });
+    else process.stderr.write(`error: ${error.message}\n`);
+    return 1;
+  }
+  process.stderr.write(`error: ${(error as Error)?.message ?? String(error)}\n`);
+  return 1;
+}

@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync, readFileSync, existsSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeIpcContract, socketContractConnection } from '@cccc/ipc-protocol/testing';
+import { DaemonClient, daemonPaths } from '@cccc/ipc-protocol/node';
+import { startDaemon, type RunningDaemon } from './daemon.js';
+import { daemonConfigFromEnv, DaemonConfigError } from './config.js';
+import { HomeLockedError } from './lifecycle/home-lock.js';
+
+function withDaemon(transport: 'unix' | 'tcp') {
+  const state: { daemon?: RunningDaemon; home?: string } = {};
+  beforeAll(async () => {
+    state.home = mkdtempSync(join(tmpdir(), `cccc-daemon-${transport}-`));
+    state.daemon = await startDaemon(daemonConfigFromEnv({ CCCC_HOME: state.home, CCCC_DAEMON_TRANSPORT: transport }));
+  });
+  afterAll(async () => {
+    await state.daemon?.stop();
+    rmSync(state.home!, { recursive: true, force: true });
+  });
+  return state;
+}
+
+for (const transport of ['unix', 'tcp'] as const) {
+  describe(`real daemon over ${transport}`, () => {
+    const state = withDaemon(transport);
+    describeIpcContract({
+      name: `daemon (${transport})`,
+      connect: () => socketContractConnection(state.daemon!.endpoint),
+      expectedPid: process.pid,
+      skip: { missing_group_id: 'no group-scoped op is served until the ledger ops are wired' },
+    });
+
+    it('publishes its endpoint in ccccd.addr.json and ccccd.pid', () => {
+      const paths = daemonPaths(state.home!);
+      const addr = JSON.parse(readFileSync(paths.addr, 'utf8'));
+      expect(addr).toMatchObject({ v: 1, transport, pid: process.pid, version: expect.any(String), ts: expect.any(String) });
+      if (transport === 'tcp') expect(addr).toMatchObject({ host: '127.0.0.1', port: expect.any(Number) });
+      else expect(addr.path).toBe(paths.sock);
+      expect(readFileSync(paths.pid, 'utf8').trim()).toBe(String(process.pid));
+    });
+
+    it('serves many concurrent clients', async () => {
+      const client = new DaemonClient({ home: state.home! });
+      const results = await Promise.all(Array.from({ length: 64 }, () => client.call('ping', {})));
+      expect(results.every((r) => r.implementation === 'cccc-ts')).toBe(true);
+    });
+
+    it('is not stalled by a half-open client or one that never reads', async () => {
+      const { endpoint } = state.daemon!;
+      const connect = () =>
+        endpoint.transport === 'unix' ? createConnection({ path: endpoint.path }) : createConnection(endpoint.port, endpoint.host);
+      const halfOpen = connect();
+      halfOpen.on('error', () => {});
+      halfOpen.write('{"v":1,"op":"ping"'); // never finished
+      const greedy = connect();
+      greedy.on('error', () => {});
+      greedy.pause(); // never reads its responses
+      const burst = '{"v":1,"op":"ping"}\n'.repeat(20_000);
+      greedy.write(burst);
+      await new Promise((r) => setTimeout(r, 100));
+      const started = performance.now();
+      const ping = await new DaemonClient({ home: state.home!, timeoutMs: 2000 }).call('ping', {});
+      expect(ping.ipc_v).toBe(1);
+      expect(performance.now() - started).toBeLessThan(1000);
+      halfOpen.destroy();
+      greedy.destroy();
+    });
+  });
+}
+
+describe('daemon lifecycle in-process', () => {
+  it('refuses a second daemon on the same home and changes no file', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'cccc-daemon-lock-'));
+    const first = await startDaemon(daemonConfigFromEnv({ CCCC_HOME: home }));
+    try {
+      const paths = daemonPaths(home);
+      const before = [paths.addr, paths.pid, paths.log].map((p) => readFileSync(p, 'utf8'));
+      await expect(startDaemon(daemonConfigFromEnv({ CCCC_HOME: home }))).rejects.toBeInstanceOf(HomeLockedError);
+      const after = [paths.addr, paths.pid, paths.log].map((p) => readFileSync(p, 'utf8'));
+      expect(after).toEqual(before);
+      expect(existsSync(paths.sock)).toBe(true);
+    } finally {
+      await first.stop();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('stops on the shutdown op and removes its socket and descriptor', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'cccc-daemon-stop-'));
+    const daemon = await startDaemon(daemonConfigFromEnv({ CCCC_HOME: home }));
+    const paths = daemonPaths(home);
+    const result = await new DaemonClient({ home }).call('shutdown', { expected_pid: process.pid });
+    expect(result).toEqual({ message: 'shutting down' });
+    await daemon.stopped;
+    expect(existsSync(paths.sock)).toBe(false);
+    expect(existsSync(paths.addr)).toBe(false);
+    // the home can be taken again at once
+    const again = await startDaemon(daemonConfigFromEnv({ CCCC_HOME: home }));
+    await again.stop();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('refuses non-loopback TCP hosts and bad transport settings before binding', () => {
+    for (const host of ['0.0.0.0', '192.168.1.4', '::', 'example.com', '10.0.0.1']) {
+      expect(() => daemonConfigFromEnv({ CCCC_DAEMON_TRANSPORT: 'tcp', CCCC_DAEMON_HOST: host })).toThrow(DaemonConfigError);
+    }
+    for (const host of ['127.0.0.1', '127.5.0.1', 'localhost', '::1', '[::1]']) {
+      expect(daemonConfigFromEnv({ CCCC_DAEMON_TRANSPORT: 'tcp', CCCC_DAEMON_HOST: host }).transport).toMatchObject({ kind: 'tcp' });
+    }
+    expect(() => daemonConfigFromEnv({ CCCC_DAEMON_TRANSPORT: 'pigeon' })).toThrow(DaemonConfigError);
+    expect(() => daemonConfigFromEnv({ CCCC_DAEMON_TRANSPORT: 'tcp', CCCC_DAEMON_PORT: '99999' })).toThrow(DaemonConfigError);
+  });
+});

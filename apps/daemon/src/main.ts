@@ -1,0 +1,30 @@
+import { daemonConfigFromEnv, DaemonConfigError } from './config.js';
+import { startDaemon } from './daemon.js';
+import { HomeLockedError } from './lifecycle/home-lock.js';
+
+/**
+ * Run the daemon in the foreground until SIGTERM/SIGINT or a `shutdown` op. Returns the process
+ * exit code; refusals (bad config, home owned by another daemon) print one clear line.
+ */
+export async function runDaemonForeground(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let daemon;
+  try {
+    daemon = await startDaemon(daemonConfigFromEnv(env));
+  } catch (error) {
+    if (error instanceof DaemonConfigError || error instanceof HomeLockedError) {
+      process.stderr.write(`cccc daemon: ${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`cccc daemon: failed to start: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const where = daemon.endpoint.transport === 'unix' ? daemon.endpoint.path : `${daemon.endpoint.host}:${daemon.endpoint.port}`;
+  process.stdout.write(`cccc daemon ${process.pid} listening on ${where} (home ${daemon.home})\n`);
+  const onSignal = (signal: NodeJS.Signals) => void daemon.stop(signal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  await daemon.stopped;
+  process.off('SIGTERM', onSignal);
+  process.off('SIGINT', onSignal);
+  return 0;
+}

@@ -1,0 +1,32 @@
+import { ErrorCodes, IpcError, type OpRouter } from '@cccc/ipc-protocol';
+import { daemonCapabilities } from '../capabilities.js';
+import { DAEMON_VERSION, IMPLEMENTATION } from '../version.js';
+
+export interface CoreOpsDeps {
+  /** Begin an orderly shutdown after the current response is written. */
+  readonly requestShutdown: (reason: string) => void;
+}
+
+/** §8.1 ping and shutdown. */
+export function registerCoreOps(router: OpRouter, deps: CoreOpsDeps): void {
+  router.register('ping', () => ({
+    version: DAEMON_VERSION,
+    implementation: IMPLEMENTATION,
+    pid: process.pid,
+    ts: new Date().toISOString(),
+    ipc_v: 1 as const,
+    capabilities: daemonCapabilities(),
+    executable: process.execPath,
+  }));
+
+  router.register('shutdown', (args) => {
+    if (args.expected_pid !== undefined && args.expected_pid !== process.pid) {
+      throw new IpcError(ErrorCodes.daemonOwnerMismatch, 'expected_pid does not match this daemon; not shutting down', {
+        expected_pid: args.expected_pid,
+        pid: process.pid,
+      });
+    }
+    deps.requestShutdown('shutdown op');
+    return { message: 'shutting down' };
+  });
+}

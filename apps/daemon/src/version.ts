@@ -1,0 +1,7 @@
+import { createRequire } from 'node:module';
+
+// src/ and dist/ both sit one level below the package root, so this resolves in tests and builds.
+const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
+
+export const DAEMON_VERSION: string = pkg.version;
+export const IMPLEMENTATION = 'cccc-ts';
