@@ -1,0 +1,31 @@
+// `npm run bench`: prints figures with baselines measured in the same run. Not a test.
+import { existsSync } from 'node:fs';
+import { benchPing } from './bench/ping.js';
+
+type Section = { name: string; run: () => Promise<void> };
+
+const sections: Section[] = [{ name: 'ping', run: () => benchPing() }];
+
+// Sections owned by other packages join when their module is present in the build.
+const optional: Array<{ name: string; module: string; fn: string }> = [
+  { name: 'ledger', module: './bench/ledger.js', fn: 'benchLedger' },
+];
+for (const o of optional) {
+  const file = new URL(o.module, import.meta.url);
+  if (existsSync(file)) {
+    sections.push({
+      name: o.name,
+      run: async () => {
+        const mod = (await import(file.href)) as Record<string, () => Promise<void>>;
+        await mod[o.fn]!();
+      },
+    });
+  }
+}
+
+const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+console.log(`# CCCC-TS benchmarks (node ${process.version}, ${new Date().toISOString()})`);
+for (const section of sections) {
+  if (only.length > 0 && !only.includes(section.name)) continue;
+  await section.run();
+}

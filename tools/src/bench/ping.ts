@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { once } from 'node:events';
+import { DaemonClient } from '@cccc/ipc-protocol/node';
+import { rawCall, type RawEndpoint } from './raw-call.js';
+import { fmt, printTable, summarize } from './stats.js';
+
+const require = createRequire(import.meta.url);
+
+async function waitForLine(child: ChildProcess): Promise<void> {
+  let buf = '';
+  for await (const chunk of child.stdout!) {
+    buf += chunk.toString();
+    if (buf.includes('\n')) return;
+  }
+  throw new Error('child exited before it was ready');
+}
+
+export async function startBenchDaemon(env: NodeJS.ProcessEnv = {}) {
+  const home = mkdtempSync(join(tmpdir(), 'cccc-bench-'));
+  const cli = require.resolve('@cccc/cli/bin/cccc.js');
+  const child = spawn(process.execPath, [cli, 'daemon', 'run'], {
+    env: { ...process.env, ...env, CCCC_HOME: home },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await waitForLine(child);
+  return {
+    home,
+    child,
+    endpoint: { path: join(home, 'daemon', 'ccccd.sock') } as RawEndpoint,
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startEchoServer() {
+  const dir = mkdtempSync(join(tmpdir(), 'cccc-echo-'));
+  const path = join(dir, 'echo.sock');
+  const entry = fileURLToPath(new URL('./bench-child.js', import.meta.url));
+  const child = spawn(process.execPath, [entry, 'echo-server', path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await waitForLine(child);
+  return {
+    endpoint: { path } as RawEndpoint,
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function sample(endpoint: RawEndpoint, line: string, n: number, into: number[]) {
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await rawCall(endpoint, line);
+    into.push(performance.now() - t);
+  }
+}
+
+/** `ping` over a fresh connection per call beside a bare NDJSON echo server, interleaved. */
+export async function benchPing(calls = 1000): Promise<void> {
+  const daemon = await startBenchDaemon();
+  const echo = await startEchoServer();
+  const line = '{"v":1,"op":"ping","args":{}}\n';
+  try {
+    await sample(daemon.endpoint, line, 100, []);
+    await sample(echo.endpoint, line, 100, []);
+    const d: number[] = [];
+    const e: number[] = [];
+    const block = 100;
+    for (let done = 0; done < calls; done += block) {
+      await sample(echo.endpoint, line, block, e);
+      await sample(daemon.endpoint, line, block, d);
+    }
+    const client = new DaemonClient({ home: daemon.home });
+    const c: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const t = performance.now();
+      await client.call('ping', {});
+      c.push(performance.now() - t);
+    }
+    const ds = summarize(d);
+    const es = summarize(e);
+    const cs = summarize(c);
+    printTable(`ping, fresh unix connection per call (${calls} calls, interleaved blocks of ${block})`, [
+      { server: 'bare NDJSON echo server (baseline)', p50: fmt(es.p50), p99: fmt(es.p99), mean: fmt(es.mean) },
+      { server: 'cccc-ts daemon ping', p50: fmt(ds.p50), p99: fmt(ds.p99), mean: fmt(ds.mean) },
+      { server: 'cccc-ts daemon ping via DaemonClient (discovery + zod)', p50: fmt(cs.p50), p99: fmt(cs.p99), mean: fmt(cs.mean) },
+    ]);
+    console.log(`ratio daemon/echo p50: ${(ds.p50 / es.p50).toFixed(2)}x (target <= 1.5x; reference Python daemon: 1.9x)`);
+  } finally {
+    await daemon.stop();
+    await echo.stop();
+  }
+}
