@@ -1,2 +1,109 @@
-// Not started yet: this package is built by issue 4 (Groups, scopes, actors and messaging). It exports nothing until then.
-export {};
+// Public surface of @cccc/groups: CCCC_HOME layout, registry, group.yaml, scopes, actors,
+// secrets and profiles (IO shell), and the pure cores (permissions, recipients, ids, settings).
+export { GroupErrorCodes, groupError, type GroupErrorCode } from './errors.js';
+export { utcNowIso } from './clock.js';
+export { HomeLayout, resolveHome } from './home-layout.js';
+export { GROUP_ID_PATTERN, SCOPE_KEY_PATTERN, newGroupId, groupIdForScope, scopeKeyFor, sha256Hex } from './ids.js';
+
+export { RegistryDoc, RegistryEntry, ActiveDoc } from './schemas/registry.js';
+export { GroupDoc, GroupState, ScopeRef, ScopeDoc, DefaultSendTo } from './schemas/group.js';
+export { ActorDoc, SubmitMode, RunnerKind } from './schemas/actor.js';
+export { ProfileDoc, SecretsDoc } from './schemas/profile.js';
+
+export { readRegistry, updateRegistry } from './registry-store.js';
+export { readActiveGroupId, writeActiveGroupId } from './active-group.js';
+export { loadGroup, updateGroup, groupExists } from './group-store.js';
+export {
+  createGroup,
+  updateGroupMeta,
+  deleteGroup,
+  listGroups,
+  reconcileRegistry,
+  setGroupState,
+  setGroupRunning,
+  showGroup,
+  redactGroup,
+  summarizeGroup,
+  type GroupSummary,
+  type ReconcileReport,
+} from './groups.js';
+export { attachScope, detachScope, useScope, activeScopeRoot, type AttachResult } from './scope-ops.js';
+export { detectScope, resolveDirectory, type ScopeIdentity } from './scope.js';
+export { normalizeGitRemote, findRepoRoot, readOriginUrl } from './git-remote.js';
+export { updateGroupSettings, groupSettings, applySettingsPatch, normalizeSettingsPatch, type GroupSettings } from './group-settings.js';
+
+export { actorIdProblem, assertValidActorId, isValidActorId, nextAutoActorId, MAX_ACTOR_ID_LENGTH } from './actor-id.js';
+export { splitCommandLine, normalizeCommand } from './command-line.js';
+export {
+  buildActor,
+  applyActorPatch,
+  effectiveRole,
+  foremanOf,
+  findActor,
+  isVisibleActor,
+  actorViews,
+  PROFILE_OWNED_FIELDS,
+  type ActorRole,
+  type ActorView,
+  type NewActorInput,
+} from './actors.js';
+export { listActors, addActor, updateActor, removeActor, setActorEnabled, type AddActorInput } from './actor-store.js';
+export { currentGenerations, isInGeneration, type ActorGeneration, type ActorLifecycleEvent } from './generations.js';
+
+export { assertValidEnvKey, assertValidEnvMap, ENV_KEY_PATTERN } from './env-keys.js';
+export { maskSecret, applySecretUpdate, SECRET_FILE_MODE, SECRET_DIR_MODE, type SecretMapUpdate } from './secrets-store.js';
+export { actorPrivateEnvKeys, updateActorPrivateEnv, readActorPrivateEnvForLaunch, type PrivateEnvKeys } from './private-env.js';
+export {
+  listProfiles,
+  getProfile,
+  upsertProfile,
+  deleteProfile,
+  profileSecretKeys,
+  updateProfileSecrets,
+  copyProfileSecretsFromActor,
+  copyProfileSecretsFromProfile,
+  convertActorToCustom,
+  profileUsage,
+  type ProfileUsage,
+} from './profiles.js';
+export { type ProfileInput } from './profile-store.js';
+
+export {
+  checkPermission,
+  decidePermission,
+  isUserPrincipal,
+  isStrictForemanClone,
+  PermissionActions,
+  type PermissionAction,
+  type PermissionContext,
+  type PermissionDecision,
+} from './permissions.js';
+export {
+  resolveRecipients,
+  normalizeRecipientToken,
+  normalizeRecipientTokens,
+  splitRecipientTokens,
+  defaultRecipients,
+  toMatchesActor,
+  isRecipientOf,
+  SELECTORS,
+  type MessageMode,
+  type RecipientActor,
+  type ResolveInput,
+  type ResolvedRecipients,
+} from './recipients.js';
+export { resolveScopedFile, readScopedFiles, type ScopedFile } from './path-safety.js';
+export {
+  getPreamble,
+  setPreamble,
+  resetPreamble,
+  getHelp,
+  composeHelp,
+  getActorNotes,
+  setActorNote,
+  clearActorNote,
+  withActorNote,
+  MAX_PREAMBLE_BYTES,
+  type PreambleView,
+} from './prompts.js';
+export { BUILTIN_PREAMBLE, BUILTIN_HELP } from './builtin-prompts.js';

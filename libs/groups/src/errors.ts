@@ -1,0 +1,39 @@
+import { IpcError } from '@cccc/ipc-protocol';
+
+/** Stable codes this library throws (spec §6, §8.3–§8.6). The daemon maps them to the wire unchanged. */
+export const GroupErrorCodes = {
+  groupNotFound: 'group_not_found',
+  actorNotFound: 'actor_not_found',
+  actorExists: 'actor_exists',
+  invalidActorId: 'invalid_actor_id',
+  invalidRequest: 'invalid_request',
+  invalidPatch: 'invalid_patch',
+  invalidState: 'invalid_state',
+  invalidEnvKey: 'invalid_env_key',
+  invalidCommand: 'invalid_command',
+  permissionDenied: 'permission_denied',
+  pathNotFound: 'path_not_found',
+  invalidPath: 'invalid_path',
+  outsideScope: 'outside_scope',
+  scopeNotAttached: 'scope_not_attached',
+  noActiveScope: 'no_active_scope',
+  groupCorrupt: 'group_corrupt',
+  invalidRecipient: 'invalid_recipient',
+  mixedRecipientKinds: 'mixed_recipient_kinds',
+  mailRequiresActorRecipient: 'mail_requires_actor_recipient',
+  concreteRecipientsRequired: 'concrete_recipients_required',
+  noEnabledRecipients: 'no_enabled_recipients',
+  invalidMessageMode: 'invalid_message_mode',
+  profileNotFound: 'profile_not_found',
+  profileInUse: 'profile_in_use',
+  profileRevisionConflict: 'profile_revision_conflict',
+  profileLinked: 'profile_linked',
+  preambleTooLarge: 'preamble_too_large',
+  confirmationRequired: 'confirmation_required',
+} as const;
+
+export type GroupErrorCode = (typeof GroupErrorCodes)[keyof typeof GroupErrorCodes];
+
+export function groupError(code: GroupErrorCode, message: string, details: Record<string, unknown> = {}): IpcError {
+  return new IpcError(code, message, details);
+}
