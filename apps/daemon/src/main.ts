@@ -18,11 +18,12 @@ export async function runDaemonForeground(env: NodeJS.ProcessEnv = process.env):
     process.stderr.write(`cccc daemon: failed to start: ${(error as Error).message}\n`);
     return 1;
   }
-  const where = daemon.endpoint.transport === 'unix' ? daemon.endpoint.path : `${daemon.endpoint.host}:${daemon.endpoint.port}`;
-  process.stdout.write(`cccc daemon ${process.pid} listening on ${where} (home ${daemon.home})\n`);
+  // Handlers first: whoever reads the "listening" line may signal us at once.
   const onSignal = (signal: NodeJS.Signals) => void daemon.stop(signal);
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  const where = daemon.endpoint.transport === 'unix' ? daemon.endpoint.path : `${daemon.endpoint.host}:${daemon.endpoint.port}`;
+  process.stdout.write(`cccc daemon ${process.pid} listening on ${where} (home ${daemon.home})\n`);
   await daemon.stopped;
   process.off('SIGTERM', onSignal);
   process.off('SIGINT', onSignal);
