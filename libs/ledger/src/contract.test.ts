@@ -1,0 +1,24 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { openGroupLedger } from './file-store.js';
+import { MemoryLedgerStore } from './memory-store.js';
+import { describeLedgerContract } from './testing.js';
+
+const homes: string[] = [];
+afterAll(() => {
+  for (const h of homes) rmSync(h, { recursive: true, force: true });
+});
+
+describeLedgerContract('file store', {
+  open: async (opts) => {
+    const home = mkdtempSync(join(tmpdir(), 'ledger-contract-'));
+    homes.push(home);
+    return openGroupLedger({ home, ...opts });
+  },
+});
+
+describeLedgerContract('in-memory store', {
+  open: async (opts) => new MemoryLedgerStore(opts.groupId, opts),
+});

@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+
+/** 32 lowercase hex, like the reference's uuid4().hex. */
+export function newEventId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+export const EVENT_ID_RE = /^[0-9a-f]{32}$/;
+
+let lastMicros = 0;
+
+/**
+ * RFC3339 UTC with exactly six fraction digits and `Z`. A JS Date only has milliseconds, so the
+ * microseconds come from a process-monotonic counter that never repeats a value: timestamps
+ * are informational (append order decides), but strictly increasing ones read better in logs.
+ * An injected clock is used as-is (micros 000) so tests stay deterministic.
+ */
+export function formatTs(date: Date, injected: boolean): string {
+  let micros = date.getTime() * 1000;
+  if (!injected) {
+    if (micros <= lastMicros) micros = lastMicros + 1;
+    lastMicros = micros;
+  }
+  const ms = Math.floor(micros / 1000);
+  const iso = new Date(ms).toISOString(); // 2026-11-30T08:42:36.699Z
+  const frac = String(micros % 1_000_000).padStart(6, '0');
+  return `${iso.slice(0, 19)}.${frac}Z`;
+}
+
+export const TS_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;

@@ -1,0 +1,391 @@
+import { FileLock } from '@cccc/durable-fs';
+import { mkdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { claimDecision, claimInput, settleDecision, settleInput } from './delivery-ops.js';
+import { ledgerError, LedgerErrorCodes } from './errors.js';
+import { formatTs } from './event-format.js';
+import { LedgerIndex } from './index-db/ledger-index.js';
+import { IndexQueries } from './index-db/queries.js';
+import { catchUpActive, rebuildIndex, staleReason } from './index-db/sync.js';
+import {
+  deliveryStateIndexed,
+  inboxPeekIndexed,
+  messageHistoryIndexed,
+  replyObligationsIndexed,
+  type IndexedContext,
+} from './indexed-projections.js';
+import { consumeInbox, recoverConsume, type ConsumeDeps, type ConsumePhase } from './mail/consume.js';
+import { ledgerPaths, type LedgerPaths } from './paths.js';
+import type { ClaimRefusal, DeliveryFact } from './projections/delivery.js';
+import type { HistoryPage } from './projections/history.js';
+import type { InboxView } from './projections/inbox.js';
+import type { ReplyObligation } from './projections/obligations.js';
+import { roleOrPeer } from './projections/recipients.js';
+import { GroupCommitAppender, type Decide } from './storage/appender.js';
+import { compactLocked, type CompactReport } from './storage/compact.js';
+import { LedgerFollower } from './storage/follower.js';
+import { LedgerFiles } from './storage/ledger-files.js';
+import { CLIENT_ID_WINDOW_MS } from './storage/limits.js';
+import { decodeLine } from './storage/line-codec.js';
+import { prepareEvent, type PreparedEvent } from './storage/prepare-event.js';
+import { takeSnapshot, type SnapshotReport } from './storage/snapshot.js';
+import {
+  clampLimit,
+  DEFAULT_HISTORY_LIMIT,
+  DEFAULT_INBOX_LIMIT,
+  type ClaimRequest,
+  type ClaimResult,
+  type FollowOptions,
+  type HistoryRequest,
+  type InboxConsumeResult,
+  type IntegrityReport,
+  type LedgerStore,
+  type SettleRequest,
+} from './store.js';
+import type { AppendInput, AppendResult, Clock, LedgerEvent, RoleOf } from './types.js';
+
+export interface OpenLedgerOptions {
+  home: string;
+  groupId: string;
+  clock?: Clock;
+  /** Current role of an actor (libs/groups owns roles); unknown actors count as peers. */
+  roleOf?: RoleOf;
+  /**
+   * Run the daemon-start step that settles every leftover `claimed` to `ambiguous`. Off by
+   * default: a second opener (a CLI reading the ledger) must not settle a live daemon's claims.
+   */
+  settleStrandedDeliveries?: boolean;
+  lockTimeoutMs?: number;
+  clientIdWindowMs?: number;
+  /** Test seam: called after each durable step of a consuming Inbox read. */
+  onConsumePhase?: (phase: ConsumePhase) => void;
+}
+
+/** Open a group's ledger: catch up or rebuild the index, recover a pending consume. */
+export async function openGroupLedger(opts: OpenLedgerOptions): Promise<FileLedgerStore> {
+  const paths = ledgerPaths(opts.home, opts.groupId);
+  mkdirSync(paths.ledgerDir, { recursive: true });
+  const files = new LedgerFiles(paths);
+  const { index, reset } = LedgerIndex.open(paths.index);
+  let rebuilt: string | null = null;
+  try {
+    // Under the writer lock so no compaction moves files while we reconcile the index.
+    const lock = await FileLock.acquire(paths.lock, opts.lockTimeoutMs ?? 30_000);
+    try {
+      const reason = reset ?? staleReason(index, files);
+      if (reason) {
+        rebuildIndex(index, files);
+        rebuilt = reason;
+      } else {
+        catchUpActive(index, files);
+      }
+    } finally {
+      lock.release();
+    }
+  } catch (err) {
+    index.close();
+    files.close();
+    throw err;
+  }
+  const store = new FileLedgerStore(paths, files, index, opts, rebuilt);
+  store.recoverAtOpen();
+  if (opts.settleStrandedDeliveries) await store.settleStrandedClaims();
+  return store;
+}
+
+/** The durable JSONL store with its derived SQLite index. */
+export class FileLedgerStore implements LedgerStore {
+  readonly groupId: string;
+  private readonly queries: IndexQueries;
+  private readonly appender: GroupCommitAppender;
+  private readonly ctx: IndexedContext;
+  private recovered: IntegrityReport['recoveredConsume'] = null;
+  private closed = false;
+
+  constructor(
+    readonly paths: LedgerPaths,
+    private readonly files: LedgerFiles,
+    private readonly index: LedgerIndex,
+    private readonly opts: OpenLedgerOptions,
+    private readonly rebuilt: string | null,
+  ) {
+    this.groupId = opts.groupId;
+    this.queries = new IndexQueries(index.db);
+    this.appender = new GroupCommitAppender(paths, files, index);
+    if (opts.lockTimeoutMs) this.appender.lockTimeoutMs = opts.lockTimeoutMs;
+    this.ctx = { queries: this.queries, readOrd: (ord) => this.readOrd(ord), cursorsPath: paths.cursors };
+  }
+
+  recoverAtOpen(): void {
+    this.recovered = recoverConsume(this.consumeDeps());
+  }
+
+  private nowIso(): string {
+    return formatTs(this.opts.clock ? this.opts.clock() : new Date(), this.opts.clock !== undefined);
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw ledgerError(LedgerErrorCodes.ledgerClosed, `ledger of ${this.groupId} is closed`);
+  }
+
+  /** Index what other processes appended (or a failed index write missed) before reading. */
+  private refresh(): void {
+    this.ensureOpen();
+    if (this.appender.busy) return;
+    if (this.appender.indexNeedsResync) {
+      this.appender.indexNeedsResync = false;
+      const reason = staleReason(this.index, this.files);
+      if (reason) rebuildIndex(this.index, this.files);
+    }
+    const { size } = this.files.activeReadFd();
+    const hwm = this.index.activeHwm();
+    if (size > hwm) catchUpActive(this.index, this.files);
+    else if (size < hwm) rebuildIndex(this.index, this.files); // the JSONL wins
+  }
+
+  private readOrd(ord: number): LedgerEvent {
+    const loc = this.queries.byOrd(ord);
+    if (!loc) throw ledgerError(LedgerErrorCodes.eventNotFound, `no event at position ${ord}`);
+    const decoded = decodeLine(this.files.readAt(loc.src, loc.off, loc.len).toString('utf8'));
+    if (!decoded.ok) {
+      this.appender.indexNeedsResync = true;
+      throw ledgerError(LedgerErrorCodes.malformedLedger, `index points at a non-event (${decoded.reason}); index will be rebuilt`);
+    }
+    return decoded.event;
+  }
+
+  // ---- appends -------------------------------------------------------------------------
+
+  private prepare(input: AppendInput): PreparedEvent {
+    return prepareEvent(input, this.groupId, this.paths.groupDir, this.opts.clock);
+  }
+
+  /** client_id idempotency per (group, by, client_id), decided under the writer lock. */
+  private dedupe(event: LedgerEvent): Decide | undefined {
+    const clientId = event.kind === 'chat.message' ? event.data['client_id'] : undefined;
+    if (typeof clientId !== 'string' || clientId === '') return undefined;
+    const windowMs = this.opts.clientIdWindowMs ?? CLIENT_ID_WINDOW_MS;
+    return ({ earlier }) => {
+      const same = earlier.find((e) => e.kind === 'chat.message' && e.by === event.by && e.data['client_id'] === clientId);
+      if (same) return { write: false, answer: same };
+      const ord = this.queries.clientIdOrd(event.by, clientId);
+      if (ord === undefined) return { write: true };
+      const original = this.readOrd(ord);
+      const now = (this.opts.clock ? this.opts.clock() : new Date()).getTime();
+      return now - Date.parse(original.ts) <= windowMs ? { write: false, answer: original } : { write: true };
+    };
+  }
+
+  private async enqueue(prepared: PreparedEvent, decide?: Decide): Promise<AppendResult> {
+    const outcome = await this.appender.enqueue(prepared, decide ?? this.dedupe(prepared.event));
+    return outcome.written ? { event: outcome.event, duplicate: false } : { event: outcome.answer as LedgerEvent, duplicate: true };
+  }
+
+  async append(input: AppendInput): Promise<AppendResult> {
+    this.ensureOpen();
+    return this.enqueue(this.prepare(input));
+  }
+
+  /** All inputs are validated before any is queued, so one bad input writes nothing. */
+  async appendMany(inputs: readonly AppendInput[]): Promise<AppendResult[]> {
+    this.ensureOpen();
+    const prepared: PreparedEvent[] = [];
+    try {
+      for (const input of inputs) prepared.push(this.prepare(input));
+    } catch (err) {
+      for (const p of prepared) p.discard();
+      throw err;
+    }
+    return Promise.all(prepared.map((p) => this.enqueue(p)));
+  }
+
+  // ---- reads ---------------------------------------------------------------------------
+
+  *readForward(): Generator<LedgerEvent> {
+    this.ensureOpen();
+    for (const line of this.files.forward()) {
+      const d = decodeLine(line.bytes.toString('utf8'));
+      if (d.ok) yield d.event;
+    }
+  }
+
+  *readBackward(): Generator<LedgerEvent> {
+    this.ensureOpen();
+    for (const line of this.files.backward()) {
+      const d = decodeLine(line.bytes.toString('utf8'));
+      if (d.ok) yield d.event;
+    }
+  }
+
+  follow(opts: FollowOptions = {}): LedgerFollower {
+    this.refresh();
+    const segments = this.files.segments();
+    const maxSeq = segments.length ? (segments[segments.length - 1]?.seq ?? 0) : 0;
+    const { ino } = this.files.activeReadFd();
+    if (opts.afterEventId) {
+      const loc = this.queries.byId(opts.afterEventId);
+      if (!loc) throw ledgerError(LedgerErrorCodes.eventNotFound, `event ${opts.afterEventId} not found`);
+      const pos = { src: loc.src, off: loc.off + loc.len + 1, ino, maxSeq, lastId: opts.afterEventId };
+      return new LedgerFollower(this.files, pos, opts.pollMs);
+    }
+    if (opts.fromStart) {
+      const first = segments[0];
+      const pos = first ? { src: first.seq, off: 0, ino, maxSeq, lastId: undefined } : { src: 0, off: 0, ino, maxSeq, lastId: undefined };
+      return new LedgerFollower(this.files, pos, opts.pollMs);
+    }
+    const pos = { src: 0, off: this.index.activeHwm(), ino, maxSeq, lastId: this.queries.idOfOrd(this.index.eventCount()) };
+    return new LedgerFollower(this.files, pos, opts.pollMs);
+  }
+
+  findById(id: string): LedgerEvent | undefined {
+    this.refresh();
+    const loc = this.queries.byId(id);
+    return loc ? this.readOrd(loc.ord) : undefined;
+  }
+
+  findByPrefix(prefix: string): LedgerEvent | undefined {
+    this.refresh();
+    if (!/^[0-9a-f]{1,32}$/.test(prefix)) return undefined;
+    const rows = this.queries.byPrefix(prefix);
+    const first = rows[0];
+    if (!first) return undefined;
+    if (rows.length > 1 && rows[1]?.id !== first.id) {
+      throw ledgerError(LedgerErrorCodes.ambiguousEventId, `event id prefix ${prefix} is ambiguous`, { prefix });
+    }
+    return this.readOrd(first.ord);
+  }
+
+  // ---- projections ---------------------------------------------------------------------
+
+  inboxPeek(q: { actorId: string; limit?: number }): InboxView {
+    this.refresh();
+    return inboxPeekIndexed(this.ctx, q.actorId, roleOrPeer(this.opts.roleOf, q.actorId), clampLimit(q.limit, DEFAULT_INBOX_LIMIT));
+  }
+
+  private consumeDeps(): ConsumeDeps {
+    return {
+      groupId: this.groupId,
+      cursorsPath: this.paths.cursors,
+      markerPath: this.paths.cursorsPending,
+      lockPath: this.paths.inboxLock,
+      queries: () => this.queries,
+      nowIso: () => this.nowIso(),
+      peek: (actorId, limit) => this.inboxPeek({ actorId, limit }),
+      append: (input) => this.append(input),
+      onPhase: this.opts.onConsumePhase,
+    };
+  }
+
+  async inboxConsume(q: { actorId: string; by?: string; limit?: number }): Promise<InboxConsumeResult> {
+    this.ensureOpen();
+    return consumeInbox(this.consumeDeps(), q.actorId, q.by ?? q.actorId, clampLimit(q.limit, DEFAULT_INBOX_LIMIT));
+  }
+
+  messageHistory(q: HistoryRequest): HistoryPage {
+    this.refresh();
+    return messageHistoryIndexed(this.ctx, {
+      actorId: q.actorId,
+      role: roleOrPeer(this.opts.roleOf, q.actorId),
+      mode: q.mode,
+      query: q.query,
+      beforeEventId: q.beforeEventId,
+      limit: clampLimit(q.limit, DEFAULT_HISTORY_LIMIT),
+    });
+  }
+
+  replyObligations(sourceEventId: string): ReplyObligation[] {
+    this.refresh();
+    return replyObligationsIndexed(this.ctx, sourceEventId);
+  }
+
+  deliveryState(sourceEventId: string): DeliveryFact[] {
+    this.refresh();
+    return deliveryStateIndexed(this.ctx, sourceEventId);
+  }
+
+  private latestDelivery(sourceEventId: string, actorId: string): () => DeliveryFact | undefined {
+    return () => deliveryStateIndexed(this.ctx, sourceEventId).find((f) => f.actor_id === actorId);
+  }
+
+  async claimDelivery(req: ClaimRequest): Promise<ClaimResult> {
+    this.refresh();
+    const createdAt = req.actorCreatedAt ?? this.queries.generation(req.actorId)?.created_at ?? '';
+    const { input, deliveryId } = claimInput(this.groupId, req, createdAt);
+    const outcome = await this.appender.enqueue(this.prepare(input), claimDecision(req, this.latestDelivery(req.sourceEventId, req.actorId)));
+    if (outcome.written) return { claimed: true, delivery_id: deliveryId, event: outcome.event };
+    const { refusal, latest } = outcome.answer as { refusal: ClaimRefusal; latest: DeliveryFact };
+    return { claimed: false, delivery_id: latest.delivery_id, refusal, latest };
+  }
+
+  async settleDelivery(req: SettleRequest): Promise<LedgerEvent> {
+    this.refresh();
+    const input = settleInput(req, this.latestDelivery(req.sourceEventId, req.actorId)());
+    const outcome = await this.appender.enqueue(this.prepare(input), settleDecision(req, this.latestDelivery(req.sourceEventId, req.actorId)));
+    if (!outcome.written) throw ledgerError(LedgerErrorCodes.illegalDeliveryTransition, 'settle was not written');
+    return outcome.event;
+  }
+
+  async settleStrandedClaims(reason = 'claim left by a previous daemon process'): Promise<LedgerEvent[]> {
+    this.refresh();
+    const out: LedgerEvent[] = [];
+    for (const row of this.queries.strandedClaims()) {
+      out.push(await this.settleDelivery({ actorId: row.actor_id, sourceEventId: row.source_id, state: 'ambiguous', reason }));
+    }
+    return out;
+  }
+
+  // ---- maintenance ---------------------------------------------------------------------
+
+  async snapshot(opts: { reason?: string } = {}): Promise<SnapshotReport> {
+    this.ensureOpen();
+    const lock = await FileLock.acquire(this.paths.lock, this.opts.lockTimeoutMs ?? 30_000);
+    try {
+      this.files.invalidate();
+      return takeSnapshot(this.files, this.groupId, this.nowIso(), opts.reason ?? 'manual', this.paths.snapshotLatest);
+    } finally {
+      lock.release();
+    }
+  }
+
+  async compact(opts: { reason?: string; force?: boolean; maxActiveBytes?: number } = {}): Promise<CompactReport> {
+    this.ensureOpen();
+    const lock = await FileLock.acquire(this.paths.lock, this.opts.lockTimeoutMs ?? 30_000);
+    try {
+      catchUpActive(this.index, this.files);
+      const now = this.opts.clock ? this.opts.clock() : new Date();
+      return compactLocked(this.paths, this.files, this.index, {
+        now,
+        nowIso: this.nowIso(),
+        reason: opts.reason ?? 'manual',
+        force: opts.force ?? false,
+        ...(opts.maxActiveBytes !== undefined ? { maxActiveBytes: opts.maxActiveBytes } : {}),
+      });
+    } finally {
+      lock.release();
+    }
+  }
+
+  integrity(): IntegrityReport {
+    this.refresh();
+    const torn = this.files.tornTail();
+    return {
+      tornTail: torn ? { offset: torn.off, bytes: torn.len } : null,
+      damaged: this.queries.damage().map((d) => ({ segment: d.src === 0 ? null : d.src, offset: d.off, bytes: d.len, reason: d.reason })),
+      indexRebuilt: this.rebuilt,
+      recoveredConsume: this.recovered,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    while (!this.appender.idle) await sleep(1);
+    this.closed = true;
+    this.appender.close();
+    this.files.close();
+    this.index.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}

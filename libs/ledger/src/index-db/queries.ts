@@ -1,0 +1,125 @@
+import type Database from 'better-sqlite3';
+import type { Located } from './ledger-index.js';
+
+export interface DeliveryRow {
+  source_id: string;
+  actor_id: string;
+  state: string;
+  delivery_id: string;
+  transport: string;
+  ord: number;
+}
+
+/**
+ * Read-side queries over the derived index. Every query is an indexed range scan bounded by a
+ * LIMIT, so its cost does not grow with the length of the history.
+ */
+export class IndexQueries {
+  private readonly s;
+
+  constructor(db: Database.Database) {
+    this.s = {
+      byId: db.prepare<[string], Located>('SELECT ord, src, off, len FROM events WHERE id = ? ORDER BY ord LIMIT 1'),
+      byPrefix: db.prepare<[string, string], Located & { id: string }>(
+        'SELECT ord, src, off, len, id FROM events WHERE id >= ? AND id < ? ORDER BY id, ord LIMIT 2',
+      ),
+      byOrd: db.prepare<[number], Located>('SELECT ord, src, off, len FROM events WHERE ord = ?'),
+      generation: db.prepare<[string], { ord: number; created_at: string }>('SELECT ord, created_at FROM actor_gen WHERE actor_id = ?'),
+      mailReadMark: db.prepare<[string, number, number], { m: number | null }>(
+        'SELECT MAX(target_ord) AS m FROM mail_reads WHERE actor_id = ? AND ord > ? AND target_ord > ?',
+      ),
+      mailReadExists: db.prepare<[string, string], { ord: number }>('SELECT ord FROM mail_reads WHERE actor_id = ? AND event_id = ? LIMIT 1'),
+      mailForToken: db.prepare<[string, number, string, number], { ord: number }>(
+        "SELECT ord FROM audience WHERE token = ? AND mode = 'mail' AND ord > ? AND by <> ? ORDER BY ord LIMIT ?",
+      ),
+      historyAll: db.prepare<[string, number, number, number], { ord: number; by: string }>(
+        'SELECT ord, by FROM audience WHERE token = ? AND ord > ? AND ord < ? ORDER BY ord DESC LIMIT ?',
+      ),
+      historyMode: db.prepare<[string, string, number, number, number], { ord: number; by: string }>(
+        'SELECT ord, by FROM audience WHERE token = ? AND mode = ? AND ord > ? AND ord < ? ORDER BY ord DESC LIMIT ?',
+      ),
+      replies: db.prepare<[string], { ord: number; by: string }>('SELECT ord, by FROM chat WHERE reply_to = ? ORDER BY ord'),
+      cancels: db.prepare<[string], { ord: number; by: string }>('SELECT ord, by FROM cancels WHERE source_id = ? ORDER BY ord'),
+      deliveries: db.prepare<[string], DeliveryRow>('SELECT * FROM delivery WHERE source_id = ? ORDER BY actor_id'),
+      delivery: db.prepare<[string, string], DeliveryRow>('SELECT * FROM delivery WHERE source_id = ? AND actor_id = ?'),
+      stranded: db.prepare<[], DeliveryRow>("SELECT * FROM delivery WHERE state = 'claimed' ORDER BY ord"),
+      clientId: db.prepare<[string, string], { ord: number }>('SELECT ord FROM client_ids WHERE by = ? AND client_id = ?'),
+      idOfOrd: db.prepare<[number], { id: string }>('SELECT id FROM events WHERE ord = ?'),
+      damage: db.prepare<[], { src: number; off: number; len: number; reason: string }>('SELECT * FROM damage ORDER BY src = 0, src, off'),
+    };
+  }
+
+  byId(id: string): Located | undefined {
+    return this.s.byId.get(id);
+  }
+
+  /** Up to two matches, enough to tell unique from ambiguous. */
+  byPrefix(prefix: string): Array<Located & { id: string }> {
+    return this.s.byPrefix.all(prefix, prefix + '\uffff');
+  }
+
+  byOrd(ord: number): Located | undefined {
+    return this.s.byOrd.get(ord);
+  }
+
+  generation(actorId: string): { ord: number; created_at: string } | undefined {
+    return this.s.generation.get(actorId);
+  }
+
+  mailReadMark(actorId: string, genOrd: number): number {
+    return this.s.mailReadMark.get(actorId, genOrd, genOrd)?.m ?? 0;
+  }
+
+  mailReadExists(actorId: string, eventId: string): boolean {
+    return this.s.mailReadExists.get(actorId, eventId) !== undefined;
+  }
+
+  /** Mail ords addressed through one token after `afterOrd`, not sent by the actor. */
+  mailForToken(token: string, afterOrd: number, actorId: string, limit: number): number[] {
+    return this.s.mailForToken.all(token, afterOrd, actorId, limit).map((r) => r.ord);
+  }
+
+  historyForToken(token: string, mode: string | undefined, afterOrd: number, beforeOrd: number, limit: number): Array<{ ord: number; by: string }> {
+    return mode ? this.s.historyMode.all(token, mode, afterOrd, beforeOrd, limit) : this.s.historyAll.all(token, afterOrd, beforeOrd, limit);
+  }
+
+  replies(sourceId: string): Array<{ ord: number; by: string }> {
+    return this.s.replies.all(sourceId);
+  }
+
+  cancels(sourceId: string): Array<{ ord: number; by: string }> {
+    return this.s.cancels.all(sourceId);
+  }
+
+  deliveries(sourceId: string): DeliveryRow[] {
+    return this.s.deliveries.all(sourceId);
+  }
+
+  delivery(sourceId: string, actorId: string): DeliveryRow | undefined {
+    return this.s.delivery.get(sourceId, actorId);
+  }
+
+  strandedClaims(): DeliveryRow[] {
+    return this.s.stranded.all();
+  }
+
+  clientIdOrd(by: string, clientId: string): number | undefined {
+    return this.s.clientId.get(by, clientId)?.ord;
+  }
+
+  idOfOrd(ord: number): string | undefined {
+    return this.s.idOfOrd.get(ord)?.id;
+  }
+
+  damage(): Array<{ src: number; off: number; len: number; reason: string }> {
+    return this.s.damage.all();
+  }
+}
+
+/** Merge per-token ord lists (each sorted) into one deduplicated list, ascending or descending. */
+export function mergeOrds(lists: number[][], descending: boolean, limit: number): number[] {
+  const all = new Set<number>();
+  for (const l of lists) for (const o of l) all.add(o);
+  const sorted = [...all].sort((a, b) => (descending ? b - a : a - b));
+  return sorted.slice(0, limit);
+}

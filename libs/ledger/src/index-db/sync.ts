@@ -1,0 +1,93 @@
+import { readManifest } from '../storage/manifest.js';
+import { ACTIVE_SRC, type LedgerFiles, type SourcedLine } from '../storage/ledger-files.js';
+import { decodeLine } from '../storage/line-codec.js';
+import { linesOfBuffer } from '../storage/line-scan.js';
+import type { IndexedEvent, LedgerIndex } from './ledger-index.js';
+
+const BATCH = 5_000;
+
+function isBlank(bytes: Buffer): boolean {
+  for (const b of bytes) if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
+  return true;
+}
+
+/** Index a run of complete lines: events in order, everything else recorded as damage. */
+function indexLines(index: LedgerIndex, lines: Iterable<SourcedLine>): { lines: number } {
+  let pending: IndexedEvent[] = [];
+  let count = 0;
+  for (const line of lines) {
+    count += 1;
+    if (isBlank(line.bytes)) continue;
+    const decoded = decodeLine(line.bytes.toString('utf8'));
+    if (decoded.ok) {
+      pending.push({ event: decoded.event, src: line.src, off: line.off, len: line.len });
+      if (pending.length >= BATCH) {
+        index.insertEvents(pending);
+        pending = [];
+      }
+    } else {
+      index.recordDamage(line.src, line.off, line.len, decoded.reason);
+    }
+  }
+  if (pending.length) index.insertEvents(pending);
+  return { lines: count };
+}
+
+/** Bring the index up to the active file's complete lines. Idempotent and cross-process safe. */
+export function catchUpActive(index: LedgerIndex, files: LedgerFiles, fastPath?: { start: number; items: IndexedEvent[]; end: number }): void {
+  index.exclusive(() => {
+    const hwm = index.activeHwm();
+    if (fastPath && hwm === fastPath.start) {
+      index.insertEvents(fastPath.items);
+      index.setMeta('active_hwm', fastPath.end);
+      return;
+    }
+    const { lines, reader, size } = files.activeLinesFrom(hwm);
+    if (size <= hwm) return;
+    indexLines(index, lines);
+    index.setMeta('active_hwm', reader.tailStart);
+  });
+}
+
+/** Why the index cannot be trusted against the files, or undefined when it can be caught up. */
+export function staleReason(index: LedgerIndex, files: LedgerFiles): string | undefined {
+  const segs = files.segments();
+  const known = index.db.prepare<[], { src: number; lines: number }>('SELECT src, lines FROM sources ORDER BY src').all();
+  if (known.length !== segs.length || known.some((k, i) => k.src !== segs[i]?.seq)) return 'segment set changed';
+  const manifest = readManifest(files.paths.manifest);
+  for (const k of known) {
+    const m = manifest.segments.find((s) => s.seq === k.src);
+    if (m && m.line_count !== k.lines) return `segment ${k.src} line count differs`;
+  }
+  const hwm = index.activeHwm();
+  const { size } = files.activeReadFd();
+  if (hwm > size) return `index claims ${hwm} active bytes, file has ${size}`;
+  const last = index.db
+    .prepare<[], { id: string; off: number; len: number }>('SELECT id, off, len FROM events WHERE src = 0 ORDER BY ord DESC LIMIT 1')
+    .get();
+  if (last) {
+    if (last.off + last.len >= hwm) return 'active high-water mark precedes the last indexed event';
+    const decoded = decodeLine(files.readAt(ACTIVE_SRC, last.off, last.len).toString('utf8'));
+    if (!decoded.ok || decoded.event.id !== last.id) return 'last indexed event does not match the file';
+  } else if (hwm > 0) {
+    const nl = files.readAt(ACTIVE_SRC, hwm - 1, 1);
+    if (nl[0] !== 0x0a) return 'active high-water mark is not at a line boundary';
+  }
+  return undefined;
+}
+
+/** Throw the index away and reindex every segment and the active file, in append order. */
+export function rebuildIndex(index: LedgerIndex, files: LedgerFiles): void {
+  index.exclusive(() => {
+    index.clear();
+    for (const seg of files.segments()) {
+      const lines = (function* () {
+        for (const l of linesOfBuffer(files.segmentBytes(seg.seq))) yield { ...l, src: seg.seq };
+      })();
+      const { lines: n } = indexLines(index, lines);
+      const bytes = files.segmentBytes(seg.seq).length;
+      index.db.prepare('INSERT INTO sources(src, lines, bytes) VALUES (?, ?, ?)').run(seg.seq, n, bytes);
+    }
+  });
+  catchUpActive(index, files);
+}

@@ -1,0 +1,93 @@
+import type { DeliveryState } from '@cccc/ipc-protocol';
+import { ledgerError, LedgerErrorCodes } from './errors.js';
+import type { IndexQueries } from './index-db/queries.js';
+import { mergeOrds } from './index-db/queries.js';
+import { readCursors } from './mail/cursor-files.js';
+import type { DeliveryFact } from './projections/delivery.js';
+import { textMatches, type HistoryPage, type HistoryQuery } from './projections/history.js';
+import type { InboxView } from './projections/inbox.js';
+import { decideObligations, type ReplyObligation } from './projections/obligations.js';
+import { tokensAddressing } from './projections/recipients.js';
+import type { ActorRole, LedgerEvent } from './types.js';
+
+/** What the index-backed projections need from the store. */
+export interface IndexedContext {
+  queries: IndexQueries;
+  readOrd(ord: number): LedgerEvent;
+  cursorsPath: string;
+}
+
+/** Same answer as `inboxUnread` over a full scan, from bounded index range scans. */
+export function inboxPeekIndexed(ctx: IndexedContext, actorId: string, role: ActorRole, limit: number): InboxView {
+  const q = ctx.queries;
+  const gen = q.generation(actorId)?.ord ?? 0;
+  let mark = 0;
+  const entry = readCursors(ctx.cursorsPath).get(actorId);
+  if (entry) {
+    const loc = q.byId(entry.event_id);
+    if (loc && loc.ord > gen) mark = loc.ord;
+  }
+  mark = Math.max(mark, q.mailReadMark(actorId, gen));
+  const after = Math.max(gen, mark);
+  const lists = tokensAddressing(actorId, role).map((t) => q.mailForToken(t, after, actorId, limit));
+  const messages = mergeOrds(lists, false, limit).map((ord) => ctx.readOrd(ord));
+  const at = mark > 0 ? ctx.readOrd(mark) : undefined;
+  return { messages, cursor: { event_id: at?.id ?? '', ts: at?.ts ?? '' } };
+}
+
+const QUERY_PAGE = 256;
+
+/** Same answer as `messageHistoryOf`: newest first, by or to the actor, current generation. */
+export function messageHistoryIndexed(ctx: IndexedContext, hq: HistoryQuery): HistoryPage {
+  const q = ctx.queries;
+  const gen = q.generation(hq.actorId)?.ord ?? 0;
+  let upper = Number.MAX_SAFE_INTEGER;
+  if (hq.beforeEventId) {
+    const loc = q.byId(hq.beforeEventId);
+    if (!loc) throw ledgerError(LedgerErrorCodes.eventNotFound, `before_event_id ${hq.beforeEventId} not found`);
+    upper = loc.ord;
+  }
+  const mode = hq.mode && hq.mode !== 'all' ? hq.mode : undefined;
+  const tokens = [...tokensAddressing(hq.actorId, hq.role), `from:${hq.actorId}`];
+  const want = hq.limit + 1;
+  const found: LedgerEvent[] = [];
+  // Without a text query one page of limit+1 per token is exact. With one, walk down in pages;
+  // only ords above the highest cut-off of a full page are known to be complete.
+  const page = hq.query ? Math.max(QUERY_PAGE, want) : want;
+  while (found.length < want) {
+    const lists = tokens.map((t) => q.historyForToken(t, mode, gen, upper, page).map((r) => r.ord));
+    const merged = mergeOrds(lists, true, Number.MAX_SAFE_INTEGER);
+    if (merged.length === 0) break;
+    const cutoffs = lists.filter((l) => l.length === page).map((l) => l[l.length - 1] as number);
+    const floor = cutoffs.length ? Math.max(...cutoffs) : 0;
+    for (const ord of merged) {
+      if (ord < floor) break;
+      const event = ctx.readOrd(ord);
+      if (textMatches(event, hq.query)) found.push(event);
+      if (found.length === want) break;
+    }
+    if (floor === 0) break;
+    upper = floor;
+  }
+  return { messages: found.slice(0, hq.limit), has_more: found.length > hq.limit };
+}
+
+export function replyObligationsIndexed(ctx: IndexedContext, sourceEventId: string): ReplyObligation[] {
+  const q = ctx.queries;
+  const loc = q.byId(sourceEventId);
+  if (!loc) return [];
+  const source = ctx.readOrd(loc.ord);
+  const withIds = (rows: Array<{ ord: number; by: string }>) => rows.map((r) => ({ id: q.idOfOrd(r.ord) ?? '', by: r.by, pos: r.ord }));
+  return decideObligations({ source, sourcePos: loc.ord, replies: withIds(q.replies(sourceEventId)), cancels: withIds(q.cancels(sourceEventId)) });
+}
+
+export function deliveryStateIndexed(ctx: IndexedContext, sourceEventId: string): DeliveryFact[] {
+  return ctx.queries.deliveries(sourceEventId).map((r) => ({
+    actor_id: r.actor_id,
+    source_event_id: r.source_id,
+    delivery_id: r.delivery_id,
+    state: r.state as DeliveryState,
+    transport: r.transport,
+    event_id: ctx.queries.idOfOrd(r.ord) ?? '',
+  }));
+}

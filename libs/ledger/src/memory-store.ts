@@ -1,0 +1,230 @@
+import { createHash } from 'node:crypto';
+import { claimInput, latestWith, settleInput } from './delivery-ops.js';
+import { ledgerError, LedgerErrorCodes } from './errors.js';
+import { formatTs } from './event-format.js';
+import { assertSettleAllowed, claimRefusal, deliveryStatesOf, type DeliveryFact } from './projections/delivery.js';
+import { generationCreatedAt } from './projections/generation.js';
+import { messageHistoryOf, type HistoryPage } from './projections/history.js';
+import { inboxUnread, type InboxView } from './projections/inbox.js';
+import { replyObligationsOf, type ReplyObligation } from './projections/obligations.js';
+import { roleOrPeer } from './projections/recipients.js';
+import type { CompactReport } from './storage/compact.js';
+import { encodeEvent } from './storage/line-codec.js';
+import { CLIENT_ID_WINDOW_MS } from './storage/limits.js';
+import { prepareEvent } from './storage/prepare-event.js';
+import type { SnapshotReport } from './storage/snapshot.js';
+import {
+  clampLimit,
+  DEFAULT_HISTORY_LIMIT,
+  DEFAULT_INBOX_LIMIT,
+  type ClaimRequest,
+  type ClaimResult,
+  type Follower,
+  type FollowOptions,
+  type HistoryRequest,
+  type InboxConsumeResult,
+  type IntegrityReport,
+  type LedgerStore,
+  type SettleRequest,
+} from './store.js';
+import type { CursorEntry } from './mail/cursor-files.js';
+import type { AppendInput, AppendResult, Clock, LedgerEvent, RoleOf } from './types.js';
+
+/**
+ * A LedgerStore over an array, built from the pure projections: a fast fake for other libs'
+ * tests and the full-scan oracle the file store's index is compared against.
+ */
+export class MemoryLedgerStore implements LedgerStore {
+  readonly events: LedgerEvent[] = [];
+  private readonly cursors = new Map<string, CursorEntry>();
+  private closed = false;
+
+  constructor(
+    readonly groupId: string,
+    private readonly opts: { clock?: Clock; roleOf?: RoleOf; clientIdWindowMs?: number } = {},
+  ) {}
+
+  private now(): Date {
+    return this.opts.clock ? this.opts.clock() : new Date();
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw ledgerError(LedgerErrorCodes.ledgerClosed, `ledger of ${this.groupId} is closed`);
+  }
+
+  private appendSync(input: AppendInput): AppendResult {
+    this.ensureOpen();
+    const { event } = prepareEvent(input, this.groupId, undefined, this.opts.clock);
+    const clientId = event.kind === 'chat.message' ? event.data['client_id'] : undefined;
+    if (typeof clientId === 'string' && clientId !== '') {
+      for (let i = this.events.length - 1; i >= 0; i--) {
+        const e = this.events[i] as LedgerEvent;
+        if (e.kind !== 'chat.message' || e.by !== event.by || e.data['client_id'] !== clientId) continue;
+        if (this.now().getTime() - Date.parse(e.ts) <= (this.opts.clientIdWindowMs ?? CLIENT_ID_WINDOW_MS)) return { event: e, duplicate: true };
+        break;
+      }
+    }
+    this.events.push(event);
+    return { event, duplicate: false };
+  }
+
+  async append(input: AppendInput): Promise<AppendResult> {
+    return this.appendSync(input);
+  }
+
+  async appendMany(inputs: readonly AppendInput[]): Promise<AppendResult[]> {
+    for (const input of inputs) prepareEvent(input, this.groupId, undefined, this.opts.clock); // validate all first
+    return inputs.map((i) => this.appendSync(i));
+  }
+
+  readForward(): Iterable<LedgerEvent> {
+    return [...this.events];
+  }
+
+  readBackward(): Iterable<LedgerEvent> {
+    return [...this.events].reverse();
+  }
+
+  follow(opts: FollowOptions = {}): Follower {
+    let next = this.events.length;
+    if (opts.fromStart) next = 0;
+    if (opts.afterEventId) {
+      const pos = this.events.findIndex((e) => e.id === opts.afterEventId);
+      if (pos < 0) throw ledgerError(LedgerErrorCodes.eventNotFound, `event ${opts.afterEventId} not found`);
+      next = pos + 1;
+    }
+    let closed = false;
+    const events = this.events;
+    const poll = (): LedgerEvent[] => {
+      const out = events.slice(next);
+      next = events.length;
+      return out;
+    };
+    return {
+      poll,
+      close: () => void (closed = true),
+      [Symbol.dispose]: () => void (closed = true),
+      async *[Symbol.asyncIterator]() {
+        while (!closed) {
+          const batch = poll();
+          for (const e of batch) yield e;
+          if (batch.length === 0) await new Promise((r) => setTimeout(r, opts.pollMs ?? 20));
+        }
+      },
+    };
+  }
+
+  findById(id: string): LedgerEvent | undefined {
+    return this.events.find((e) => e.id === id);
+  }
+
+  findByPrefix(prefix: string): LedgerEvent | undefined {
+    if (!/^[0-9a-f]{1,32}$/.test(prefix)) return undefined;
+    const ids = new Set(this.events.filter((e) => e.id.startsWith(prefix)).map((e) => e.id));
+    if (ids.size > 1) throw ledgerError(LedgerErrorCodes.ambiguousEventId, `event id prefix ${prefix} is ambiguous`, { prefix });
+    return this.events.find((e) => e.id.startsWith(prefix));
+  }
+
+  inboxPeek(q: { actorId: string; limit?: number }): InboxView {
+    return inboxUnread(this.events, {
+      actorId: q.actorId,
+      role: roleOrPeer(this.opts.roleOf, q.actorId),
+      cursorEventId: this.cursors.get(q.actorId)?.event_id,
+      limit: clampLimit(q.limit, DEFAULT_INBOX_LIMIT),
+    });
+  }
+
+  async inboxConsume(q: { actorId: string; by?: string; limit?: number }): Promise<InboxConsumeResult> {
+    const view = this.inboxPeek(q);
+    const last = view.messages[view.messages.length - 1];
+    if (!last) return { messages: [], cursor: { ...view.cursor, updated_at: this.cursors.get(q.actorId)?.updated_at ?? '' }, event: null };
+    const { event } = this.appendSync({ kind: 'mail.read', by: q.by ?? q.actorId, data: { actor_id: q.actorId, event_id: last.id } });
+    const cursor = { event_id: last.id, ts: last.ts, updated_at: formatTs(this.now(), this.opts.clock !== undefined) };
+    this.cursors.set(q.actorId, cursor);
+    return { messages: view.messages, cursor, event };
+  }
+
+  messageHistory(q: HistoryRequest): HistoryPage {
+    return messageHistoryOf(this.events, {
+      actorId: q.actorId,
+      role: roleOrPeer(this.opts.roleOf, q.actorId),
+      mode: q.mode,
+      query: q.query,
+      beforeEventId: q.beforeEventId,
+      limit: clampLimit(q.limit, DEFAULT_HISTORY_LIMIT),
+    });
+  }
+
+  replyObligations(sourceEventId: string): ReplyObligation[] {
+    return replyObligationsOf(this.events, sourceEventId);
+  }
+
+  deliveryState(sourceEventId: string): DeliveryFact[] {
+    return deliveryStatesOf(this.events, sourceEventId);
+  }
+
+  private latest(sourceEventId: string, actorId: string): DeliveryFact | undefined {
+    return latestWith(undefined, this.events, sourceEventId, actorId);
+  }
+
+  async claimDelivery(req: ClaimRequest): Promise<ClaimResult> {
+    const createdAt = req.actorCreatedAt ?? generationCreatedAt(this.events, req.actorId) ?? '';
+    const latest = this.latest(req.sourceEventId, req.actorId);
+    const refusal = claimRefusal(latest?.state, req.forceAmbiguous ?? false);
+    if (refusal && latest) return { claimed: false, delivery_id: latest.delivery_id, refusal, latest };
+    const { input, deliveryId } = claimInput(this.groupId, req, createdAt);
+    return { claimed: true, delivery_id: deliveryId, event: this.appendSync(input).event };
+  }
+
+  async settleDelivery(req: SettleRequest): Promise<LedgerEvent> {
+    const latest = this.latest(req.sourceEventId, req.actorId);
+    const input = settleInput(req, latest);
+    assertSettleAllowed(latest?.state, req.state, latest?.delivery_id ?? '');
+    return this.appendSync(input).event;
+  }
+
+  async settleStrandedClaims(reason = 'claim left by a previous daemon process'): Promise<LedgerEvent[]> {
+    const claimed = new Map<string, DeliveryFact>();
+    for (const e of this.events) {
+      if (e.kind !== 'runtime.delivery') continue;
+      const key = `${String(e.data['source_event_id'])}\0${String(e.data['actor_id'])}`;
+      if (e.data['state'] === 'claimed') claimed.set(key, { actor_id: String(e.data['actor_id']), source_event_id: String(e.data['source_event_id']) } as DeliveryFact);
+      else claimed.delete(key);
+    }
+    const out: LedgerEvent[] = [];
+    for (const f of claimed.values()) out.push(await this.settleDelivery({ actorId: f.actor_id, sourceEventId: f.source_event_id, state: 'ambiguous', reason }));
+    return out;
+  }
+
+  async snapshot(opts: { reason?: string } = {}): Promise<SnapshotReport> {
+    const hash = createHash('sha256');
+    for (const e of this.events) hash.update(encodeEvent(e) + '\n');
+    return {
+      schema: 1,
+      group_id: this.groupId,
+      created_at: formatTs(this.now(), this.opts.clock !== undefined),
+      reason: opts.reason ?? 'manual',
+      event_count: this.events.length,
+      sha256: hash.digest('hex'),
+      first_event_id: this.events[0]?.id ?? null,
+      last_event_id: this.events[this.events.length - 1]?.id ?? null,
+      segment_count: 0,
+    };
+  }
+
+  async compact(): Promise<CompactReport> {
+    return { rotated: false, reason: 'the in-memory store has no files to rotate', reconciled: [], compressed: [] };
+  }
+
+  integrity(): IntegrityReport {
+    return { tornTail: null, damaged: [], indexRebuilt: null, recoveredConsume: null };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}

@@ -1,0 +1,184 @@
+import { FileLock } from '@cccc/durable-fs';
+import { closeSync, fdatasync, fstatSync, mkdirSync, openSync, readSync, statSync, write } from 'node:fs';
+import { dirname } from 'node:path';
+import { promisify } from 'node:util';
+import { ledgerError, LedgerErrorCodes } from '../errors.js';
+import type { LedgerIndex } from '../index-db/ledger-index.js';
+import { catchUpActive } from '../index-db/sync.js';
+import type { LedgerPaths } from '../paths.js';
+import type { LedgerEvent } from '../types.js';
+import { ACTIVE_SRC, type LedgerFiles } from './ledger-files.js';
+import { MAX_BATCH } from './limits.js';
+import type { PreparedEvent } from './prepare-event.js';
+
+const writeAsync = promisify(write);
+const fdatasyncAsync = promisify(fdatasync);
+const SEPARATOR = Buffer.from('\n');
+
+/**
+ * Decided under the writer lock with the index caught up, so checks such as client_id
+ * deduplication or delivery transitions are atomic with the append across processes.
+ * Returning a value skips the write and answers the caller with that value instead.
+ */
+export type Decide = (view: BatchView) => { write: true } | { write: false; answer: unknown };
+
+/** The index as seen by one batch: committed rows plus the batch's earlier entries. */
+export interface BatchView {
+  /** Events of this batch that will be written before the current entry. */
+  readonly earlier: readonly LedgerEvent[];
+}
+
+interface Pending {
+  prepared: PreparedEvent;
+  decide: Decide | undefined;
+  resolve: (value: { written: true; event: LedgerEvent } | { written: false; answer: unknown }) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Group commit: appends queued while a batch is being written are written together with one
+ * write and one fdatasync. Every caller is answered only after its bytes are durable.
+ */
+export class GroupCommitAppender {
+  private queue: Pending[] = [];
+  private draining = false;
+  private fd: number | undefined;
+  /** True while a batch is between lock and index update; readers must not index meanwhile. */
+  busy = false;
+  lockTimeoutMs = 30_000;
+  /** Set when the index could not record a durable batch; the store resynchronizes it. */
+  indexNeedsResync = false;
+
+  constructor(
+    private readonly paths: LedgerPaths,
+    private readonly files: LedgerFiles,
+    private readonly index: LedgerIndex,
+  ) {}
+
+  enqueue(prepared: PreparedEvent, decide?: Decide): Promise<{ written: true; event: LedgerEvent } | { written: false; answer: unknown }> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ prepared, decide, resolve, reject });
+      if (!this.draining) {
+        this.draining = true;
+        // A microtask lets every append issued in the same tick join the first batch.
+        queueMicrotask(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        await this.commit(batch);
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** The append fd, reopened when another process rotated the file away under us. */
+  private writeFd(): number {
+    if (this.fd !== undefined) {
+      let pathIno = -1;
+      try {
+        pathIno = statSync(this.paths.active).ino;
+      } catch {
+        /* rotated and not yet recreated */
+      }
+      if (pathIno === fstatSync(this.fd).ino) return this.fd;
+      closeSync(this.fd);
+      this.fd = undefined;
+      this.files.invalidate();
+    }
+    mkdirSync(dirname(this.paths.active), { recursive: true });
+    this.fd = openSync(this.paths.active, 'a+', 0o644); // a+: appends, plus reading the last byte
+    return this.fd;
+  }
+
+  private async commit(batch: Pending[]): Promise<void> {
+    let lock: FileLock | undefined;
+    this.busy = true;
+    try {
+      lock = FileLock.tryAcquire(this.paths.lock) ?? (await FileLock.acquire(this.paths.lock, this.lockTimeoutMs));
+      const fd = this.writeFd();
+      const size = fstatSync(fd).size;
+      // Another process may have appended since our last batch: index its events first so
+      // decisions below see them.
+      if (this.index.activeHwm() !== size) catchUpActive(this.index, this.files);
+      const needsSeparator = size > 0 && lastByte(fd, size) !== 0x0a;
+
+      const toWrite: Pending[] = [];
+      const earlier: LedgerEvent[] = [];
+      for (const p of batch) {
+        try {
+          const decision = p.decide ? p.decide({ earlier }) : { write: true as const };
+          if (decision.write) {
+            toWrite.push(p);
+            earlier.push(p.prepared.event);
+          } else {
+            p.prepared.discard();
+            p.resolve({ written: false, answer: decision.answer });
+          }
+        } catch (err) {
+          p.prepared.discard();
+          p.reject(err);
+        }
+      }
+      if (toWrite.length === 0) return;
+
+      const parts: Buffer[] = needsSeparator ? [SEPARATOR] : [];
+      let off = size + (needsSeparator ? 1 : 0);
+      const items = toWrite.map((p) => {
+        parts.push(p.prepared.line);
+        const item = { event: p.prepared.event, src: ACTIVE_SRC, off, len: p.prepared.line.length - 1 };
+        off += p.prepared.line.length;
+        return item;
+      });
+      const buf = Buffer.concat(parts);
+      try {
+        await writeAll(fd, buf);
+        await fdatasyncAsync(fd);
+      } catch (err) {
+        const failure = ledgerError(LedgerErrorCodes.writeFailed, `ledger append failed: ${(err as Error).message}`);
+        for (const p of toWrite) p.reject(failure);
+        return;
+      }
+      try {
+        catchUpActive(this.index, this.files, { start: size, items, end: size + buf.length });
+      } catch {
+        // The bytes are durable; the index is derived and will be caught up on next use.
+        this.indexNeedsResync = true;
+      }
+      for (const p of toWrite) p.resolve({ written: true, event: p.prepared.event });
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+    } finally {
+      this.busy = false;
+      lock?.release();
+    }
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  get idle(): boolean {
+    return !this.draining && this.queue.length === 0;
+  }
+}
+
+function lastByte(fd: number, size: number): number {
+  const b = Buffer.alloc(1);
+  readSync(fd, b, 0, 1, size - 1);
+  return b[0] as number;
+}
+
+async function writeAll(fd: number, buf: Buffer): Promise<void> {
+  let done = 0;
+  while (done < buf.length) {
+    const { bytesWritten } = await writeAsync(fd, buf, done, buf.length - done);
+    done += bytesWritten;
+  }
+}

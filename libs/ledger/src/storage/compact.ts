@@ -1,0 +1,126 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { fsyncDirSync, writeFileAtomicSync } from '@cccc/durable-fs';
+import { ledgerError, LedgerErrorCodes } from '../errors.js';
+import type { LedgerIndex } from '../index-db/ledger-index.js';
+import type { LedgerPaths } from '../paths.js';
+import type { LedgerFiles } from './ledger-files.js';
+import { readManifest, writeManifest, type Manifest, type ManifestSegment } from './manifest.js';
+import { listSegments, readSegmentBytes, segmentFileName, type SegmentFile } from './segment-files.js';
+import { scanStrict } from './snapshot.js';
+
+/** Reference default: rotate when the active file reaches this size (unless forced). */
+export const MAX_ACTIVE_BYTES = 5_000_000;
+
+export interface CompactReport {
+  rotated: boolean;
+  reason: string;
+  segment?: ManifestSegment;
+  reconciled: number[];
+  compressed: number[];
+}
+
+function countLines(buf: Buffer): number {
+  let n = 0;
+  for (let i = buf.indexOf(0x0a); i >= 0; i = buf.indexOf(0x0a, i + 1)) n++;
+  return n;
+}
+
+function entryFor(seg: SegmentFile, bytes: Buffer, at: string, reason: string): ManifestSegment {
+  const id = String(seg.seq).padStart(6, '0');
+  return { id, seq: seg.seq, path: seg.relPath, compressed: seg.compressed, created_at: at, sealed_at: at, reason, size_bytes: bytes.length, line_count: countLines(bytes) };
+}
+
+/**
+ * Bring the manifest in line with the segments on disk: sealed bytes are source of truth even
+ * when a crash came before their manifest entry. A plain file next to its finished .gz is the
+ * leftover of an interrupted gzip step and is resolved only when both hold the same bytes.
+ */
+function reconcile(paths: LedgerPaths, manifest: Manifest, nowIso: string): { segments: SegmentFile[]; added: number[] } {
+  const segments = listSegments(paths.segmentsDir);
+  for (const seg of segments) {
+    if (!seg.gzTwin) continue;
+    const plain = readFileSync(seg.path);
+    if (!gunzipSync(readFileSync(seg.gzTwin)).equals(plain)) {
+      throw ledgerError(LedgerErrorCodes.segmentConflict, `segment ${seg.seq} has a plain and a gzip file with different bytes`, { seq: seg.seq });
+    }
+    unlinkSync(seg.gzTwin); // keep the plain one; it is re-gzipped below if older than newest
+    delete seg.gzTwin;
+  }
+  const added: number[] = [];
+  const bySeq = new Map(manifest.segments.map((m) => [m.seq, m]));
+  manifest.segments = segments.map((seg) => {
+    const known = bySeq.get(seg.seq);
+    if (known && known.compressed === seg.compressed && known.path === seg.relPath) return known;
+    const bytes = readSegmentBytes(seg);
+    if (!known) added.push(seg.seq);
+    return known ? { ...known, path: seg.relPath, compressed: seg.compressed } : entryFor(seg, bytes, nowIso, 'reconciled');
+  });
+  const maxSeq = Math.max(0, ...segments.map((s) => s.seq), ...[...bySeq.keys()]);
+  manifest.next_segment_seq = Math.max(manifest.next_segment_seq, maxSeq + 1);
+  return { segments, added };
+}
+
+/**
+ * Rotate the active file into a sealed segment. The caller holds the writer lock for the whole
+ * call, so every append acknowledged before it is in the sealed bytes or the new active file.
+ */
+export function compactLocked(
+  paths: LedgerPaths,
+  files: LedgerFiles,
+  index: LedgerIndex,
+  opts: { now: Date; nowIso: string; reason: string; force: boolean; maxActiveBytes?: number },
+): CompactReport {
+  mkdirSync(paths.segmentsDir, { recursive: true });
+  const manifest = readManifest(paths.manifest);
+  const { added } = reconcile(paths, manifest, opts.nowIso);
+  files.invalidate();
+  // Reject damage before rotating: sealing a malformed record would hide it in a segment.
+  scanStrict(files, () => undefined);
+  const size = existsSync(paths.active) ? statSync(paths.active).size : 0;
+  const threshold = opts.maxActiveBytes ?? MAX_ACTIVE_BYTES;
+  if (size === 0 || (!opts.force && size < threshold)) {
+    if (added.length) writeManifest(paths.manifest, { ...manifest, updated_at: opts.nowIso });
+    return { rotated: false, reason: size === 0 ? 'active ledger is empty' : `active ledger ${size} < ${threshold} bytes`, reconciled: added, compressed: [] };
+  }
+
+  const seq = manifest.next_segment_seq;
+  const name = segmentFileName(opts.now, seq);
+  const target = join(paths.segmentsDir, name);
+  renameSync(paths.active, target);
+  fsyncDirSync(paths.segmentsDir);
+  closeSync(openSync(paths.active, 'a', 0o644));
+  fsyncDirSync(paths.groupDir);
+
+  const sealed: SegmentFile = { seq, path: target, relPath: `state/ledger/segments/${name}`, compressed: false };
+  const bytes = readFileSync(target);
+  const entry = entryFor(sealed, bytes, opts.nowIso, opts.reason);
+  manifest.segments.push(entry);
+  manifest.next_segment_seq = seq + 1;
+  manifest.updated_at = opts.nowIso;
+  writeManifest(paths.manifest, manifest);
+
+  index.exclusive(() => {
+    index.db.prepare('UPDATE events SET src = ? WHERE src = 0').run(seq);
+    index.db.prepare('UPDATE damage SET src = ? WHERE src = 0').run(seq);
+    index.db.prepare('INSERT OR REPLACE INTO sources(src, lines, bytes) VALUES (?, ?, ?)').run(seq, entry.line_count, bytes.length);
+    index.setMeta('active_hwm', 0);
+  });
+
+  // Older sealed segments are gzipped; the newest stays plain for cheap follower reads.
+  const compressed: number[] = [];
+  for (const m of manifest.segments) {
+    if (m.compressed || m.seq === seq) continue;
+    const plainPath = join(paths.groupDir, m.path);
+    writeFileAtomicSync(plainPath + '.gz', gzipSync(readFileSync(plainPath)));
+    m.compressed = true;
+    m.path = `${m.path}.gz`;
+    writeManifest(paths.manifest, manifest);
+    unlinkSync(plainPath);
+    fsyncDirSync(paths.segmentsDir);
+    compressed.push(m.seq);
+  }
+  files.invalidate();
+  return { rotated: true, reason: opts.reason, segment: entry, reconciled: added, compressed };
+}

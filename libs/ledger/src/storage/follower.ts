@@ -1,0 +1,111 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ledgerError, LedgerErrorCodes } from '../errors.js';
+import type { LedgerEvent } from '../types.js';
+import { ACTIVE_SRC, type LedgerFiles } from './ledger-files.js';
+import { decodeLine } from './line-codec.js';
+import { linesOfBuffer } from './line-scan.js';
+
+/** Where a follower stands: just after the last event it returned. */
+export interface FollowPosition {
+  src: number;
+  off: number;
+  /** Inode of the active file when src is the active file (rotation detection). */
+  ino: number;
+  /** Highest sealed segment seq that existed when we were last positioned. */
+  maxSeq: number;
+  lastId: string | undefined;
+}
+
+/**
+ * A stream reader that survives rotation: when the active file's inode changes, the bytes it
+ * was reading now live in the first segment sealed after `maxSeq`, at the same offsets. If
+ * those bytes are gone or hold a different event, it throws instead of skipping or repeating.
+ */
+export class LedgerFollower implements AsyncIterable<LedgerEvent>, Disposable {
+  private closed = false;
+
+  constructor(
+    private readonly files: LedgerFiles,
+    private pos: FollowPosition,
+    private readonly pollMs = 50,
+  ) {}
+
+  get position(): Readonly<FollowPosition> {
+    return this.pos;
+  }
+
+  /** Everything appended since the last call (complete records only). */
+  poll(): LedgerEvent[] {
+    const out: LedgerEvent[] = [];
+    for (let guard = 0; guard < 10_000; guard++) {
+      if (this.pos.src !== ACTIVE_SRC) {
+        const bytes = this.files.segmentBytes(this.pos.src);
+        if (bytes.length < this.pos.off) this.vanished('segment shorter than the cursor');
+        this.take(out, linesOfBuffer(bytes.subarray(this.pos.off), this.pos.off), this.pos.src);
+        this.pos.off = bytes.length;
+        const next = this.files.segments().find((s) => s.seq > this.pos.src);
+        this.pos.maxSeq = Math.max(this.pos.maxSeq, this.pos.src);
+        if (next) this.pos = { ...this.pos, src: next.seq, off: 0 };
+        else this.pos = { ...this.pos, src: ACTIVE_SRC, off: 0, ino: this.files.activeReadFd().ino };
+        continue;
+      }
+      const { ino, size } = this.files.activeReadFd();
+      if (this.pos.ino === -1 && this.pos.off === 0) this.pos.ino = ino;
+      if (ino !== this.pos.ino) {
+        if (ino === -1) return out; // between rename and re-create; try again later
+        this.files.invalidate();
+        const sealed = this.files.segments().find((s) => s.seq > this.pos.maxSeq);
+        if (!sealed) this.vanished('active ledger replaced but no new segment holds it');
+        this.pos = { ...this.pos, src: sealed.seq };
+        this.verifyBoundary();
+        continue;
+      }
+      if (size < this.pos.off) this.vanished('active ledger shrank below the cursor');
+      const { lines, reader } = this.files.activeLinesFrom(this.pos.off);
+      this.take(out, lines, ACTIVE_SRC);
+      this.pos.off = reader.tailStart;
+      return out;
+    }
+    return out;
+  }
+
+  private take(out: LedgerEvent[], lines: Iterable<{ bytes: Buffer }>, _src: number): void {
+    for (const line of lines) {
+      const decoded = decodeLine(line.bytes.toString('utf8'));
+      if (!decoded.ok) continue; // damage is reported by integrity(); streams carry events only
+      out.push(decoded.event);
+      this.pos.lastId = decoded.event.id;
+    }
+  }
+
+  /** After a rotation, the line ending at our offset must still be the last event we saw. */
+  private verifyBoundary(): void {
+    const bytes = this.files.segmentBytes(this.pos.src);
+    if (bytes.length < this.pos.off) this.vanished('rotated segment is shorter than the cursor');
+    if (this.pos.off === 0 || this.pos.lastId === undefined) return;
+    const end = this.pos.off - 1;
+    const start = end > 0 ? bytes.lastIndexOf(0x0a, end - 1) + 1 : 0;
+    const decoded = decodeLine(bytes.subarray(start, end).toString('utf8'));
+    if (!decoded.ok || decoded.event.id !== this.pos.lastId) this.vanished(`event ${this.pos.lastId} is no longer at the cursor`);
+  }
+
+  private vanished(why: string): never {
+    throw ledgerError(LedgerErrorCodes.cursorVanished, `follower cursor vanished: ${why}`, { last_event_id: this.pos.lastId ?? null });
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<LedgerEvent> {
+    while (!this.closed) {
+      const batch = this.poll();
+      for (const e of batch) yield e;
+      if (batch.length === 0) await sleep(this.pollMs);
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}

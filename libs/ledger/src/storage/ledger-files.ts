@@ -1,0 +1,162 @@
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { ledgerError, LedgerErrorCodes } from '../errors.js';
+import type { LedgerPaths } from '../paths.js';
+import { completeEnd, fileLinesBackward, FileLineReader, linesOfBuffer, type LineSpan } from './line-scan.js';
+import { listSegments, SegmentCache, type SegmentFile } from './segment-files.js';
+
+/** A line located in the ledger: src is a segment seq, or 0 for the active file. */
+export type SourcedLine = LineSpan & { src: number; bytes: Buffer };
+
+export const ACTIVE_SRC = 0;
+
+/**
+ * The read boundary shared by every reader: sealed segments in sequence order, then the active
+ * file. Segment discovery and reads go through here so a concurrent rotation cannot hide events.
+ */
+export class LedgerFiles {
+  private segmentList: SegmentFile[] | undefined;
+  private readonly cache = new SegmentCache(2);
+  private activeFd: number | undefined;
+  private activeIno = -1;
+
+  constructor(readonly paths: LedgerPaths) {}
+
+  segments(): SegmentFile[] {
+    this.segmentList ??= listSegments(this.paths.segmentsDir);
+    return this.segmentList;
+  }
+
+  /** Forget cached listings after a rotation (ours or another process's). */
+  invalidate(): void {
+    this.segmentList = undefined;
+    this.cache.clear();
+    if (this.activeFd !== undefined) closeSync(this.activeFd);
+    this.activeFd = undefined;
+    this.activeIno = -1;
+  }
+
+  segment(seq: number): SegmentFile {
+    let seg = this.segments().find((s) => s.seq === seq);
+    if (!seg) {
+      this.invalidate();
+      seg = this.segments().find((s) => s.seq === seq);
+    }
+    if (!seg) throw ledgerError(LedgerErrorCodes.cursorVanished, `ledger segment ${seq} is missing`, { seq });
+    return seg;
+  }
+
+  segmentBytes(seq: number): Buffer {
+    try {
+      return this.cache.get(this.segment(seq));
+    } catch (err) {
+      // A compaction may have gzipped it since we listed: list again once.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      this.invalidate();
+      return this.cache.get(this.segment(seq));
+    }
+  }
+
+  /** A read fd on the current active file, reopened when the inode changed (rotation). */
+  activeReadFd(): { fd: number; ino: number; size: number } {
+    let st;
+    try {
+      st = statSync(this.paths.active);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if (this.activeFd !== undefined) closeSync(this.activeFd);
+      this.activeFd = undefined;
+      this.activeIno = -1;
+      return { fd: -1, ino: -1, size: 0 };
+    }
+    if (this.activeFd === undefined || st.ino !== this.activeIno) {
+      if (this.activeFd !== undefined) closeSync(this.activeFd);
+      this.activeFd = openSync(this.paths.active, 'r');
+      this.activeIno = fstatSync(this.activeFd).ino;
+      if (this.activeIno !== st.ino) this.segmentList = undefined;
+    }
+    return { fd: this.activeFd, ino: this.activeIno, size: fstatSync(this.activeFd).size };
+  }
+
+  readAt(src: number, off: number, len: number): Buffer {
+    if (src !== ACTIVE_SRC) return this.segmentBytes(src).subarray(off, off + len);
+    const { fd } = this.activeReadFd();
+    const buf = Buffer.allocUnsafe(len);
+    const n = fd < 0 ? 0 : readSync(fd, buf, 0, len, off);
+    if (n !== len) throw ledgerError(LedgerErrorCodes.cursorVanished, `ledger bytes at ${off}+${len} are gone`, { src, off });
+    return buf;
+  }
+
+  /** Complete lines of the active file from `start`; `tailStart` tells where they ended. */
+  activeLinesFrom(start: number): { lines: Iterable<SourcedLine>; reader: FileLineReader; size: number } {
+    const { fd, size } = this.activeReadFd();
+    const reader = new FileLineReader(fd, start, fd < 0 ? start : size);
+    const lines = (function* () {
+      if (fd < 0) return;
+      for (const l of reader.lines()) yield { ...l, src: ACTIVE_SRC };
+    })();
+    return { lines, reader, size };
+  }
+
+  /**
+   * Segments plus an fd pinned on the active file, taken so that a rotation racing with the
+   * listing is detected (the listing changed) and retried. Reading the pinned fd to its end
+   * then covers every event appended before the rotation, exactly once.
+   */
+  private pinnedView(): { segments: SegmentFile[]; fd: number } {
+    for (;;) {
+      const before = listSegments(this.paths.segmentsDir);
+      let fd = -1;
+      try {
+        fd = openSync(this.paths.active, 'r');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+      const after = listSegments(this.paths.segmentsDir);
+      if (before.length === after.length && before.every((s, i) => s.seq === after[i]?.seq)) {
+        this.segmentList = after;
+        return { segments: after, fd };
+      }
+      if (fd >= 0) closeSync(fd);
+    }
+  }
+
+  *forward(): Generator<SourcedLine> {
+    const { segments, fd } = this.pinnedView();
+    try {
+      for (const seg of segments) {
+        const bytes = this.cache.get(seg);
+        for (const l of linesOfBuffer(bytes)) yield { ...l, src: seg.seq };
+      }
+      if (fd < 0) return;
+      for (const l of new FileLineReader(fd, 0, fstatSync(fd).size).lines()) yield { ...l, src: ACTIVE_SRC };
+    } finally {
+      if (fd >= 0) closeSync(fd);
+    }
+  }
+
+  *backward(): Generator<SourcedLine> {
+    const { segments, fd } = this.pinnedView();
+    try {
+      if (fd >= 0) for (const l of fileLinesBackward(fd, fstatSync(fd).size)) yield { ...l, src: ACTIVE_SRC };
+      for (let i = segments.length - 1; i >= 0; i--) {
+        const seg = segments[i] as SegmentFile;
+        const lines = [...linesOfBuffer(this.cache.get(seg))];
+        for (let j = lines.length - 1; j >= 0; j--) yield { ...(lines[j] as LineSpan & { bytes: Buffer }), src: seg.seq };
+      }
+    } finally {
+      if (fd >= 0) closeSync(fd);
+    }
+  }
+
+  /** A nonempty active file that does not end in a newline has a torn tail at `off`. */
+  tornTail(): { off: number; len: number } | undefined {
+    const { fd, size } = this.activeReadFd();
+    if (fd < 0 || size === 0) return undefined;
+    const end = completeEnd(fd, size);
+    return end === size ? undefined : { off: end, len: size - end };
+  }
+
+  close(): void {
+    this.invalidate();
+  }
+}

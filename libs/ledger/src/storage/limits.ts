@@ -1,0 +1,7 @@
+/** Reference size rules (REFERENCE_NOTES §1.1). */
+export const CHAT_TEXT_SPILL_BYTES = 32_000;
+export const MAX_RECORD_BYTES = 256_000;
+/** client_id duplicates are answered for at least this long (notes: "~5 minutes"). */
+export const CLIENT_ID_WINDOW_MS = 10 * 60_000;
+/** Upper bound of appends per group commit, to bound one write's size and latency. */
+export const MAX_BATCH = 512;

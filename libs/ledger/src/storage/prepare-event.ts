@@ -1,0 +1,76 @@
+import { kindDataSchemas } from '@cccc/ipc-protocol';
+import { unlinkSync } from 'node:fs';
+import { ledgerError, LedgerErrorCodes } from '../errors.js';
+import { formatTs, newEventId } from '../event-format.js';
+import type { AppendInput, Clock, LedgerEvent } from '../types.js';
+import { encodeEvent } from './line-codec.js';
+import { MAX_RECORD_BYTES } from './limits.js';
+import { planChatSpill } from './spill.js';
+
+export interface PreparedEvent {
+  event: LedgerEvent;
+  line: Buffer;
+  /** Undo side files (a spilled blob) when the event is not appended after all. */
+  discard(): void;
+}
+
+/**
+ * Validate, stamp and encode one append before it joins a batch. Everything that can reject
+ * an append happens here, before any byte is written, so a rejected append writes nothing.
+ */
+/** `groupDir` undefined: no blob spill (the in-memory store keeps long text inline). */
+export function prepareEvent(input: AppendInput, groupId: string, groupDir: string | undefined, clock: Clock | undefined): PreparedEvent {
+  if (typeof input.kind !== 'string' || input.kind.length === 0) {
+    throw ledgerError(LedgerErrorCodes.invalidEvent, 'kind must be a nonempty string');
+  }
+  if (typeof input.by !== 'string' || input.by.length === 0) {
+    throw ledgerError(LedgerErrorCodes.invalidEvent, 'by must be a nonempty string');
+  }
+  if (input.data === null || typeof input.data !== 'object' || Array.isArray(input.data)) {
+    throw ledgerError(LedgerErrorCodes.invalidEvent, 'data must be an object');
+  }
+  const schema = kindDataSchemas[input.kind];
+  if (schema) {
+    const parsed = schema.safeParse(input.data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw ledgerError(LedgerErrorCodes.invalidEvent, `invalid ${input.kind} data: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`, {
+        kind: input.kind,
+        field: issue?.path.join('.') ?? '',
+      });
+    }
+  }
+  const id = newEventId();
+  const ts = formatTs(clock ? clock() : new Date(), clock !== undefined);
+  const spill = input.kind === 'chat.message' && groupDir !== undefined ? planChatSpill(groupDir, id, input.data) : undefined;
+  const event: LedgerEvent = {
+    v: 1,
+    id,
+    ts,
+    kind: input.kind,
+    group_id: groupId,
+    scope_key: input.scope_key ?? '',
+    by: input.by,
+    data: spill ? spill.data : input.data,
+  };
+  const line = Buffer.from(encodeEvent(event) + '\n', 'utf8');
+  if (line.length > MAX_RECORD_BYTES) {
+    throw ledgerError(LedgerErrorCodes.eventTooLarge, `event record is ${line.length} bytes; the limit is ${MAX_RECORD_BYTES}`, {
+      bytes: line.length,
+      limit: MAX_RECORD_BYTES,
+    });
+  }
+  spill?.write();
+  return {
+    event,
+    line,
+    discard: () => {
+      if (!spill) return;
+      try {
+        unlinkSync(spill.absPath);
+      } catch {
+        /* already gone */
+      }
+    },
+  };
+}

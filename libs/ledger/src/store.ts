@@ -1,0 +1,107 @@
+import type { DeliveryState } from '@cccc/ipc-protocol';
+import type { DeliveryFact, ClaimRefusal } from './projections/delivery.js';
+import type { HistoryMode, HistoryPage } from './projections/history.js';
+import type { InboxView } from './projections/inbox.js';
+import type { ReplyObligation } from './projections/obligations.js';
+import type { CursorEntry } from './mail/cursor-files.js';
+import type { AppendInput, AppendResult, LedgerEvent } from './types.js';
+import type { SnapshotReport } from './storage/snapshot.js';
+import type { CompactReport } from './storage/compact.js';
+
+export interface InboxConsumeResult {
+  messages: LedgerEvent[];
+  cursor: CursorEntry;
+  /** The mail.read commit record, or null when the Inbox was empty. */
+  event: LedgerEvent | null;
+}
+
+export interface HistoryRequest {
+  actorId: string;
+  mode?: HistoryMode;
+  query?: string;
+  beforeEventId?: string;
+  limit?: number;
+}
+
+export interface ClaimRequest {
+  actorId: string;
+  sourceEventId: string;
+  transport: string;
+  /** `created_at` of the actor generation; defaults to the one recorded by its latest actor.add. */
+  actorCreatedAt?: string;
+  forceAmbiguous?: boolean;
+}
+
+export type ClaimResult =
+  | { claimed: true; delivery_id: string; event: LedgerEvent }
+  | { claimed: false; delivery_id: string; refusal: ClaimRefusal; latest: DeliveryFact };
+
+export interface SettleRequest {
+  actorId: string;
+  sourceEventId: string;
+  state: Exclude<DeliveryState, 'claimed'>;
+  reason?: string;
+}
+
+export interface FollowOptions {
+  /** Resume strictly after this event (it must exist). */
+  afterEventId?: string;
+  /** Start at the first event of the ledger; default is the current end. */
+  fromStart?: boolean;
+  pollMs?: number;
+}
+
+/** What a follower offers: synchronous polls and async iteration. */
+export interface Follower extends AsyncIterable<LedgerEvent>, Disposable {
+  poll(): LedgerEvent[];
+  close(): void;
+}
+
+export interface IntegrityReport {
+  /** Bytes after the last newline of ledger.jsonl: a record torn by a crash. */
+  tornTail: { offset: number; bytes: number } | null;
+  /** Complete lines that are not events (never dropped from the file, only reported). */
+  damaged: Array<{ segment: number | null; offset: number; bytes: number; reason: string }>;
+  /** Why the derived index was rebuilt at open, if it was. */
+  indexRebuilt: string | null;
+  /** Pending consume marker handled at open. */
+  recoveredConsume: 'completed' | 'discarded' | null;
+}
+
+/**
+ * The group ledger as the rest of the kernel sees it. The file store and the in-memory store
+ * both implement it and are held to the same contract suite (`@cccc/ledger/testing`).
+ */
+export interface LedgerStore extends AsyncDisposable {
+  readonly groupId: string;
+  append(input: AppendInput): Promise<AppendResult>;
+  appendMany(inputs: readonly AppendInput[]): Promise<AppendResult[]>;
+  readForward(): Iterable<LedgerEvent>;
+  readBackward(): Iterable<LedgerEvent>;
+  follow(opts?: FollowOptions): Follower;
+  findById(id: string): LedgerEvent | undefined;
+  /** Unique id prefix lookup; an ambiguous prefix throws `ambiguous_event_id`. */
+  findByPrefix(prefix: string): LedgerEvent | undefined;
+  inboxPeek(q: { actorId: string; limit?: number }): InboxView;
+  inboxConsume(q: { actorId: string; by?: string; limit?: number }): Promise<InboxConsumeResult>;
+  messageHistory(q: HistoryRequest): HistoryPage;
+  replyObligations(sourceEventId: string): ReplyObligation[];
+  deliveryState(sourceEventId: string): DeliveryFact[];
+  claimDelivery(req: ClaimRequest): Promise<ClaimResult>;
+  settleDelivery(req: SettleRequest): Promise<LedgerEvent>;
+  /** Startup step: every `claimed` left by a previous process becomes `ambiguous`. */
+  settleStrandedClaims(reason?: string): Promise<LedgerEvent[]>;
+  snapshot(opts?: { reason?: string }): Promise<SnapshotReport>;
+  compact(opts?: { reason?: string; force?: boolean }): Promise<CompactReport>;
+  integrity(): IntegrityReport;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_INBOX_LIMIT = 50;
+export const DEFAULT_HISTORY_LIMIT = 50;
+export const MAX_QUERY_LIMIT = 1000;
+
+export function clampLimit(limit: number | undefined, fallback: number): number {
+  if (limit === undefined || !Number.isFinite(limit)) return fallback;
+  return Math.max(1, Math.min(MAX_QUERY_LIMIT, Math.floor(limit)));
+}

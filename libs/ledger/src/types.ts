@@ -1,0 +1,24 @@
+import type { CCCSEventV1 } from '@cccc/ipc-protocol';
+
+/** A stored event. The reference never writes the optional `seq`, and neither do we. */
+export type LedgerEvent = CCCSEventV1;
+
+/** What a caller asks to append; the store assigns id, ts and group_id. */
+export interface AppendInput {
+  kind: string;
+  by: string;
+  data: Record<string, unknown>;
+  scope_key?: string;
+}
+
+export interface AppendResult {
+  event: LedgerEvent;
+  /** true when a `client_id` duplicate returned the original event instead of appending. */
+  duplicate: boolean;
+}
+
+/** Role of an actor for selector matching; libs/groups owns the truth and passes it in. */
+export type ActorRole = 'foreman' | 'peer' | 'internal';
+export type RoleOf = (actorId: string) => ActorRole | undefined;
+
+export type Clock = () => Date;
