@@ -365,6 +365,11 @@ export class FileLedgerStore implements LedgerStore {
     }
   }
 
+  /** Group commit counters of this process: `batches` writes+fsyncs carried `appends` events. */
+  appendStats(): { batches: number; appends: number } {
+    return { ...this.appender.stats };
+  }
+
   integrity(): IntegrityReport {
     this.refresh();
     const torn = this.files.tornTail();

@@ -46,6 +46,8 @@ export class GroupCommitAppender {
   /** True while a batch is between lock and index update; readers must not index meanwhile. */
   busy = false;
   lockTimeoutMs = 30_000;
+  /** Counters that make group commit observable: one write + one fdatasync per batch. */
+  readonly stats = { batches: 0, appends: 0 };
   /** Set when the index could not record a durable batch; the store resynchronizes it. */
   indexNeedsResync = false;
 
@@ -139,6 +141,8 @@ export class GroupCommitAppender {
       try {
         await writeAll(fd, buf);
         await fdatasyncAsync(fd);
+        this.stats.batches += 1;
+        this.stats.appends += toWrite.length;
       } catch (err) {
         const failure = ledgerError(LedgerErrorCodes.writeFailed, `ledger append failed: ${(err as Error).message}`);
         for (const p of toWrite) p.reject(failure);

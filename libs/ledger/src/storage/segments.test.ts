@@ -1,0 +1,172 @@
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openGroupLedger, type FileLedgerStore } from '../file-store.js';
+import { TempHomes } from '../test-support/homes.js';
+
+const homes = new TempHomes();
+afterEach(() => homes.cleanup());
+const G = 'g_segments0001';
+const SEG_RE = /^ledger\.\d{8}T\d{6}Z\.\d{6}\.jsonl(\.gz)?$/;
+
+async function appendN(store: FileLedgerStore, n: number, tag: string): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push((await store.append({ kind: 'chat.message', by: 'user', data: { text: `${tag}${i}`, message_mode: 'mail', to: ['peer1'] } })).event.id);
+  return out;
+}
+
+function segDir(home: string): string {
+  return join(home, 'groups', G, 'state/ledger/segments');
+}
+
+function manifest(home: string): Record<string, unknown> & { segments: Array<Record<string, unknown>>; next_segment_seq: number } {
+  return JSON.parse(readFileSync(join(home, 'groups', G, 'state/ledger/manifest.json'), 'utf8'));
+}
+
+describe('segments and compaction', () => {
+  it('rotates into sealed segments, gzips older ones, and readers see one continuous history', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    const ids = await appendN(store, 5, 'a');
+    const before = await store.snapshot();
+    const r1 = await store.compact({ force: true, reason: 'test' });
+    expect(r1.rotated).toBe(true);
+    ids.push(...(await appendN(store, 4, 'b')));
+    const r2 = await store.compact({ force: true });
+    expect(r2.compressed).toEqual([1]);
+    ids.push(...(await appendN(store, 3, 'c')));
+
+    const names = readdirSync(segDir(home)).sort();
+    expect(names).toHaveLength(2);
+    expect(names.every((n) => SEG_RE.test(n))).toBe(true);
+    expect(names.filter((n) => n.endsWith('.gz'))).toHaveLength(1);
+    expect(names.find((n) => n.endsWith('.gz'))).toMatch(/\.000001\.jsonl\.gz$/);
+    expect(names.find((n) => !n.endsWith('.gz'))).toMatch(/\.000002\.jsonl$/);
+
+    const m = manifest(home);
+    expect(Object.keys(m).sort()).toEqual(['active', 'next_segment_seq', 'schema', 'segments', 'updated_at']);
+    expect(m['schema']).toBe(1);
+    expect(m['active']).toEqual({ path: 'ledger.jsonl' });
+    expect(m.next_segment_seq).toBe(3);
+    expect(m.segments.map((s) => [s['id'], s['seq'], s['compressed'], s['line_count']])).toEqual([
+      ['000001', 1, true, 5],
+      ['000002', 2, false, 4],
+    ]);
+    expect(Object.keys(m.segments[0]!).sort()).toEqual(['compressed', 'created_at', 'id', 'line_count', 'path', 'reason', 'sealed_at', 'seq', 'size_bytes']);
+
+    expect([...store.readForward()].map((e) => e.id)).toEqual(ids);
+    expect([...store.readBackward()].map((e) => e.id)).toEqual([...ids].reverse());
+    expect(store.findById(ids[0]!)?.data['text']).toBe('a0');
+    expect(store.findById(ids[6]!)?.data['text']).toBe('b1');
+    expect(store.inboxPeek({ actorId: 'peer1', limit: 100 }).messages.map((e) => e.id)).toEqual(ids);
+    expect(store.messageHistory({ actorId: 'peer1', limit: 100 }).messages.map((e) => e.id)).toEqual([...ids].reverse());
+
+    const after = await store.snapshot();
+    expect(after.event_count).toBe(12);
+    expect(before.event_count).toBe(5);
+    await using reopened = await openGroupLedger({ home, groupId: G });
+    expect(reopened.integrity().indexRebuilt).toBeNull();
+    expect((await reopened.snapshot()).sha256).toBe(after.sha256);
+  });
+
+  it('snapshot hash is independent of where events are stored', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    await appendN(store, 6, 'x');
+    const flat = await store.snapshot();
+    await store.compact({ force: true });
+    await store.compact({ force: true }); // empty active: no rotation
+    expect((await store.snapshot()).sha256).toBe(flat.sha256);
+  });
+
+  it('does not rotate below the size threshold unless forced', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    await appendN(store, 2, 'x');
+    const r = await store.compact();
+    expect(r.rotated).toBe(false);
+    expect(existsSync(segDir(home)) ? readdirSync(segDir(home)) : []).toEqual([]);
+  });
+
+  it('reconciles a sealed segment missing from the manifest and never reuses its sequence', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    const ids = await appendN(store, 3, 'a');
+    await store.compact({ force: true });
+    // Simulate a crash after the rename but before the manifest was published.
+    const mpath = join(home, 'groups', G, 'state/ledger/manifest.json');
+    writeFileSync(mpath, JSON.stringify({ schema: 1, active: { path: 'ledger.jsonl' }, next_segment_seq: 1, segments: [], updated_at: '' }));
+    ids.push(...(await appendN(store, 2, 'b')));
+    const r = await store.compact({ force: true });
+    expect(r.reconciled).toEqual([1]);
+    expect(r.segment?.seq).toBe(2);
+    const m = manifest(home);
+    expect(m.segments.map((s) => [s['seq'], s['reason']])).toEqual([
+      [1, 'reconciled'],
+      [2, 'manual'],
+    ]);
+    expect(m.next_segment_seq).toBe(3);
+    expect([...store.readForward()].map((e) => e.id)).toEqual(ids);
+  });
+
+  it('refuses to compact when two different segment files claim one sequence', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    await appendN(store, 3, 'a');
+    await store.compact({ force: true });
+    const [name] = readdirSync(segDir(home));
+    const clash = name!.replace(/^ledger\.\d{8}T\d{6}Z/, 'ledger.20200101T000000Z');
+    copyFileSync(join(segDir(home), name!), join(segDir(home), clash));
+    await appendN(store, 1, 'b');
+    await expect(store.compact({ force: true })).rejects.toMatchObject({ code: 'ledger_segment_conflict' });
+    expect(readFileSync(join(home, 'groups', G, 'ledger.jsonl'), 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
+  });
+
+  it('refuses to seal malformed records', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    await appendN(store, 2, 'a');
+    writeFileSync(join(home, 'groups', G, 'ledger.jsonl'), '{"broken": true}\n', { flag: 'a' });
+    await expect(store.compact({ force: true })).rejects.toMatchObject({ code: 'ledger_malformed' });
+    expect(existsSync(segDir(home)) ? readdirSync(segDir(home)) : []).toEqual([]);
+  });
+});
+
+describe('follower across rotation', () => {
+  it('neither skips nor repeats events when the active file rotates (plain and gzipped)', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    await appendN(store, 2, 'pre');
+    const f = store.follow();
+    const seen: string[] = [];
+    const a = await appendN(store, 3, 'a');
+    seen.push(...f.poll().map((e) => e.id));
+    const b = await appendN(store, 2, 'b');
+    await store.compact({ force: true });
+    const c = await appendN(store, 2, 'c');
+    seen.push(...f.poll().map((e) => e.id));
+    // A lagging follower: its segment is gzipped by a second rotation before it polls.
+    const d = await appendN(store, 1, 'd');
+    const lag = store.follow({ afterEventId: d[0]! });
+    const e = await appendN(store, 2, 'e');
+    await store.compact({ force: true });
+    const g = await appendN(store, 1, 'g');
+    await store.compact({ force: true });
+    const h = await appendN(store, 1, 'h');
+    seen.push(...f.poll().map((x) => x.id));
+    expect(seen).toEqual([...a, ...b, ...c, ...d, ...e, ...g, ...h]);
+    expect(lag.poll().map((x) => x.id)).toEqual([...e, ...g, ...h]);
+    expect(f.poll()).toEqual([]);
+  });
+
+  it('fails loudly when its cursor vanished', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    await appendN(store, 3, 'a');
+    const f = store.follow();
+    await appendN(store, 1, 'b');
+    f.poll();
+    writeFileSync(join(home, 'groups', G, 'ledger.jsonl'), ''); // history truncated behind our back
+    expect(() => f.poll()).toThrow(expect.objectContaining({ code: 'ledger_cursor_vanished' }));
+  });
+});
