@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { addActor } from './actor-store.js';
 import { createGroup } from './groups.js';
 import { actorPrivateEnvKeys, readActorPrivateEnvForLaunch, updateActorPrivateEnv } from './private-env.js';
-import { applySecretUpdate, maskSecret } from './secrets-store.js';
+import { applySecretUpdate, maskSecret, type SecretMapUpdate } from './secrets-store.js';
 import { makeTempHome, type TempHome } from './testing.js';
 
 const SECRET = 'sk-super-secret-value-42';
@@ -52,7 +52,7 @@ describe('actor private env', () => {
     expect(() => actorPrivateEnvKeys(home.layout, 'user', 'g_ffffffffffff', 'peer1')).toThrowError(expect.objectContaining({ code: 'group_not_found' }));
   });
 
-  it.each([{ set: { '1BAD': 'x' } }, { set: { 'A B': 'x' } }, { set: { 'A=B': 'x' } }, { set: { '': 'x' } }, { unset: ['no-dash'] }])(
+  it.each<SecretMapUpdate>([{ set: { '1BAD': 'x' } }, { set: { 'A B': 'x' } }, { set: { 'A=B': 'x' } }, { set: { '': 'x' } }, { unset: ['no-dash'] }])(
     'rejects bad key names %j with invalid_env_key and writes nothing',
     async (update) => {
       using home = makeTempHome();
