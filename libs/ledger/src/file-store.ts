@@ -57,6 +57,8 @@ export interface OpenLedgerOptions {
   settleStrandedDeliveries?: boolean;
   lockTimeoutMs?: number;
   clientIdWindowMs?: number;
+  /** Rows fetched per step when history filters by text (default 256). */
+  historyQueryPage?: number;
   /** Test seam: called after each durable step of a consuming Inbox read. */
   onConsumePhase?: (phase: ConsumePhase) => void;
 }
@@ -113,7 +115,7 @@ export class FileLedgerStore implements LedgerStore {
     this.queries = new IndexQueries(index.db);
     this.appender = new GroupCommitAppender(paths, files, index);
     if (opts.lockTimeoutMs) this.appender.lockTimeoutMs = opts.lockTimeoutMs;
-    this.ctx = { queries: this.queries, readOrd: (ord) => this.readOrd(ord), cursorsPath: paths.cursors };
+    this.ctx = { queries: this.queries, readOrd: (ord) => this.readOrd(ord), cursorsPath: paths.cursors, historyQueryPage: opts.historyQueryPage };
   }
 
   recoverAtOpen(): void {

@@ -15,6 +15,8 @@ export interface IndexedContext {
   queries: IndexQueries;
   readOrd(ord: number): LedgerEvent;
   cursorsPath: string;
+  /** Page size of the text-query walk (small values exercise the paging in tests). */
+  historyQueryPage?: number | undefined;
 }
 
 /** Same answer as `inboxUnread` over a full scan, from bounded index range scans. */
@@ -53,7 +55,7 @@ export function messageHistoryIndexed(ctx: IndexedContext, hq: HistoryQuery): Hi
   const found: LedgerEvent[] = [];
   // Without a text query one page of limit+1 per token is exact. With one, walk down in pages;
   // only ords above the highest cut-off of a full page are known to be complete.
-  const page = hq.query ? Math.max(QUERY_PAGE, want) : want;
+  const page = hq.query ? Math.max(ctx.historyQueryPage ?? QUERY_PAGE, 1) : want;
   while (found.length < want) {
     const lists = tokens.map((t) => q.historyForToken(t, mode, gen, upper, page).map((r) => r.ord));
     const merged = mergeOrds(lists, true, Number.MAX_SAFE_INTEGER);
