@@ -30,6 +30,7 @@ export const GroupErrorCodes = {
   profileLinked: 'profile_linked',
   preambleTooLarge: 'preamble_too_large',
   confirmationRequired: 'confirmation_required',
+  rootBodyNotSummary: 'root_body_not_summary',
 } as const;
 
 export type GroupErrorCode = (typeof GroupErrorCodes)[keyof typeof GroupErrorCodes];

@@ -93,6 +93,8 @@ export {
   type ResolvedRecipients,
 } from './recipients.js';
 export { resolveScopedFile, readScopedFiles, type ScopedFile } from './path-safety.js';
+export { authorizeGroupAction } from './authorize.js';
+export { rootBodyViolation, assertRootBodyPolicy, ROOT_BODY_MAX_CHARS, ROOT_BODY_MAX_LINES, type RootBodyRule, type RootBodyViolation } from './root-body-policy.js';
 export {
   getPreamble,
   setPreamble,
