@@ -12,6 +12,33 @@ export {
 } from './events.js';
 export * from './kinds/index.js';
 export { TermAttachArgs, TermAttachHandshake } from './ops/streams.js';
+export {
+  GroupIdArg,
+  ActorIdArg,
+  ProfileIdArg,
+  ReplyMessageMode,
+  ReferenceV1,
+  TaskRefV1,
+  PresentationRefV1,
+  LinkRefV1,
+  InsightText,
+  CommandArgv,
+  SubmitMode,
+  RuntimeMode,
+  legacyMessageFields,
+} from './ops/shared.js';
+export { ActorDoc, ActorListEntry, ActorRole, GroupDoc, GroupState, GroupSummary, ScopeEntry } from './ops/documents.js';
+export { ActorPatch } from './ops/actors.js';
+export { ProfileInput } from './ops/profiles.js';
+export { ChatMessageEvent, SendResult } from './ops/messaging.js';
+export { MailCursor } from './ops/inbox.js';
+export { MAX_PREAMBLE_BYTES } from './ops/group-prompts.js';
+export {
+  RecipientStatus,
+  RecipientReadStatus,
+  RecipientObligationStatus,
+  MAX_STATUS_EVENT_IDS,
+} from './ops/ledger-read.js';
 export { defineOp, type OpSpec, type OpUpgrade } from './ops/define.js';
 export {
   opCatalog,

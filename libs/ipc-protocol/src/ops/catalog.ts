@@ -2,19 +2,128 @@ import type { z } from 'zod';
 import type { OpSpec } from './define.js';
 import { ping, shutdown } from './core.js';
 import { ledger_compact, ledger_snapshot } from './ledger.js';
-import { events_stream, term_attach } from './streams.js';
+import { events_stream, global_events_stream, term_attach } from './streams.js';
+import { debug_snapshot } from './diagnostics.js';
+import {
+  attach,
+  group_create,
+  group_delete,
+  group_detach_scope,
+  group_set_state,
+  group_settings_update,
+  group_show,
+  group_update,
+  group_use,
+  groups,
+  registry_reconcile,
+} from './groups.js';
+import {
+  actor_notes_clear,
+  actor_notes_get,
+  actor_notes_set,
+  group_help_get,
+  group_preamble_get,
+  group_preamble_reset,
+  group_preamble_set,
+} from './group-prompts.js';
+import {
+  actor_add,
+  actor_env_private_keys,
+  actor_env_private_update,
+  actor_list,
+  actor_remove,
+  actor_update,
+} from './actors.js';
+import {
+  actor_profile_delete,
+  actor_profile_get,
+  actor_profile_list,
+  actor_profile_secret_copy_from_actor,
+  actor_profile_secret_copy_from_profile,
+  actor_profile_secret_keys,
+  actor_profile_secret_update,
+  actor_profile_upsert,
+} from './profiles.js';
+import { reply, send, send_cross_group, send_files } from './messaging.js';
+import { message_deliver, message_upload_preflight, reply_request_cancel } from './delivery.js';
+import { inbox_peek, inbox_read, message_history } from './inbox.js';
+import { system_notify } from './notify.js';
+import { actor_restart, actor_start, actor_stop, group_start, group_stop } from './lifecycle.js';
+import { ledger_search, ledger_statuses, ledger_tail } from './ledger-read.js';
 
 /**
  * Every op this implementation serves, by its spec name. Adding an op is one entry here plus a
  * handler registered with the router; the router refuses handlers for ops missing from it.
  */
 export const opCatalog = {
+  // §8.1 Core
   ping,
   shutdown,
+  debug_snapshot,
+  // §8.3 Groups and Scopes
+  attach,
+  groups,
+  registry_reconcile,
+  group_show,
+  group_create,
+  group_update,
+  group_delete,
+  group_use,
+  group_detach_scope,
+  group_set_state,
+  group_settings_update,
+  group_preamble_get,
+  group_preamble_set,
+  group_preamble_reset,
+  group_help_get,
+  actor_notes_get,
+  actor_notes_set,
+  actor_notes_clear,
+  group_start,
+  group_stop,
+  // §8.4 Actors
+  actor_list,
+  actor_add,
+  actor_update,
+  actor_remove,
+  actor_start,
+  actor_stop,
+  actor_restart,
+  actor_env_private_keys,
+  actor_env_private_update,
+  // §8.5 Actor Profiles
+  actor_profile_list,
+  actor_profile_get,
+  actor_profile_upsert,
+  actor_profile_delete,
+  actor_profile_secret_keys,
+  actor_profile_secret_update,
+  actor_profile_secret_copy_from_actor,
+  actor_profile_secret_copy_from_profile,
+  // §8.6 Chat Messaging
+  send,
+  send_files,
+  reply,
+  send_cross_group,
+  reply_request_cancel,
+  message_upload_preflight,
+  message_deliver,
+  // §8.7 Inbox
+  inbox_peek,
+  inbox_read,
+  message_history,
+  // §8.10 System Notifications
+  system_notify,
+  // §8.11 / §8.12 / §8.15
   ledger_snapshot,
   ledger_compact,
   events_stream,
   term_attach,
+  // Extensions (issue 4), advertised in ping.capabilities
+  ledger_tail,
+  ledger_search,
+  ledger_statuses,
+  global_events_stream,
 } as const satisfies Record<string, OpSpec>;
 
 export type OpCatalog = typeof opCatalog;

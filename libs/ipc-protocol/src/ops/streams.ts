@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { defineOp } from './define.js';
 
-/** §8.15 / §4.5 events_stream: an NDJSON push stream after the handshake. */
+/**
+ * §8.15 / §4.5 events_stream: an NDJSON push stream after the handshake. The resume and filter
+ * args are nullable as in the spec (null = not given). `actor_id` is kept for callers that ask
+ * for an actor view explicitly; the spec's own route is a `by` naming an actor. The handshake's
+ * `group_id` is optional only so handlers written before it was modelled still type-check.
+ */
 export const events_stream = defineOp({
   summary: 'Upgrade to a push stream of group events.',
   upgrade: 'ndjson_stream',
@@ -9,10 +14,22 @@ export const events_stream = defineOp({
     group_id: z.string().min(1),
     by: z.string().optional(),
     actor_id: z.string().optional(),
-    kinds: z.array(z.string()).optional(),
-    since_event_id: z.string().optional(),
-    since_ts: z.string().optional(),
+    kinds: z.array(z.string()).nullish(),
+    since_event_id: z.string().nullish(),
+    since_ts: z.string().nullish(),
   }),
+  result: z.looseObject({ group_id: z.string().optional() }),
+});
+
+/**
+ * global_events_stream (extension, issue 4): pushes `{t:"event", event}` items for group and
+ * actor changes across every group, plus heartbeats. There is no cross-group resume point:
+ * clients reconcile with `groups` / `actor_list` after reconnecting.
+ */
+export const global_events_stream = defineOp({
+  summary: 'Upgrade to a push stream of group and actor changes across all groups.',
+  upgrade: 'ndjson_stream',
+  args: z.object({ by: z.string().optional(), kinds: z.array(z.string()).nullish() }),
   result: z.looseObject({}),
 });
 

@@ -1,0 +1,416 @@
+import type { z } from 'zod';
+import type { CCCSEventV1 } from '../events.js';
+import type { OpArgsInput, OpCatalog, OpName } from './catalog.js';
+
+// One valid request and one valid result per op, plus the keys whose absence must fail.
+// Shared by the catalog tests; examples follow the spec's shapes and the reference fixture home.
+
+export interface OpExample<K extends OpName> {
+  readonly args: OpArgsInput<K>;
+  /** Keys that are required: deleting one must fail with that key as the field. */
+  readonly required: readonly string[];
+  readonly result: z.input<OpCatalog[K]['result']>;
+}
+
+const G = 'g_30e7eb3af8cf';
+const ID = '3a1e7837925b493fa696abf137734a58';
+
+export function event<K extends string>(
+  kind: K,
+  data: Record<string, unknown> = {},
+  id = ID,
+): CCCSEventV1 & { kind: K } {
+  return {
+    v: 1,
+    id,
+    ts: '2026-11-30T08:42:44.191863Z',
+    kind,
+    group_id: G,
+    scope_key: 's_ea35bf953a18',
+    by: 'user',
+    data,
+  };
+}
+
+const chat = (mode: string) => event('chat.message', { text: 'hello peer1', message_mode: mode, to: ['peer1'] });
+const actor = {
+  v: 1,
+  id: 'peer1',
+  title: 'Peer One (cat)',
+  command: ['cat'],
+  env: {},
+  submit: 'enter' as const,
+  enabled: false,
+  runner: 'pty',
+  runtime: 'custom',
+};
+const preamble = {
+  group_id: G,
+  source: 'home' as const,
+  filename: 'CCCC_PREAMBLE.md' as const,
+  overridden: true,
+  content: 'Be brief.',
+};
+const note = {
+  target_actor_id: 'peer1',
+  content: 'owns the parser',
+  source: 'home' as const,
+  path: `groups/${G}/prompts/CCCC_HELP.md`,
+};
+const byActor = { group_id: G, actor_id: 'peer1', by: 'user' };
+const ledgerPage = { events: [chat('send')], has_more: false };
+
+export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
+  ping: {
+    args: {},
+    required: [],
+    result: { version: '0.1.0', implementation: 'cccc-ts', pid: 1, ts: 't', ipc_v: 1, capabilities: {} },
+  },
+  shutdown: { args: { expected_pid: 42 }, required: [], result: { message: 'shutting down' } },
+  debug_snapshot: {
+    args: { group_id: G },
+    required: [],
+    result: {
+      developer_mode: true,
+      observability: {},
+      daemon: { pid: 1, version: '0.1.0', ts: 't' },
+      group: { group_id: G, state: 'active', active_scope_key: 's_ea35bf953a18', title: 'refbench' },
+      actors: [
+        {
+          id: 'peer1',
+          role: 'foreman',
+          runtime: 'custom',
+          runner: 'pty',
+          runner_effective: 'pty',
+          enabled: true,
+          running: false,
+          unread_count: 0,
+        },
+      ],
+    },
+  },
+  attach: {
+    args: { path: '/home/user/proj1' },
+    required: ['path'],
+    result: { group_id: G, scope_key: 's_ea35bf953a18', title: 'proj1' },
+  },
+  groups: {
+    args: {},
+    required: [],
+    result: {
+      groups: [
+        {
+          group_id: G,
+          title: 'refbench',
+          created_at: 't',
+          updated_at: 't',
+          running: false,
+          state: 'active',
+          topic: 'x',
+        },
+      ],
+    },
+  },
+  registry_reconcile: {
+    args: { remove_missing: true },
+    required: [],
+    result: {
+      dry_run: false,
+      scanned_groups: 1,
+      missing_group_ids: [],
+      corrupt_group_ids: [],
+      removed_group_ids: [],
+      removed_default_scope_keys: [],
+    },
+  },
+  group_show: {
+    args: { group_id: G, detail: 'full' },
+    required: ['group_id'],
+    result: { group: { group_id: G, state: 'active', actors: [actor] } },
+  },
+  group_create: {
+    args: { title: 'refbench', topic: 'reference capture' },
+    required: [],
+    result: { group_id: G, title: 'refbench', event: event('group.create') },
+  },
+  group_update: {
+    args: { group_id: G, patch: { title: 'renamed' } },
+    required: ['group_id', 'patch'],
+    result: { group_id: G, group: { group_id: G, title: 'renamed' }, event: event('group.update') },
+  },
+  group_delete: { args: { group_id: G }, required: ['group_id'], result: { group_id: G } },
+  group_use: {
+    args: { group_id: G, path: '/home/user/proj1' },
+    required: ['group_id', 'path'],
+    result: { group_id: G, active_scope_key: 's_ea35bf953a18', event: event('group.set_active_scope') },
+  },
+  group_detach_scope: {
+    args: { group_id: G, scope_key: 's_ea35bf953a18' },
+    required: ['group_id', 'scope_key'],
+    result: { group_id: G, event: event('group.detach_scope') },
+  },
+  group_set_state: {
+    args: { group_id: G, state: 'paused' },
+    required: ['group_id', 'state'],
+    result: { group_id: G, state: 'paused', event: event('group.set_state') },
+  },
+  group_settings_update: {
+    args: { group_id: G, patch: { default_send_to: 'foreman', messaging: { root_body_policy: 'summary' } } },
+    required: ['group_id', 'patch'],
+    result: { group_id: G, settings: { default_send_to: 'foreman' }, event: event('group.settings_update') },
+  },
+  group_preamble_get: { args: { group_id: G }, required: ['group_id'], result: preamble },
+  group_preamble_set: {
+    args: { group_id: G, content: 'Be brief.' },
+    required: ['group_id', 'content'],
+    result: { ...preamble, changed: true },
+  },
+  group_preamble_reset: {
+    args: { group_id: G, confirm: 'preamble' },
+    required: ['group_id', 'confirm'],
+    result: { ...preamble, source: 'builtin', overridden: false, changed: true },
+  },
+  group_help_get: {
+    args: { group_id: G, actor_id: 'peer1' },
+    required: ['group_id'],
+    result: {
+      group_id: G,
+      actor_id: 'peer1',
+      source: 'builtin',
+      source_path: 'builtin',
+      filename: 'CCCC_HELP.md',
+      overridden: false,
+      markdown: '# Help',
+    },
+  },
+  actor_notes_get: {
+    args: { group_id: G },
+    required: ['group_id'],
+    result: { actor_notes: [{ actor_id: 'peer1', content: 'x' }], source: 'home', path: 'p' },
+  },
+  actor_notes_set: {
+    args: { group_id: G, target_actor_id: 'peer1', content: 'owns the parser' },
+    required: ['group_id', 'target_actor_id', 'content'],
+    result: { ...note, changed: true },
+  },
+  actor_notes_clear: {
+    args: { group_id: G, target_actor_id: 'peer1' },
+    required: ['group_id', 'target_actor_id'],
+    result: { ...note, content: '', changed: true },
+  },
+  group_start: {
+    args: { group_id: G },
+    required: ['group_id'],
+    result: { group_id: G, started: ['peer1'], event: event('group.start') },
+  },
+  group_stop: {
+    args: { group_id: G },
+    required: ['group_id'],
+    result: { group_id: G, stopped: ['peer1'], event: event('group.stop') },
+  },
+  actor_list: {
+    args: { group_id: G, include_unread: true },
+    required: ['group_id'],
+    result: { actors: [{ ...actor, role: 'foreman', running: false, unread_count: 2 }] },
+  },
+  actor_add: {
+    args: {
+      group_id: G,
+      actor_id: 'peer1',
+      runtime: 'custom',
+      command: ['cat', '', 'a b'],
+      env_private: { API_KEY: 'k' },
+      submit: 'enter',
+    },
+    required: ['group_id'],
+    result: { actor, event: event('actor.add', { actor }), running: false },
+  },
+  actor_update: {
+    args: { group_id: G, actor_id: 'peer1', patch: { title: 'Peer', command: ['cat'], enabled: true } },
+    required: ['group_id', 'actor_id', 'patch'],
+    result: { actor, event: event('actor.update') },
+  },
+  actor_remove: {
+    args: byActor,
+    required: ['group_id', 'actor_id'],
+    result: { actor_id: 'peer1', event: event('actor.remove') },
+  },
+  actor_start: { args: byActor, required: ['group_id', 'actor_id'], result: { actor, event: event('actor.start') } },
+  actor_stop: { args: byActor, required: ['group_id', 'actor_id'], result: { actor, event: event('actor.stop') } },
+  actor_restart: {
+    args: byActor,
+    required: ['group_id', 'actor_id'],
+    result: { actor, event: event('actor.restart') },
+  },
+  actor_env_private_keys: {
+    args: byActor,
+    required: ['group_id', 'actor_id'],
+    result: { group_id: G, actor_id: 'peer1', keys: ['API_KEY'] },
+  },
+  actor_env_private_update: {
+    args: { ...byActor, set: { API_KEY: 'k' }, unset: ['OLD'] },
+    required: ['group_id', 'actor_id'],
+    result: { group_id: G, actor_id: 'peer1', keys: ['API_KEY'] },
+  },
+  actor_profile_list: { args: {}, required: [], result: { profiles: [{ id: 'ap_1', name: 'cat', usage_count: 1 }] } },
+  actor_profile_get: {
+    args: { profile_id: 'ap_1' },
+    required: ['profile_id'],
+    result: { profile: { id: 'ap_1' }, usage: [{ group_id: G, actor_id: 'peer1', actor_title: 'Peer One' }] },
+  },
+  actor_profile_upsert: {
+    args: {
+      profile: { name: 'cat', runtime: 'custom', command: 'cat -n', capability_defaults: { default_scope: 'actor' } },
+      expected_revision: 3,
+    },
+    required: ['profile'],
+    result: { profile: { id: 'ap_1', name: 'cat', command: ['cat', '-n'] } },
+  },
+  actor_profile_delete: {
+    args: { profile_id: 'ap_1', force_detach: true },
+    required: ['profile_id'],
+    result: { deleted: true, profile_id: 'ap_1', detached_count: 1, detached: [{ group_id: G, actor_id: 'peer1' }] },
+  },
+  actor_profile_secret_keys: {
+    args: { profile_id: 'ap_1' },
+    required: ['profile_id'],
+    result: { profile_id: 'ap_1', keys: ['API_KEY'], masked_values: { API_KEY: 'sk-…9f' } },
+  },
+  actor_profile_secret_update: {
+    args: { profile_id: 'ap_1', clear: true },
+    required: ['profile_id'],
+    result: { profile_id: 'ap_1', keys: [] },
+  },
+  actor_profile_secret_copy_from_actor: {
+    args: { profile_id: 'ap_1', group_id: G, actor_id: 'peer1' },
+    required: ['profile_id', 'group_id', 'actor_id'],
+    result: { profile_id: 'ap_1', group_id: G, actor_id: 'peer1', keys: ['API_KEY'] },
+  },
+  actor_profile_secret_copy_from_profile: {
+    args: { profile_id: 'ap_2', source_profile_id: 'ap_1' },
+    required: ['profile_id', 'source_profile_id'],
+    result: { profile_id: 'ap_2', source_profile_id: 'ap_1', keys: ['API_KEY'] },
+  },
+  send: {
+    args: {
+      group_id: G,
+      text: 'hello peer1',
+      to: ['peer1'],
+      message_mode: 'request_reply',
+      refs: [
+        { kind: 'task_ref', task_id: 'T001' },
+        { kind: 'url', url: 'https://x' },
+      ],
+    },
+    required: ['group_id', 'text', 'message_mode'],
+    result: { event: chat('request_reply'), message_mode: 'request_reply' },
+  },
+  send_files: {
+    args: { group_id: G, paths: ['README.md'], message_mode: 'mail', to: ['peer1'] },
+    required: ['group_id', 'paths', 'message_mode'],
+    result: { event: chat('mail'), message_mode: 'mail' },
+  },
+  reply: {
+    args: { group_id: G, reply_to: ID, text: 'done' },
+    required: ['group_id', 'reply_to', 'text'],
+    result: { event: chat('send'), message_mode: 'send' },
+  },
+  send_cross_group: {
+    args: { group_id: G, dst_group_id: 'g_000000000001', text: 'hi', message_mode: 'send' },
+    required: ['group_id', 'dst_group_id', 'text', 'message_mode'],
+    result: { src_event: chat('send'), dst_event: chat('send') },
+  },
+  reply_request_cancel: {
+    args: { group_id: G, source_event_id: ID },
+    required: ['group_id', 'source_event_id'],
+    result: { event: event('chat.reply_request.cancelled', { source_event_id: ID }) },
+  },
+  message_upload_preflight: {
+    args: { operation: 'send', group_id: G, message_mode: 'send', to: ['peer1'], has_attachments: true },
+    required: ['operation', 'group_id', 'message_mode', 'has_attachments'],
+    result: { ready: false, duplicate: true, result: { event: chat('send'), message_mode: 'send' } },
+  },
+  message_deliver: {
+    args: { group_id: G, source_event_id: ID, actor_ids: ['peer1'] },
+    required: ['group_id', 'source_event_id', 'actor_ids'],
+    result: { event: chat('mail'), actor_ids: ['peer1'], delivery_state: 'claimed' },
+  },
+  inbox_peek: {
+    args: { ...byActor, limit: 50 },
+    required: ['group_id', 'actor_id'],
+    result: { messages: [chat('mail')], cursor: { event_id: ID, ts: 't' } },
+  },
+  inbox_read: {
+    args: byActor,
+    required: ['group_id', 'actor_id'],
+    result: {
+      messages: [chat('mail')],
+      cursor: { event_id: ID, ts: 't', updated_at: 't' },
+      event: event('mail.read', { actor_id: 'peer1', event_id: ID }),
+    },
+  },
+  message_history: {
+    args: { ...byActor, mode: 'all', limit: 20 },
+    required: ['group_id', 'actor_id'],
+    result: { messages: [], has_more: false },
+  },
+  system_notify: {
+    args: {
+      group_id: G,
+      kind: 'info',
+      priority: 'high',
+      title: 't',
+      message: 'm',
+      target_actor_id: null,
+      im_visibility: 'internal',
+    },
+    required: ['group_id'],
+    result: { event: event('system.notify', { kind: 'info' }) },
+  },
+  ledger_snapshot: { args: { group_id: G }, required: ['group_id'], result: { snapshot: { count: 27 } } },
+  ledger_compact: { args: { group_id: G, force: true }, required: ['group_id'], result: { rotated: true } },
+  events_stream: {
+    args: { group_id: G, kinds: null, since_event_id: ID },
+    required: ['group_id'],
+    result: { group_id: G },
+  },
+  term_attach: {
+    args: { group_id: G, actor_id: 'peer1' },
+    required: ['group_id', 'actor_id'],
+    result: {
+      group_id: G,
+      actor_id: 'peer1',
+      terminal_mode: 'control',
+      terminal_writable: true,
+      writer_replaced: false,
+      replay_cursor: 0,
+      replay_end_cursor: 0,
+    },
+  },
+  ledger_tail: {
+    args: { group_id: G, limit: 50, with_read_status: true, with_obligation_status: true },
+    required: ['group_id', 'limit'],
+    result: {
+      ...ledgerPage,
+      read_status: { [ID]: { peer1: { delivery_state: 'accepted', read: false } } },
+      obligation_status: { [ID]: { peer1: { reply_requested: true, replied: false, cancelled: false } } },
+    },
+  },
+  ledger_search: {
+    args: { group_id: G, query: 'hello', kinds: ['chat.message'], limit: 20 },
+    required: ['group_id', 'query', 'limit'],
+    result: ledgerPage,
+  },
+  ledger_statuses: {
+    args: { group_id: G, event_ids: [ID] },
+    required: ['group_id', 'event_ids'],
+    result: {
+      group_id: G,
+      statuses: {
+        [ID]: { peer1: { delivery_state: null, read: true, reply_requested: false, replied: false, cancelled: false } },
+      },
+      unknown_event_ids: [],
+    },
+  },
+  global_events_stream: { args: {}, required: [], result: {} },
+};
