@@ -18,6 +18,7 @@ export const GroupErrorCodes = {
   scopeNotAttached: 'scope_not_attached',
   noActiveScope: 'no_active_scope',
   groupCorrupt: 'group_corrupt',
+  groupExists: 'group_exists',
   invalidRecipient: 'invalid_recipient',
   mixedRecipientKinds: 'mixed_recipient_kinds',
   mailRequiresActorRecipient: 'mail_requires_actor_recipient',

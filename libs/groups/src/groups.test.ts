@@ -36,6 +36,7 @@ describe('groups', () => {
     expect(g.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     expect(readRegistry(home.layout).groups[g.group_id]).toMatchObject({ title: 'Team', path: home.layout.groupDir(g.group_id) });
     expect((await createGroup(home.layout)).title).toBe('working-group');
+    await expect(createGroup(home.layout, { groupId: g.group_id })).rejects.toMatchObject({ code: 'group_exists' });
 
     const { group, patch } = await updateGroupMeta(home.layout, g.group_id, { title: 'Renamed' });
     expect(patch).toEqual({ title: 'Renamed' });

@@ -41,6 +41,9 @@ export async function createGroup(
   input: { title?: string; topic?: string; groupId?: string } = {},
 ): Promise<GroupDoc> {
   const now = utcNowIso();
+  if (input.groupId && groupExists(layout, input.groupId)) {
+    throw groupError('group_exists', `group already exists: ${input.groupId}`, { group_id: input.groupId });
+  }
   let groupId = input.groupId ?? newGroupId();
   while (!input.groupId && groupExists(layout, groupId)) groupId = newGroupId();
   const title = input.title?.trim() || 'working-group';
