@@ -5,7 +5,9 @@ import type { DaemonConfig } from './config.js';
 import { acquireHomeLock } from './lifecycle/home-lock.js';
 import { removeRuntimeFiles, removeStaleRuntimeFiles, writeRuntimeFiles } from './lifecycle/runtime-files.js';
 import { errorFields, fileLogger, type Logger } from './log.js';
+import { Kernel } from './kernel/kernel.js';
 import { registerCoreOps } from './ops/core.js';
+import { registerKernelOps } from './ops/index.js';
 import { DAEMON_VERSION } from './version.js';
 
 export interface RunningDaemon extends AsyncDisposable {
@@ -45,7 +47,9 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
     const router = new OpRouter({
       onInternalError: (error, op) => logger.log('error', 'internal error in op handler', { op, ...errorFields(error) }),
     });
+    const kernel = new Kernel(config.home, logger);
     registerCoreOps(router, { requestShutdown });
+    registerKernelOps(router, kernel);
 
     const server = new IpcServer(router);
     let endpoint: DaemonEndpoint;
@@ -63,7 +67,9 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
       stopping ??= (async () => {
         logger.log('info', 'daemon stopping', { reason });
         try {
+          kernel.streams.closeAll();
           await server.close();
+          await kernel[Symbol.asyncDispose]();
         } finally {
           removeRuntimeFiles(config.home);
           lock.release();

@@ -1,0 +1,65 @@
+import { HomeLayout } from '@cccc/groups';
+import type { CCCSEventV1 } from '@cccc/ipc-protocol';
+import type { AppendInput, AppendResult, FileLedgerStore } from '@cccc/ledger';
+import { KeyedMutex } from '../concurrency/keyed-mutex.js';
+import type { Logger } from '../log.js';
+import { StreamHub } from '../streams/stream-hub.js';
+import { GlobalFeed } from './global-feed.js';
+import { GroupDocCache } from './group-cache.js';
+import { LedgerPool } from './ledger-pool.js';
+
+const GLOBAL_KINDS = /^(group|actor)\./;
+
+/**
+ * The daemon's shared services, built once by the composition root and handed to op modules.
+ * Every ledger append goes through `append` so streams hear about it.
+ */
+export class Kernel implements AsyncDisposable {
+  readonly layout: HomeLayout;
+  readonly groups: GroupDocCache;
+  readonly ledgers: LedgerPool;
+  readonly streams = new StreamHub();
+  readonly globalFeed = new GlobalFeed();
+  /** Serializes read-modify-append sequences of one group (keys are group ids). */
+  readonly groupLocks = new KeyedMutex();
+
+  constructor(
+    home: string,
+    readonly logger: Logger,
+  ) {
+    this.layout = new HomeLayout(home);
+    this.groups = new GroupDocCache(this.layout);
+    this.ledgers = new LedgerPool(this.layout, this.groups);
+  }
+
+  ledger(groupId: string): Promise<FileLedgerStore> {
+    return this.ledgers.get(groupId);
+  }
+
+  async append(groupId: string, input: AppendInput): Promise<AppendResult> {
+    const result = await (await this.ledger(groupId)).append(input);
+    if (!result.duplicate) this.published([result.event]);
+    return result;
+  }
+
+  /** Tell subscribers about events appended outside `append` (e.g. by a ledger helper). */
+  published(events: readonly CCCSEventV1[]): void {
+    const groups = new Set<string>();
+    for (const event of events) {
+      groups.add(event.group_id);
+      if (GLOBAL_KINDS.test(event.kind)) this.globalFeed.push(event);
+    }
+    for (const g of groups) this.streams.notify(g);
+  }
+
+  /** A global change with no ledger to live in any more (a deleted group). */
+  publishGlobal(event: CCCSEventV1): void {
+    this.globalFeed.push(event);
+    this.streams.notify('*');
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.streams.closeAll();
+    await this.ledgers[Symbol.asyncDispose]();
+  }
+}

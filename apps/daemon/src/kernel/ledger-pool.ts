@@ -1,0 +1,51 @@
+import { effectiveRole, type HomeLayout } from '@cccc/groups';
+import { openGroupLedger, type FileLedgerStore } from '@cccc/ledger';
+import type { GroupDocCache } from './group-cache.js';
+
+/**
+ * Open ledgers of this daemon, one per group, opened on first use. The daemon is the single
+ * writer, so it opens each ledger once and settles claims stranded by a previous process.
+ */
+export class LedgerPool implements AsyncDisposable {
+  private readonly open = new Map<string, Promise<FileLedgerStore>>();
+
+  constructor(
+    private readonly layout: HomeLayout,
+    private readonly groups: GroupDocCache,
+  ) {}
+
+  get(groupId: string): Promise<FileLedgerStore> {
+    const existing = this.open.get(groupId);
+    if (existing) return existing;
+    {
+      const store = openGroupLedger({
+        home: this.layout.home,
+        groupId,
+        settleStrandedDeliveries: true,
+        roleOf: (actorId: string) => {
+          try {
+            return effectiveRole(this.groups.get(groupId).actors, actorId);
+          } catch {
+            return undefined;
+          }
+        },
+      });
+      store.catch(() => this.open.delete(groupId));
+      this.open.set(groupId, store);
+      return store;
+    }
+  }
+
+  /** Close one group's ledger (before deleting the group). */
+  async release(groupId: string): Promise<void> {
+    const store = this.open.get(groupId);
+    this.open.delete(groupId);
+    if (store) await (await store).close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    const all = [...this.open.values()];
+    this.open.clear();
+    await Promise.allSettled(all.map(async (s) => (await s).close()));
+  }
+}

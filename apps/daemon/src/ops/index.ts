@@ -1,0 +1,26 @@
+import type { OpRouter } from '@cccc/ipc-protocol';
+import type { Kernel } from '../kernel/kernel.js';
+import { registerActorsOps } from './actors.js';
+import { registerDebugOps } from './debug.js';
+import { registerGroupsOps } from './groups.js';
+import { registerInboxOps } from './inbox.js';
+import { registerLedgerOps } from './ledger.js';
+import { registerLifecycleOps } from './lifecycle.js';
+import { registerMessagingOps } from './messaging.js';
+import { registerProfilesOps } from './profiles.js';
+import { registerPromptsOps } from './prompts.js';
+import { registerStreamOps } from './streams.js';
+
+/** Every op module of the kernel, one line each (ping/shutdown live in core.ts). */
+export function registerKernelOps(router: OpRouter, kernel: Kernel): void {
+  registerGroupsOps(router, kernel);
+  registerActorsOps(router, kernel);
+  registerProfilesOps(router, kernel);
+  registerPromptsOps(router, kernel);
+  registerLifecycleOps(router, kernel);
+  registerDebugOps(router, kernel);
+  registerMessagingOps(router, kernel);
+  registerInboxOps(router, kernel);
+  registerLedgerOps(router, kernel);
+  registerStreamOps(router, kernel);
+}

@@ -1,0 +1,92 @@
+import { encodeLineText, type CCCSEventV1, type UpgradedConnection } from '@cccc/ipc-protocol';
+
+/** The part of a ledger follower a stream needs: drain whatever was appended since last time. */
+export interface EventSource {
+  poll(): CCCSEventV1[];
+  close(): void;
+}
+
+export interface StreamSessionOptions {
+  /** Which events this subscriber sees (kinds filter, actor view). */
+  readonly accept: (event: CCCSEventV1) => boolean;
+  readonly heartbeatMs: number;
+  /**
+   * The bounded queue: bytes written to the subscriber but not yet taken by it. Past this the
+   * subscriber is ended with `slow_subscriber`, never silently skipped ahead.
+   */
+  readonly maxPendingBytes: number;
+  readonly onEnd: (reason: string) => void;
+}
+
+/**
+ * One `events_stream` / `global_events_stream` subscriber: pulls from its own follower whenever
+ * the hub says the ledger grew, writes `{t:"event"}` items, heartbeats while idle.
+ */
+export class StreamSession {
+  private ended = false;
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly subscriptions: Disposable[] = [];
+  delivered = 0;
+
+  constructor(
+    private readonly connection: UpgradedConnection,
+    private readonly source: EventSource,
+    private readonly options: StreamSessionOptions,
+  ) {
+    this.heartbeat = setInterval(() => this.write({ t: 'heartbeat', ts: new Date().toISOString() }), options.heartbeatMs);
+    this.heartbeat.unref();
+    this.subscriptions.push(connection.onClose(() => this.end('client closed')));
+    // Clients never write on an event stream; whatever they send is ignored, not buffered.
+    this.subscriptions.push(connection.onData(() => {}));
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  /** Deliver everything new. Called once at start and after every append to the group. */
+  pump(): void {
+    if (this.ended) return;
+    let events: CCCSEventV1[];
+    try {
+      events = this.source.poll();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      this.fail(typeof code === 'string' ? code : 'stream_failed', (error as Error).message);
+      return;
+    }
+    for (const event of events) {
+      if (!this.options.accept(event)) continue;
+      if (!this.write({ t: 'event', event })) return;
+      this.delivered++;
+    }
+  }
+
+  /** End with a final error item, then close once it has been flushed (or soon after). */
+  fail(code: string, message: string): void {
+    if (this.ended) return;
+    this.connection.write(encodeLineText({ t: 'error', code, message }));
+    this.end(code);
+    setTimeout(() => this.connection.close(), 2000).unref();
+  }
+
+  end(reason: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearInterval(this.heartbeat);
+    for (const s of this.subscriptions.splice(0)) s[Symbol.dispose]();
+    this.source.close();
+    if (reason === 'client closed' || reason === 'daemon stopping') this.connection.close();
+    this.options.onEnd(reason);
+  }
+
+  private write(item: Record<string, unknown>): boolean {
+    if (this.ended) return false;
+    if (this.connection.pendingBytes > this.options.maxPendingBytes) {
+      this.fail('slow_subscriber', `subscriber fell more than ${this.options.maxPendingBytes} bytes behind; reconnect and reconcile`);
+      return false;
+    }
+    this.connection.write(encodeLineText(item));
+    return true;
+  }
+}
