@@ -1,5 +1,104 @@
-import type { OpRouter } from '@cccc/ipc-protocol';
+import {
+  actorPrivateEnvKeys,
+  addActor,
+  convertActorToCustom,
+  groupError,
+  listActors,
+  removeActor,
+  updateActor,
+  updateActorPrivateEnv,
+  type ActorDoc,
+} from '@cccc/groups';
+import type { OpArgs, OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
+import { changeGroupFiles, writeGroup } from './group-write.js';
+import { principalOf } from './principal.js';
+import { unreadCount } from './unread.js';
 
-/** Not written yet: filled in by the group/actor ops work of issue 4. */
-export function registerActorsOps(_router: OpRouter, _kernel: Kernel): void {}
+/** §8.4 Actors (actor_start/stop/restart live in lifecycle.ts). */
+export function registerActorsOps(router: OpRouter, kernel: Kernel): void {
+  const { layout } = kernel;
+
+  // Internal actors (voice secretary) have no role and are reached only by explicit id.
+  router.register('actor_list', async (args) => {
+    const visible = listActors(layout, args.group_id).filter((a) => a.role !== null);
+    const actors = [];
+    for (const view of visible) {
+      const entry = { ...view, role: view.role!, title: view.title ?? '', runtime: view.runtime ?? '', enabled: view.enabled !== false, running: false };
+      actors.push(args.include_unread ? { ...entry, unread_count: await unreadCount(kernel, args.group_id, view.id) } : entry);
+    }
+    return { actors };
+  });
+
+  router.register('actor_add', async (args) => {
+    const by = principalOf(args.by);
+    const { group_id, by: _by, ...input } = args;
+    const { outcome, event } = await writeGroup(
+      kernel,
+      group_id,
+      () => addActor(layout, by, group_id, input),
+      ({ actor }) => ({ kind: 'actor.add', by, data: { actor } }),
+    );
+    // Runtimes belong to the PTY work: an added actor is recorded, not started.
+    return { actor: outcome.actor, event, running: false };
+  });
+
+  router.register('actor_update', async (args) => {
+    const by = principalOf(args.by);
+    const { outcome, event } = await writeGroup(
+      kernel,
+      args.group_id,
+      () => applyActorUpdate(kernel, by, args),
+      ({ patch }) => ({
+        kind: 'actor.update',
+        by,
+        data: { actor_id: args.actor_id, patch, ...(args.profile_action ? { profile_action: args.profile_action } : {}) },
+      }),
+    );
+    return { actor: outcome.actor, event };
+  });
+
+  router.register('actor_remove', async (args) => {
+    const by = principalOf(args.by);
+    const { event } = await writeGroup(
+      kernel,
+      args.group_id,
+      () => removeActor(layout, by, args.group_id, args.actor_id),
+      ({ actor_id }) => ({ kind: 'actor.remove', by, data: { actor_id } }),
+    );
+    return { actor_id: args.actor_id, event };
+  });
+
+  router.register('actor_env_private_keys', (args) => actorPrivateEnvKeys(layout, principalOf(args.by), args.group_id, args.actor_id));
+
+  router.register('actor_env_private_update', (args) => {
+    const { set, unset, clear } = args;
+    return changeGroupFiles(kernel, args.group_id, () =>
+      updateActorPrivateEnv(layout, principalOf(args.by), args.group_id, args.actor_id, { set, unset, clear }),
+    );
+  });
+}
+
+/**
+ * `actor_update`: an optional conversion to a custom actor, then the patch. Linking an existing
+ * actor to a profile (`profile_id`) has no domain function yet, so it is refused explicitly.
+ */
+async function applyActorUpdate(
+  kernel: Kernel,
+  by: string,
+  args: OpArgs<'actor_update'>,
+): Promise<{ actor: ActorDoc; patch: Record<string, unknown> }> {
+  if (args.profile_id !== undefined) {
+    throw groupError('invalid_request', 'linking an existing actor to a profile is not supported yet; add the actor with profile_id', {
+      field: 'profile_id',
+    });
+  }
+  const patch = args.patch as Record<string, unknown>;
+  if (Object.keys(patch).length === 0 && !args.profile_action) {
+    throw groupError('invalid_patch', 'patch is empty', { field: 'patch' });
+  }
+  let actor: ActorDoc | undefined;
+  if (args.profile_action === 'convert_to_custom') actor = await convertActorToCustom(kernel.layout, by, args.group_id, args.actor_id);
+  if (Object.keys(patch).length > 0) return updateActor(kernel.layout, by, args.group_id, args.actor_id, patch);
+  return { actor: actor!, patch: {} };
+}

@@ -1,5 +1,65 @@
-import type { OpRouter } from '@cccc/ipc-protocol';
+import { authorizeGroupAction, checkPermission, effectiveRole, listGroups } from '@cccc/groups';
+import { IpcError, type OpResult, type OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
+import { DAEMON_VERSION } from '../version.js';
+import { principalOf } from './principal.js';
+import { unreadCount } from './unread.js';
 
-/** Not written yet: filled in by the group/actor ops work of issue 4. */
-export function registerDebugOps(_router: OpRouter, _kernel: Kernel): void {}
+/**
+ * Developer mode is a property of the daemon process, not of a group: `CCCC_DEVELOPER_MODE=1`
+ * (or `true`/`yes`/`on`) in the daemon's environment, read per request so it can be toggled
+ * for an in-process daemon. Off, debug ops answer `developer_mode_required`.
+ */
+export const DEVELOPER_MODE_ENV = 'CCCC_DEVELOPER_MODE';
+
+export function developerModeEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return /^(1|true|yes|on)$/i.test((env[DEVELOPER_MODE_ENV] ?? '').trim());
+}
+
+type Snapshot = OpResult<'debug_snapshot'>;
+
+/** §8.1 debug_snapshot: user, or the group's foreman when group_id is given. */
+export function registerDebugOps(router: OpRouter, kernel: Kernel): void {
+  router.register('debug_snapshot', async (args) => {
+    if (!developerModeEnabled()) {
+      throw new IpcError('developer_mode_required', `debug_snapshot requires developer mode (start the daemon with ${DEVELOPER_MODE_ENV}=1)`, {
+        env: DEVELOPER_MODE_ENV,
+      });
+    }
+    const by = principalOf(args.by);
+    const snapshot: Snapshot = {
+      developer_mode: true,
+      observability: {
+        developer_mode_source: `env:${DEVELOPER_MODE_ENV}`,
+        home: kernel.layout.home,
+        groups: listGroups(kernel.layout).length,
+        runtimes: 'not_managed',
+      },
+      daemon: { pid: process.pid, version: DAEMON_VERSION, ts: new Date().toISOString() },
+    };
+    if (args.group_id === undefined) {
+      checkPermission(by, 'debug.read');
+      return snapshot;
+    }
+    const { group } = authorizeGroupAction(kernel.layout, by, 'debug.read', args.group_id);
+    const actors = [];
+    for (const actor of group.actors) {
+      actors.push({
+        id: actor.id,
+        role: effectiveRole(group.actors, actor.id) ?? 'internal',
+        runtime: actor.runtime ?? '',
+        runner: actor.runner ?? 'pty',
+        runner_effective: actor.runner ?? 'pty',
+        enabled: actor.enabled !== false,
+        running: false,
+        unread_count: await unreadCount(kernel, args.group_id, actor.id),
+      });
+    }
+    return {
+      ...snapshot,
+      group: { group_id: group.group_id, state: group.state, active_scope_key: group.active_scope_key, title: group.title },
+      actors,
+      delivery: { runtime_delivery: 'not_managed', group_running: group.running },
+    };
+  });
+}
