@@ -1,3 +1,4 @@
+import { IpcError } from '@cccc/ipc-protocol';
 import { DaemonCallError, DaemonTransportError } from '@cccc/ipc-protocol/node';
 
 export interface OutputOptions {
@@ -8,11 +9,26 @@ export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
 
+/** One line per value: the shape `tail -f --json` streams, so each line parses on its own. */
+export function printJsonLine(value: unknown): void {
+  process.stdout.write(JSON.stringify(value) + '\n');
+}
+
+export function printLines(lines: readonly string[]): void {
+  if (lines.length > 0) process.stdout.write(lines.join('\n') + '\n');
+}
+
 /** A daemon error prints its code and message and exits non-zero (the CLI's one error path). */
 export function reportError(error: unknown, options: OutputOptions = {}): number {
   if (error instanceof DaemonCallError) {
     if (options.json) printJson({ ok: false, error: { code: error.code, message: error.message, details: error.details } });
     else process.stderr.write(`error: ${error.code}: ${error.message.replace(/^[^:]+: [^:]+: /, '')}\n`);
+    return 1;
+  }
+  // Errors the CLI raises itself (no_active_group, bad KEY=VALUE, ...) carry a stable code too.
+  if (error instanceof IpcError) {
+    if (options.json) printJson({ ok: false, error: { code: error.code, message: error.message, details: error.details } });
+    else process.stderr.write(`error: ${error.code}: ${error.message}\n`);
     return 1;
   }
   if (error instanceof DaemonTransportError) {

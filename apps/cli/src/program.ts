@@ -1,6 +1,14 @@
 import { Command } from 'commander';
 import { registerDaemonCommands } from './commands/daemon.js';
+import { registerActorCommands } from './commands/actors.js';
+import { registerGroupCommands } from './commands/groups.js';
+import { registerInboxCommands } from './commands/inbox.js';
+import { registerMessageCommands } from './commands/messages.js';
+import { registerNotifyCommand } from './commands/notify.js';
 import { registerPingCommand } from './commands/ping.js';
+import { registerProfileCommands } from './commands/profiles.js';
+import { registerTailCommand } from './commands/tail.js';
+import { registerUseCommand } from './commands/use.js';
 
 /** Build the `cccc` command tree; `setExit` records the process exit code. */
 export function buildProgram(setExit: (code: number) => void): Command {
@@ -10,5 +18,13 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .exitOverride();
   registerDaemonCommands(program, setExit);
   registerPingCommand(program, setExit);
+  registerGroupCommands(program, setExit);
+  registerUseCommand(program, setExit);
+  registerActorCommands(program, setExit);
+  registerProfileCommands(program, setExit);
+  registerMessageCommands(program, setExit);
+  registerInboxCommands(program, setExit);
+  registerTailCommand(program, setExit);
+  registerNotifyCommand(program, setExit);
   return program;
 }

@@ -1,0 +1,69 @@
+import type { Command } from 'commander';
+import type { CCCSEventV1 } from '@cccc/ipc-protocol';
+import { cliError } from '../cli-error.js';
+import { groupContext, guarded, withGroupOptions, type GroupContext, type GroupOptions } from '../context.js';
+import { formatEvent } from '../format.js';
+import { collectList, parsePositiveInt } from '../option-parsers.js';
+import { printJson, printJsonLine, printLines } from '../output.js';
+
+interface TailOptions extends GroupOptions {
+  follow?: boolean;
+  kinds?: string[];
+  limit: number;
+}
+
+/** `cccc tail [-f]`: the latest ledger events, then (with -f) the live stream until Ctrl-C. */
+export function registerTailCommand(program: Command, setExit: (code: number) => void): void {
+  withGroupOptions(program.command('tail').description('show the latest events of a group; -f keeps following'))
+    .option('-f, --follow', 'keep printing new events until Ctrl-C')
+    .option('--kinds <kinds>', 'only these event kinds, e.g. chat.message,system.notify (repeatable or comma-separated)', collectList)
+    .option('-n, --limit <n>', 'how many past events to show first', parsePositiveInt, 20)
+    .action(
+      guarded(setExit, async (opts: TailOptions) => {
+        const ctx = groupContext(opts);
+        const kinds = opts.kinds && opts.kinds.length > 0 ? opts.kinds : undefined;
+        const page = await ctx.client.call('ledger_tail', { group_id: ctx.groupId, limit: opts.limit, ...(kinds ? { kinds } : {}) });
+        if (!opts.follow) {
+          if (ctx.json) return printJson(page);
+          return printLines(page.events.length > 0 ? page.events.map(formatEvent) : ['no events']);
+        }
+        // Following prints one JSON event per line under --json, so a consumer can parse as it reads.
+        const print = (event: CCCSEventV1) => (ctx.json ? printJsonLine(event) : printLines([formatEvent(event)]));
+        page.events.forEach(print);
+        await follow(ctx, kinds, page.events.at(-1)?.id, print);
+      }),
+    );
+}
+
+/**
+ * Resume the stream right after the last printed event so nothing appended between the two
+ * calls is lost or printed twice. Ctrl-C (or SIGTERM) closes the stream and exits 0; the
+ * daemon ending the stream, or a stream error (slow_subscriber), is an error exit.
+ */
+async function follow(ctx: GroupContext, kinds: string[] | undefined, sinceEventId: string | undefined, print: (e: CCCSEventV1) => void) {
+  const stream = await ctx.client.openEventsStream({
+    group_id: ctx.groupId,
+    by: ctx.by,
+    ...(kinds ? { kinds } : {}),
+    ...(sinceEventId ? { since_event_id: sinceEventId } : {}),
+  });
+  let interrupted = false;
+  const stop = () => {
+    interrupted = true;
+    stream.close();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    for await (const item of stream) {
+      if (item.t === 'event' && 'event' in item) print(item.event as CCCSEventV1);
+      else if (item.t === 'error') {
+        throw cliError(String(item.code ?? 'stream_error'), String(item.message ?? 'the event stream failed'));
+      }
+    }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+  if (!interrupted) throw cliError('stream_closed', 'the daemon closed the event stream');
+}

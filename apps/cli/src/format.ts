@@ -1,0 +1,62 @@
+import type { CCCSEventV1 } from '@cccc/ipc-protocol';
+
+// Human-readable rendering. Machine output is always `--json`; nothing here is a contract.
+
+/** A plain left-aligned table with an upper-case header; empty cells print as "-". */
+export function formatTable(headers: readonly string[], rows: readonly (readonly unknown[])[]): string[] {
+  const cells = [headers.map((h) => h.toUpperCase()), ...rows.map((row) => row.map(cellText))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? '').length)));
+  return cells.map((row) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+function cellText(value: unknown): string {
+  if (value === undefined || value === null || value === '') return '-';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (Array.isArray(value)) return value.length === 0 ? '-' : value.join(',');
+  return String(value);
+}
+
+/** Event ids are 32 hex; eight are enough to recognise one on screen and to grep for it. */
+export function shortId(id: string): string {
+  return id.slice(0, 8);
+}
+
+/** `2025-01-02T03:04:05.678901Z` → `2025-01-02 03:04:05`, UTC like the ledger. */
+export function formatTs(ts: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(ts);
+  return match ? `${match[1]} ${match[2]}` : ts;
+}
+
+/** `[ts] by → to (mode) [id8]: text`, one line: newlines in the text are shown as "⏎". */
+export function formatMessage(event: CCCSEventV1): string {
+  const data = event.data;
+  const to = Array.isArray(data.to) && data.to.length > 0 ? data.to.join(',') : '-';
+  const mode = typeof data.message_mode === 'string' ? data.message_mode : 'send';
+  const reply = typeof data.reply_to === 'string' && data.reply_to ? ` ↩${shortId(data.reply_to)}` : '';
+  const text = typeof data.text === 'string' ? oneLine(data.text) : '';
+  return `[${formatTs(event.ts)}] ${event.by} → ${to} (${mode}) [${shortId(event.id)}]${reply}: ${text}`;
+}
+
+/** Any ledger event: chat messages as messages, notifications with their text, others by kind. */
+export function formatEvent(event: CCCSEventV1): string {
+  if (event.kind === 'chat.message') return formatMessage(event);
+  const head = `[${formatTs(event.ts)}] ${event.kind} by ${event.by} [${shortId(event.id)}]`;
+  if (event.kind === 'system.notify') {
+    const d = event.data;
+    const target = typeof d.target_actor_id === 'string' && d.target_actor_id ? ` → ${d.target_actor_id}` : '';
+    const title = typeof d.title === 'string' && d.title ? `${oneLine(d.title)}: ` : '';
+    const message = typeof d.message === 'string' ? oneLine(d.message) : '';
+    return `${head}${target} (${String(d.kind ?? 'info')}): ${title}${message}`;
+  }
+  const summary = JSON.stringify(event.data);
+  return summary === '{}' ? head : `${head} ${summary.length > 160 ? summary.slice(0, 157) + '...' : summary}`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\r?\n/g, ' ⏎ ');
+}
