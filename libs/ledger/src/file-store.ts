@@ -14,6 +14,7 @@ import {
   replyObligationsIndexed,
   type IndexedContext,
 } from './indexed-projections.js';
+import { readCursors, type CursorEntry } from './mail/cursor-files.js';
 import { consumeInbox, recoverConsume, type ConsumeDeps, type ConsumePhase } from './mail/consume.js';
 import { ledgerPaths, type LedgerPaths } from './paths.js';
 import type { ClaimRefusal, DeliveryFact } from './projections/delivery.js';
@@ -133,12 +134,14 @@ export class FileLedgerStore implements LedgerStore {
   /** Index what other processes appended (or a failed index write missed) before reading. */
   private refresh(): void {
     this.ensureOpen();
-    if (this.appender.busy) return;
+    this.appender.flushIndex(); // read-your-writes: acknowledged batches become queryable
     if (this.appender.indexNeedsResync) {
       this.appender.indexNeedsResync = false;
       const reason = staleReason(this.index, this.files);
       if (reason) rebuildIndex(this.index, this.files);
     }
+    // Bytes of a batch in flight are not acknowledged yet; other writers' bytes wait a moment.
+    if (this.appender.busy) return;
     const { size } = this.files.activeReadFd();
     const hwm = this.index.activeHwm();
     if (size > hwm) catchUpActive(this.index, this.files);
@@ -257,6 +260,30 @@ export class FileLedgerStore implements LedgerStore {
     return this.readOrd(first.ord);
   }
 
+  ordinalOf(id: string): number | undefined {
+    this.refresh();
+    return this.queries.byId(id)?.ord;
+  }
+
+  findByClientId(by: string, clientId: string): LedgerEvent | undefined {
+    this.refresh();
+    const ord = this.queries.clientIdOrd(by, clientId);
+    if (ord === undefined) return undefined;
+    const original = this.readOrd(ord);
+    const now = (this.opts.clock ? this.opts.clock() : new Date()).getTime();
+    return now - Date.parse(original.ts) <= (this.opts.clientIdWindowMs ?? CLIENT_ID_WINDOW_MS) ? original : undefined;
+  }
+
+  findReplyRequestCancel(sourceEventId: string): LedgerEvent | undefined {
+    this.refresh();
+    const first = this.queries.cancels(sourceEventId)[0];
+    return first ? this.readOrd(first.ord) : undefined;
+  }
+
+  mailCursorOf(actorId: string): CursorEntry | undefined {
+    return readCursors(this.paths.cursors).get(actorId);
+  }
+
   // ---- projections ---------------------------------------------------------------------
 
   inboxPeek(q: { actorId: string; limit?: number }): InboxView {
@@ -353,6 +380,7 @@ export class FileLedgerStore implements LedgerStore {
     this.ensureOpen();
     const lock = await FileLock.acquire(this.paths.lock, this.opts.lockTimeoutMs ?? 30_000);
     try {
+      this.appender.flushIndex();
       catchUpActive(this.index, this.files);
       const now = this.opts.clock ? this.opts.clock() : new Date();
       return compactLocked(this.paths, this.files, this.index, {

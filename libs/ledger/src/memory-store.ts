@@ -125,6 +125,26 @@ export class MemoryLedgerStore implements LedgerStore {
     return this.events.find((e) => e.id.startsWith(prefix));
   }
 
+  ordinalOf(id: string): number | undefined {
+    const i = this.events.findIndex((e) => e.id === id);
+    return i === -1 ? undefined : i + 1;
+  }
+
+  findByClientId(by: string, clientId: string): LedgerEvent | undefined {
+    const original = this.events.find((e) => e.kind === 'chat.message' && e.by === by && e.data['client_id'] === clientId);
+    if (!original) return undefined;
+    const now = (this.opts.clock ? this.opts.clock() : new Date()).getTime();
+    return now - Date.parse(original.ts) <= (this.opts.clientIdWindowMs ?? CLIENT_ID_WINDOW_MS) ? original : undefined;
+  }
+
+  findReplyRequestCancel(sourceEventId: string): LedgerEvent | undefined {
+    return this.events.find((e) => e.kind === 'chat.reply_request.cancelled' && e.data['source_event_id'] === sourceEventId);
+  }
+
+  mailCursorOf(actorId: string): CursorEntry | undefined {
+    return this.cursors.get(actorId);
+  }
+
   inboxPeek(q: { actorId: string; limit?: number }): InboxView {
     return inboxUnread(this.events, {
       actorId: q.actorId,

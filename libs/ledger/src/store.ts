@@ -82,6 +82,17 @@ export interface LedgerStore extends AsyncDisposable {
   findById(id: string): LedgerEvent | undefined;
   /** Unique id prefix lookup; an ambiguous prefix throws `ambiguous_event_id`. */
   findByPrefix(prefix: string): LedgerEvent | undefined;
+  /** Append-order position of an event (1-based), for comparing two events' order. */
+  ordinalOf(id: string): number | undefined;
+  /**
+   * The chat.message a `(by, client_id)` pair identifies within the idempotency window, so a
+   * caller can replay it before re-validating a retried request.
+   */
+  findByClientId(by: string, clientId: string): LedgerEvent | undefined;
+  /** The first `chat.reply_request.cancelled` of a source message, if any (cancel idempotency). */
+  findReplyRequestCancel(sourceEventId: string): LedgerEvent | undefined;
+  /** The persisted Mail cursor of an actor (`state/read_cursors.json`), if any. */
+  mailCursorOf(actorId: string): CursorEntry | undefined;
   inboxPeek(q: { actorId: string; limit?: number }): InboxView;
   inboxConsume(q: { actorId: string; by?: string; limit?: number }): Promise<InboxConsumeResult>;
   messageHistory(q: HistoryRequest): HistoryPage;

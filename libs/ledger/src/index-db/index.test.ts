@@ -28,7 +28,8 @@ describe('derived SQLite index', () => {
     writeFileSync(join(p.dir, 'index.sqlite3'), 'reference-owned');
     writeFileSync(join(p.dir, 'status.sqlite3'), 'reference-owned');
     await using store = await openGroupLedger({ home, groupId: G });
-    await store.append(mail('x'));
+    const { event } = await store.append(mail('x'));
+    expect(store.findById(event.id)?.id).toBe(event.id); // reads flush deferred index rows
     expect(existsSync(p.index)).toBe(true);
     const db = new Database(p.index, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');

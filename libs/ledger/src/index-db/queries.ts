@@ -30,13 +30,14 @@ export class IndexQueries {
       ),
       mailReadExists: db.prepare<[string, string], { ord: number }>('SELECT ord FROM mail_reads WHERE actor_id = ? AND event_id = ? LIMIT 1'),
       mailForToken: db.prepare<[string, number, string, number], { ord: number }>(
-        "SELECT ord FROM audience WHERE token = ? AND mode = 'mail' AND ord > ? AND by <> ? ORDER BY ord LIMIT ?",
+        "SELECT ord FROM audience INDEXED BY audience_mode WHERE token = ? AND mode = 'mail' AND ord > ? AND by <> ? ORDER BY ord LIMIT ?",
       ),
       historyAll: db.prepare<[string, number, number, number], { ord: number; by: string }>(
         'SELECT ord, by FROM audience WHERE token = ? AND ord > ? AND ord < ? ORDER BY ord DESC LIMIT ?',
       ),
       historyMode: db.prepare<[string, string, number, number, number], { ord: number; by: string }>(
-        'SELECT ord, by FROM audience WHERE token = ? AND mode = ? AND ord > ? AND ord < ? ORDER BY ord DESC LIMIT ?',
+        // Without statistics SQLite may walk the (token, ord) key and filter by mode instead.
+        'SELECT ord, by FROM audience INDEXED BY audience_mode WHERE token = ? AND mode = ? AND ord > ? AND ord < ? ORDER BY ord DESC LIMIT ?',
       ),
       replies: db.prepare<[string], { ord: number; by: string }>('SELECT ord, by FROM chat WHERE reply_to = ? ORDER BY ord'),
       cancels: db.prepare<[string], { ord: number; by: string }>('SELECT ord, by FROM cancels WHERE source_id = ? ORDER BY ord'),

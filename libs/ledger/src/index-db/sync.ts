@@ -33,19 +33,42 @@ function indexLines(index: LedgerIndex, lines: Iterable<SourcedLine>): { lines: 
   return { lines: count };
 }
 
-/** Bring the index up to the active file's complete lines. Idempotent and cross-process safe. */
-export function catchUpActive(index: LedgerIndex, files: LedgerFiles, fastPath?: { start: number; items: IndexedEvent[]; end: number }): void {
+export interface CatchUpOptions {
+  /** Batches this process wrote, in order, with their events already decoded (fast path). */
+  batches?: ReadonlyArray<{ start: number; end: number; items: IndexedEvent[] }>;
+  /** Index no bytes at or beyond this offset (bytes being written right now). */
+  upTo?: number;
+}
+
+/**
+ * Bring the index up to the active file's complete lines. Idempotent and cross-process safe:
+ * the high-water mark is re-read inside an IMMEDIATE transaction, so bytes another process
+ * already indexed are skipped and ours are indexed exactly once.
+ */
+export function catchUpActive(index: LedgerIndex, files: LedgerFiles, opts: CatchUpOptions = {}): void {
   index.exclusive(() => {
-    const hwm = index.activeHwm();
-    if (fastPath && hwm === fastPath.start) {
-      index.insertEvents(fastPath.items);
-      index.setMeta('active_hwm', fastPath.end);
-      return;
+    let hwm = index.activeHwm();
+    const scanTo = (end: number) => {
+      const { lines, reader } = files.activeLinesFrom(hwm, end);
+      indexLines(index, lines);
+      hwm = reader.tailStart;
+    };
+    if (opts.batches) {
+      for (const b of opts.batches) {
+        if (hwm >= b.end) continue;
+        if (hwm === b.start) {
+          index.insertEvents(b.items);
+          hwm = b.end;
+        } else {
+          scanTo(b.end);
+        }
+      }
+    } else {
+      const { size } = files.activeReadFd();
+      const end = Math.min(size, opts.upTo ?? size);
+      if (end > hwm) scanTo(end);
     }
-    const { lines, reader, size } = files.activeLinesFrom(hwm);
-    if (size <= hwm) return;
-    indexLines(index, lines);
-    index.setMeta('active_hwm', reader.tailStart);
+    index.setMeta('active_hwm', hwm);
   });
 }
 

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fsyncDirSync, writeFileAtomicSync } from '@cccc/durable-fs';
+import { writeFileAtomicSync } from '@cccc/durable-fs';
 
 export interface CursorEntry {
   event_id: string;
@@ -70,7 +69,10 @@ export function readMarker(path: string): { marker: PendingMarker | undefined; p
   return { marker: valid ? (m as PendingMarker) : undefined, present: true };
 }
 
+/**
+ * Removing the marker needs no directory fsync: if the removal is lost in a crash, recovery
+ * finds the marker's mail.read and re-applies a cursor that can only stay where it is.
+ */
 export function clearMarker(path: string): void {
   rmSync(path, { force: true });
-  fsyncDirSync(dirname(path));
 }

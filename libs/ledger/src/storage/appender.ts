@@ -1,9 +1,9 @@
-import { FileLock } from '@cccc/durable-fs';
-import { closeSync, fdatasync, fstatSync, mkdirSync, openSync, readSync, statSync, write } from 'node:fs';
+import { ReusableFileLock } from '@cccc/durable-fs';
+import { closeSync, fdatasync, fstatSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
-import type { LedgerIndex } from '../index-db/ledger-index.js';
+import type { IndexedEvent, LedgerIndex } from '../index-db/ledger-index.js';
 import { catchUpActive } from '../index-db/sync.js';
 import type { LedgerPaths } from '../paths.js';
 import type { LedgerEvent } from '../types.js';
@@ -11,7 +11,6 @@ import { ACTIVE_SRC, type LedgerFiles } from './ledger-files.js';
 import { MAX_BATCH } from './limits.js';
 import type { PreparedEvent } from './prepare-event.js';
 
-const writeAsync = promisify(write);
 const fdatasyncAsync = promisify(fdatasync);
 const SEPARATOR = Buffer.from('\n');
 
@@ -50,12 +49,48 @@ export class GroupCommitAppender {
   readonly stats = { batches: 0, appends: 0 };
   /** Set when the index could not record a durable batch; the store resynchronizes it. */
   indexNeedsResync = false;
+  /**
+   * Durable batches not yet in the index. Indexing is deferred off the acknowledgement path:
+   * readers flush first (read-your-writes), decisions flush under the lock, and a short timer
+   * or a size bound flushes the rest, so one SQLite transaction covers many batches.
+   */
+  private unindexed: Array<{ start: number; end: number; items: IndexedEvent[] }> = [];
+  private unindexedCount = 0;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private readonly lock: ReusableFileLock;
+  /** File size right after our last successful batch (which ended with a newline). */
+  private knownEnd = -1;
 
   constructor(
     private readonly paths: LedgerPaths,
     private readonly files: LedgerFiles,
     private readonly index: LedgerIndex,
-  ) {}
+  ) {
+    this.lock = new ReusableFileLock(paths.lock);
+  }
+
+  /** Index every acknowledged batch now. Safe at any time: it only touches durable bytes. */
+  flushIndex(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.unindexed.length === 0) return;
+    const batches = this.unindexed;
+    this.unindexed = [];
+    this.unindexedCount = 0;
+    try {
+      catchUpActive(this.index, this.files, { batches });
+    } catch {
+      this.indexNeedsResync = true; // the bytes are durable; a resync rebuilds the index
+    }
+  }
+
+  private scheduleFlush(): void {
+    if (this.unindexedCount >= 4096) this.flushIndex();
+    else if (!this.flushTimer && this.unindexed.length > 0) {
+      this.flushTimer = setTimeout(() => this.flushIndex(), 20);
+      this.flushTimer.unref();
+    }
+  }
 
   enqueue(prepared: PreparedEvent, decide?: Decide): Promise<{ written: true; event: LedgerEvent } | { written: false; answer: unknown }> {
     return new Promise((resolve, reject) => {
@@ -91,6 +126,7 @@ export class GroupCommitAppender {
       if (pathIno === fstatSync(this.fd).ino) return this.fd;
       closeSync(this.fd);
       this.fd = undefined;
+      this.knownEnd = -1;
       this.files.invalidate();
     }
     mkdirSync(dirname(this.paths.active), { recursive: true });
@@ -99,16 +135,19 @@ export class GroupCommitAppender {
   }
 
   private async commit(batch: Pending[]): Promise<void> {
-    let lock: FileLock | undefined;
     this.busy = true;
     try {
-      lock = FileLock.tryAcquire(this.paths.lock) ?? (await FileLock.acquire(this.paths.lock, this.lockTimeoutMs));
+      if (!this.lock.tryLock()) await this.lock.lock(this.lockTimeoutMs);
       const fd = this.writeFd();
       const size = fstatSync(fd).size;
-      // Another process may have appended since our last batch: index its events first so
-      // decisions below see them.
-      if (this.index.activeHwm() !== size) catchUpActive(this.index, this.files);
-      const needsSeparator = size > 0 && lastByte(fd, size) !== 0x0a;
+      // Decisions read the index, so it must hold every event before this batch, including
+      // what other processes appended since our last look.
+      if (batch.some((p) => p.decide)) {
+        this.flushIndex();
+        if (this.index.activeHwm() !== size) catchUpActive(this.index, this.files, { upTo: size });
+      }
+      // Our own last batch ended with a newline; only bytes from elsewhere need a look.
+      const needsSeparator = size > 0 && size !== this.knownEnd && lastByte(fd, size) !== 0x0a;
 
       const toWrite: Pending[] = [];
       const earlier: LedgerEvent[] = [];
@@ -139,31 +178,32 @@ export class GroupCommitAppender {
       });
       const buf = Buffer.concat(parts);
       try {
-        await writeAll(fd, buf);
+        // The write only copies into the page cache; the fdatasync is the slow, async part.
+        writeAll(fd, buf);
         await fdatasyncAsync(fd);
-        this.stats.batches += 1;
-        this.stats.appends += toWrite.length;
       } catch (err) {
         const failure = ledgerError(LedgerErrorCodes.writeFailed, `ledger append failed: ${(err as Error).message}`);
         for (const p of toWrite) p.reject(failure);
         return;
       }
-      try {
-        catchUpActive(this.index, this.files, { start: size, items, end: size + buf.length });
-      } catch {
-        // The bytes are durable; the index is derived and will be caught up on next use.
-        this.indexNeedsResync = true;
-      }
+      this.knownEnd = size + buf.length;
+      this.stats.batches += 1;
+      this.stats.appends += toWrite.length;
+      this.unindexed.push({ start: size, end: size + buf.length, items });
+      this.unindexedCount += items.length;
       for (const p of toWrite) p.resolve({ written: true, event: p.prepared.event });
     } catch (err) {
       for (const p of batch) p.reject(err);
     } finally {
       this.busy = false;
-      lock?.release();
+      this.lock.unlock();
+      this.scheduleFlush();
     }
   }
 
   close(): void {
+    this.flushIndex();
+    this.lock.close();
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
@@ -179,10 +219,7 @@ function lastByte(fd: number, size: number): number {
   return b[0] as number;
 }
 
-async function writeAll(fd: number, buf: Buffer): Promise<void> {
+function writeAll(fd: number, buf: Buffer): void {
   let done = 0;
-  while (done < buf.length) {
-    const { bytesWritten } = await writeAsync(fd, buf, done, buf.length - done);
-    done += bytesWritten;
-  }
+  while (done < buf.length) done += writeSync(fd, buf, done, buf.length - done);
 }

@@ -87,9 +87,9 @@ export class LedgerFiles {
   }
 
   /** Complete lines of the active file from `start`; `tailStart` tells where they ended. */
-  activeLinesFrom(start: number): { lines: Iterable<SourcedLine>; reader: FileLineReader; size: number } {
+  activeLinesFrom(start: number, end?: number): { lines: Iterable<SourcedLine>; reader: FileLineReader; size: number } {
     const { fd, size } = this.activeReadFd();
-    const reader = new FileLineReader(fd, start, fd < 0 ? start : size);
+    const reader = new FileLineReader(fd, start, fd < 0 ? start : Math.min(size, end ?? size));
     const lines = (function* () {
       if (fd < 0) return;
       for (const l of reader.lines()) yield { ...l, src: ACTIVE_SRC };

@@ -1,0 +1,198 @@
+// Ledger benchmark section: appends (with a bare append+fsync baseline from the same run),
+// group commit, query latency at 10k/100k/1M events, consume latency and a cold index rebuild.
+import { closeSync, fdatasync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openGroupLedger, type FileLedgerStore } from '@cccc/ledger';
+import { fmt, printTable, summarize } from './stats.js';
+
+const G = 'g_bench0000001';
+const now = () => performance.now();
+
+function line(i: number, kind: string, by: string, data: Record<string, unknown>): string {
+  const id = (0x10000000 + i).toString(16).padStart(32, 'b');
+  return JSON.stringify({ v: 1, id, ts: '2026-11-30T08:00:00.000000Z', kind, group_id: G, scope_key: '', by, data }) + '\n';
+}
+
+/**
+ * Write a realistic ledger straight to JSONL (much faster than appending): three actors, mostly
+ * chat in all three modes, Mail reads, delivery facts. peer1 keeps a modest unread Mail backlog.
+ */
+function writeLedger(home: string, events: number): void {
+  const dir = join(home, 'groups', G);
+  mkdirSync(dir, { recursive: true });
+  const fd = openSync(join(dir, 'ledger.jsonl'), 'w');
+  const actors = ['lead', 'peer1', 'peer2'];
+  let buf: string[] = [];
+  let lastMailToPeer1 = '';
+  for (let i = 0; i < events; i++) {
+    let l: string;
+    if (i < 3) {
+      l = line(i, 'actor.add', 'user', { actor: { v: 1, id: actors[i], title: actors[i], created_at: '2026-11-30T08:00:00.000000Z' } });
+    } else if (i % 50 === 0 && lastMailToPeer1) {
+      l = line(i, 'mail.read', 'peer1', { actor_id: 'peer1', event_id: lastMailToPeer1 });
+    } else if (i % 10 === 1) {
+      l = line(i, 'runtime.delivery', 'system', { actor_id: 'peer2', source_event_id: (0x10000000 + i - 1).toString(16).padStart(32, 'b'), delivery_id: `delivery:peer2:${'c'.repeat(24)}`, state: 'accepted', transport: 'pty', reason: null });
+    } else {
+      const mode = i % 3 === 0 ? 'mail' : i % 3 === 1 ? 'send' : 'request_reply';
+      const to = i % 7 === 0 ? ['@all'] : [actors[i % 3]!];
+      const by = i % 5 === 0 ? 'user' : actors[(i + 1) % 3]!;
+      l = line(i, 'chat.message', by, { text: `message ${i} about the build, tests and next steps`, format: 'plain', message_mode: mode, to, reply_to: null, attachments: [], refs: [] });
+      if (mode === 'mail' && (to[0] === 'peer1' || to[0] === '@all') && by !== 'peer1' && i % 50 < 45) lastMailToPeer1 = (0x10000000 + i).toString(16).padStart(32, 'b');
+    }
+    buf.push(l);
+    if (buf.length === 10_000) {
+      writeSync(fd, buf.join(''));
+      buf = [];
+    }
+  }
+  if (buf.length) writeSync(fd, buf.join(''));
+  closeSync(fd);
+}
+
+function sample(n: number, fn: () => void): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = now();
+    fn();
+    out.push(now() - t);
+  }
+  return out;
+}
+
+async function sampleAsync(n: number, fn: () => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = now();
+    await fn();
+    out.push(now() - t);
+  }
+  return out;
+}
+
+/** The same group-commit shape with nothing but write + fdatasync, for a same-run ceiling. */
+async function bareGroupCommit(path: string, bytes: Buffer, total: number): Promise<number> {
+  const fd = openSync(path, 'a');
+  const queue: Array<() => void> = [];
+  let draining = false;
+  const drain = async () => {
+    while (queue.length) {
+      const batch = queue.splice(0);
+      writeSync(fd, Buffer.concat(batch.map(() => bytes)));
+      await new Promise<void>((res, rej) => fdatasync(fd, (e) => (e ? rej(e) : res())));
+      for (const r of batch) r();
+    }
+    draining = false;
+  };
+  const append = () =>
+    new Promise<void>((res) => {
+      queue.push(res);
+      if (!draining) {
+        draining = true;
+        queueMicrotask(() => void drain());
+      }
+    });
+  const t0 = now();
+  await Promise.all(Array.from({ length: 8 }, async () => { for (let i = 0; i < total / 8; i++) await append(); }));
+  const rate = total / ((now() - t0) / 1000);
+  closeSync(fd);
+  return rate;
+}
+
+async function appendSection(root: string): Promise<void> {
+  const home = mkdtempSync(join(root, 'appends-'));
+  const store = await openGroupLedger({ home, groupId: G });
+  const data = { text: 'x'.repeat(200), message_mode: 'send', to: ['peer1'] };
+  await sampleAsync(100, () => store.append({ kind: 'chat.message', by: 'user', data })); // warm up
+  const seq = summarize(await sampleAsync(2000, () => store.append({ kind: 'chat.message', by: 'user', data })));
+
+  // Bare baseline: the same bytes, write + fdatasync, no ledger.
+  const bare = openSync(join(home, 'bare.jsonl'), 'a');
+  const bytes = Buffer.from(JSON.stringify({ v: 1, id: 'a'.repeat(32), ts: '2026-11-30T08:00:00.000000Z', kind: 'chat.message', group_id: G, scope_key: '', by: 'user', data }) + '\n');
+  const base = summarize(sample(2000, () => {
+    writeSync(bare, bytes);
+    fdatasyncSync(bare);
+  }));
+  closeSync(bare);
+
+  // Ceiling: a bare group-commit loop (no ledger) with 8 writers on the same disk, same run.
+  const ceilingRate = await bareGroupCommit(join(home, 'bare-gc.jsonl'), bytes, 24_000);
+
+  // 8 concurrent writers, each awaiting its own acknowledgement (group commit does the rest).
+  const before = store.appendStats();
+  const total = 24_000;
+  const t0 = now();
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let i = 0; i < total / 8; i++) await store.append({ kind: 'chat.message', by: 'user', data });
+    }),
+  );
+  const secs = (now() - t0) / 1000;
+  const after = store.appendStats();
+  await store.close();
+  rmSync(home, { recursive: true, force: true });
+  printTable('ledger: appends (durable: acknowledged after fdatasync)', [
+    { case: 'sequential append (p50)', value: fmt(seq.p50), p99: fmt(seq.p99), note: `bare write+fdatasync p50 ${fmt(base.p50)}; ratio ${(seq.p50 / base.p50).toFixed(2)}x` },
+    {
+      case: '8 concurrent writers',
+      value: `${Math.round(total / secs).toLocaleString('en-US')} appends/s`,
+      p99: '',
+      note: `${after.batches - before.batches} write+fsync batches for ${total} appends; target >= 20,000/s`,
+    },
+    { case: 'bare group commit, 8 writers', value: `${Math.round(ceilingRate).toLocaleString('en-US')} appends/s`, p99: '', note: 'write+fdatasync per batch, no ledger: the disk ceiling' },
+  ]);
+}
+
+async function querySection(root: string, sizes: number[]): Promise<void> {
+  const rows: Array<Record<string, string>> = [];
+  for (const size of sizes) {
+    const home = mkdtempSync(join(root, `q${size}-`));
+    const tg = now();
+    writeLedger(home, size);
+    const genSecs = (now() - tg) / 1000;
+    const t0 = now();
+    const store: FileLedgerStore = await openGroupLedger({ home, groupId: G, roleOf: (a) => (a === 'lead' ? 'foreman' : 'peer') });
+    const rebuildSecs = (now() - t0) / 1000;
+    const unread = store.inboxPeek({ actorId: 'peer1', limit: 1000 }).messages.length;
+    sample(50, () => store.inboxPeek({ actorId: 'peer1' }));
+    const peek = summarize(sample(300, () => store.inboxPeek({ actorId: 'peer1' })));
+    const hist = summarize(sample(300, () => store.messageHistory({ actorId: 'peer1', limit: 50 })));
+    const deep = store.messageHistory({ actorId: 'peer1', limit: 50 }).messages.at(-1)?.id;
+    const histPaged = summarize(sample(300, () => store.messageHistory({ actorId: 'peer1', limit: 50, beforeEventId: deep, mode: 'mail' })));
+    // Drain the backlog, then time consumes that each find one fresh Mail (four durable writes:
+    // marker, mail.read append, cursor file, marker removal). The Mail append is not timed.
+    while ((await store.inboxConsume({ actorId: 'peer1', limit: 1000 })).messages.length > 0);
+    const consumeSamples: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      await store.append({ kind: 'chat.message', by: 'user', data: { text: `fresh ${i}`, message_mode: 'mail', to: ['peer1'] } });
+      const t = now();
+      const r = await store.inboxConsume({ actorId: 'peer1', limit: 50 });
+      consumeSamples.push(now() - t);
+      if (r.messages.length !== 1) throw new Error(`expected one fresh Mail, got ${r.messages.length}`);
+    }
+    const consume = summarize(consumeSamples);
+    rows.push({
+      events: size.toLocaleString('en-US'),
+      'inbox peek p50': fmt(peek.p50),
+      'history p50': fmt(hist.p50),
+      'history paged+mode p50': fmt(histPaged.p50),
+      'consume p50': fmt(consume.p50),
+      'unread at start': String(unread),
+      'cold index build': `${rebuildSecs.toFixed(1)} s`,
+      'jsonl gen': `${genSecs.toFixed(1)} s`,
+    });
+    await store.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+  printTable('ledger: queries (targets: peek/history <= 2 ms, consume <= 5 ms, 1M cold build <= 30 s)', rows);
+}
+
+export async function benchLedger(): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'cccc-bench-ledger-'));
+  try {
+    await appendSection(root);
+    await querySection(root, [10_000, 100_000, 1_000_000]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
