@@ -1,0 +1,43 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEVELOPER_MODE_ENV } from './debug.js';
+import { groupWithTeam, OpTestDaemon } from './op-test-harness.js';
+
+describe('debug_snapshot', () => {
+  let d: OpTestDaemon;
+  const saved = process.env[DEVELOPER_MODE_ENV];
+  beforeAll(async () => {
+    d = await OpTestDaemon.start();
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env[DEVELOPER_MODE_ENV];
+    else process.env[DEVELOPER_MODE_ENV] = saved;
+  });
+  afterAll(async () => {
+    await d?.[Symbol.asyncDispose]();
+  });
+
+  it('answers developer_mode_required when developer mode is off', async () => {
+    delete process.env[DEVELOPER_MODE_ENV];
+    const error = await d.errorOf('debug_snapshot', {});
+    expect(error.code).toBe('developer_mode_required');
+    expect(error.details).toMatchObject({ env: DEVELOPER_MODE_ENV });
+  });
+
+  it('global snapshot is user only; group snapshot for user or foreman', async () => {
+    process.env[DEVELOPER_MODE_ENV] = '1';
+    const gid = await groupWithTeam(d);
+    const global = await d.call('debug_snapshot', {});
+    expect(global).toMatchObject({ developer_mode: true, daemon: { pid: process.pid } });
+    expect(global.group).toBeUndefined();
+    expect(await d.codeOf('debug_snapshot', { by: 'lead' })).toBe('permission_denied');
+
+    const snap = await d.call('debug_snapshot', { group_id: gid, by: 'lead' });
+    expect(snap.group).toMatchObject({ group_id: gid, state: 'active', title: 'team' });
+    expect(snap.actors?.map((a) => [a.id, a.role, a.enabled, a.running, a.unread_count])).toEqual([
+      ['lead', 'foreman', true, false, 0],
+      ['p1', 'peer', true, false, 0],
+    ]);
+    expect(await d.codeOf('debug_snapshot', { group_id: gid, by: 'p1' })).toBe('permission_denied');
+    expect(await d.codeOf('debug_snapshot', { group_id: 'g_000000000000' })).toBe('group_not_found');
+  });
+});
