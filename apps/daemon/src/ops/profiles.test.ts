@@ -79,6 +79,17 @@ describe('actor profile ops over the socket', () => {
     const fromActor = await d.call('actor_profile_secret_copy_from_actor', { profile_id: 'p-b', group_id: gid, actor_id: 'p1' });
     expect(fromActor).toEqual({ profile_id: 'p-b', group_id: gid, actor_id: 'p1', keys: ['ACTOR_TOKEN'] });
 
+    // actor_update profile_action convert_to_custom snapshots the profile and its secrets, then unlinks.
+    const linked = await d.call('actor_add', { group_id: gid, actor_id: 'lnk', profile_id: 'p-a' });
+    expect(linked.actor.profile_id).toBe('p-a');
+    const converted = await d.call('actor_update', { group_id: gid, actor_id: 'lnk', patch: {}, profile_action: 'convert_to_custom' });
+    expect(converted.actor).toMatchObject({ id: 'lnk', profile_id: '', runtime: 'codex' });
+    expect(converted.event).toMatchObject({ kind: 'actor.update', data: { actor_id: 'lnk', patch: {}, profile_action: 'convert_to_custom' } });
+    expect((await d.call('actor_env_private_keys', { group_id: gid, actor_id: 'lnk' })).keys).toEqual(['OPENAI_API_KEY']);
+    expect(await d.codeOf('actor_update', { group_id: gid, actor_id: 'p1', by: 'lead', patch: {}, profile_action: 'convert_to_custom' })).toBe(
+      'permission_denied',
+    );
+
     const text = d.publicText();
     for (const secret of [PROFILE_SECRET, ACTOR_SECRET]) expect(text).not.toContain(secret);
   });
