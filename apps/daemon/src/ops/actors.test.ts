@@ -113,4 +113,14 @@ describe('actor ops over the socket', () => {
     expect(actors.map((a) => a.unread_count)).toEqual([0, 0]);
     expect(await d.codeOf('actor_list', { group_id: 'g_000000000000' })).toBe('group_not_found');
   });
+
+  it('concurrent writes to one group: every add lands once, events in group.yaml order', async () => {
+    const { group_id } = await d.call('group_create', { title: 'race' });
+    const results = await Promise.all(Array.from({ length: 12 }, () => d.call('actor_add', { group_id, runtime: 'codex' })));
+    const ids = results.map((r) => r.actor.id);
+    expect(new Set(ids).size).toBe(12);
+    const { actors } = await d.call('actor_list', { group_id });
+    const addEvents = d.ledgerLines(group_id).filter((e) => e.kind === 'actor.add');
+    expect(addEvents.map((e) => (e.data.actor as { id: string }).id)).toEqual(actors.map((a) => a.id));
+  });
 });
