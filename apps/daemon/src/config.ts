@@ -4,9 +4,32 @@ export type TransportConfig =
   | { readonly kind: 'unix' }
   | { readonly kind: 'tcp'; readonly host: string; readonly port: number };
 
+export interface StreamTuning {
+  /** Idle keepalive interval of event streams. */
+  readonly heartbeatMs: number;
+  /** Per-subscriber bound on unsent bytes before it is ended with `slow_subscriber`. */
+  readonly maxPendingBytes: number;
+}
+
 export interface DaemonConfig {
   readonly home: string;
   readonly transport: TransportConfig;
+  readonly streams: StreamTuning;
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new DaemonConfigError(`${name} must be a positive integer, not ${JSON.stringify(raw)}`);
+  return value;
+}
+
+function streamTuning(env: NodeJS.ProcessEnv): StreamTuning {
+  return {
+    heartbeatMs: positiveInt(env, 'CCCC_STREAM_HEARTBEAT_MS', 15_000),
+    maxPendingBytes: positiveInt(env, 'CCCC_STREAM_MAX_PENDING_BYTES', 8 * 1024 * 1024),
+  };
 }
 
 /** A configuration the daemon refuses to start with; the message is for a person. */
@@ -17,8 +40,9 @@ export class DaemonConfigError extends Error {
 /** §3.3: CCCC_DAEMON_TRANSPORT / _HOST / _PORT; TCP only on loopback, checked before binding. */
 export function daemonConfigFromEnv(env: NodeJS.ProcessEnv = process.env): DaemonConfig {
   const home = resolveCcccHome(env);
+  const streams = streamTuning(env);
   const kind = (env.CCCC_DAEMON_TRANSPORT ?? 'unix').trim().toLowerCase() || 'unix';
-  if (kind === 'unix') return { home, transport: { kind: 'unix' } };
+  if (kind === 'unix') return { home, transport: { kind: 'unix' }, streams };
   if (kind !== 'tcp') {
     throw new DaemonConfigError(`CCCC_DAEMON_TRANSPORT must be "unix" or "tcp", not ${JSON.stringify(env.CCCC_DAEMON_TRANSPORT)}`);
   }
@@ -34,5 +58,5 @@ export function daemonConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Daemo
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new DaemonConfigError(`CCCC_DAEMON_PORT must be an integer in 0..65535, not ${JSON.stringify(rawPort)}`);
   }
-  return { home, transport: { kind: 'tcp', host, port } };
+  return { home, transport: { kind: 'tcp', host, port }, streams };
 }

@@ -29,7 +29,6 @@ for (const transport of ['unix', 'tcp'] as const) {
       name: `daemon (${transport})`,
       connect: () => socketContractConnection(state.daemon!.endpoint),
       expectedPid: process.pid,
-      skip: { missing_group_id: 'no group-scoped op is served until the ledger ops are wired' },
     });
 
     it('publishes its endpoint in ccccd.addr.json and ccccd.pid', () => {

@@ -47,7 +47,7 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
     const router = new OpRouter({
       onInternalError: (error, op) => logger.log('error', 'internal error in op handler', { op, ...errorFields(error) }),
     });
-    const kernel = new Kernel(config.home, logger);
+    const kernel = new Kernel(config.home, logger, config.streams);
     registerCoreOps(router, { requestShutdown });
     registerKernelOps(router, kernel);
 

@@ -2,6 +2,7 @@ import { HomeLayout } from '@cccc/groups';
 import type { CCCSEventV1 } from '@cccc/ipc-protocol';
 import type { AppendInput, AppendResult, FileLedgerStore } from '@cccc/ledger';
 import { KeyedMutex } from '../concurrency/keyed-mutex.js';
+import type { StreamTuning } from '../config.js';
 import type { Logger } from '../log.js';
 import { StreamHub } from '../streams/stream-hub.js';
 import { GlobalFeed } from './global-feed.js';
@@ -26,6 +27,7 @@ export class Kernel implements AsyncDisposable {
   constructor(
     home: string,
     readonly logger: Logger,
+    readonly streamTuning: StreamTuning,
   ) {
     this.layout = new HomeLayout(home);
     this.groups = new GroupDocCache(this.layout);

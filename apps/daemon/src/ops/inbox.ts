@@ -1,4 +1,45 @@
-import type { OpRouter } from '@cccc/ipc-protocol';
+import { checkPermission, findActor } from '@cccc/groups';
+import { IpcError, type OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
+import { principalOf } from '../messaging/principal.js';
 
-export function registerInboxOps(_router: OpRouter, _kernel: Kernel): void {}
+/** §8.7 Inbox and message history. */
+export function registerInboxOps(router: OpRouter, kernel: Kernel): void {
+  const target = (groupId: string, actorId: string) => {
+    if (actorId === 'user') throw new IpcError('invalid_request', 'the user has no Mail inbox', { field: 'actor_id' });
+    const group = kernel.groups.get(groupId);
+    findActor(group.actors, actorId);
+    return group;
+  };
+
+  router.register('inbox_peek', async (args) => {
+    const group = target(args.group_id, args.actor_id);
+    checkPermission(principalOf(args.by), 'inbox.read', { actors: group.actors, targetActorId: args.actor_id });
+    const view = (await kernel.ledger(args.group_id)).inboxPeek({ actorId: args.actor_id, limit: args.limit });
+    return { messages: view.messages, cursor: view.cursor };
+  });
+
+  router.register('inbox_read', async (args) => {
+    const by = principalOf(args.by);
+    const group = target(args.group_id, args.actor_id);
+    checkPermission(by, 'mail.mark_read', { actors: group.actors, targetActorId: args.actor_id });
+    const store = await kernel.ledger(args.group_id);
+    const consumed = await kernel.groupLocks.run(`inbox:${args.group_id}:${args.actor_id}`, () =>
+      store.inboxConsume({ actorId: args.actor_id, by, limit: args.limit }),
+    );
+    if (consumed.event) kernel.published([consumed.event]);
+    return consumed as never;
+  });
+
+  router.register('message_history', async (args) => {
+    const group = target(args.group_id, args.actor_id);
+    checkPermission(principalOf(args.by), 'history.read', { actors: group.actors, targetActorId: args.actor_id });
+    return (await kernel.ledger(args.group_id)).messageHistory({
+      actorId: args.actor_id,
+      mode: args.mode,
+      query: args.query,
+      beforeEventId: args.before_event_id,
+      limit: args.limit,
+    });
+  });
+}

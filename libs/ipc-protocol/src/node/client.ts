@@ -78,6 +78,12 @@ export class DaemonClient {
     return eventStreamOver(socket, result, rest);
   }
 
+  /** The group and actor change feed across all groups (`global_events_stream`). */
+  async openGlobalEventsStream(args: OpArgsInput<'global_events_stream'> = {}): Promise<EventStream> {
+    const { socket, result, rest } = await this.upgrade('global_events_stream', args as Record<string, unknown>);
+    return eventStreamOver(socket, result, rest);
+  }
+
   async openTermAttach(args: OpArgsInput<'term_attach'>): Promise<TermAttachment> {
     const { socket, result, rest } = await this.upgrade('term_attach', args as Record<string, unknown>);
     const handshake = TermAttachHandshake.parse(result);

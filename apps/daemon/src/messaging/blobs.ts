@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import { writeFileAtomic } from '@cccc/durable-fs';
+import type { AttachmentRefV1 } from '@cccc/ipc-protocol';
+
+const MIME: Record<string, string> = {
+  '.txt': 'text/plain',
+  '.md': 'text/markdown',
+  '.json': 'application/json',
+  '.yaml': 'application/yaml',
+  '.yml': 'application/yaml',
+  '.csv': 'text/csv',
+  '.html': 'text/html',
+  '.ts': 'text/plain',
+  '.js': 'text/javascript',
+  '.py': 'text/x-python',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.svg': 'image/svg+xml',
+  '.pdf': 'application/pdf',
+};
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function kindOf(mime: string, bytes: Buffer): 'text' | 'image' | 'file' {
+  if (mime.startsWith('image/')) return 'image';
+  if (bytes.includes(0)) return 'file';
+  try {
+    utf8.decode(bytes);
+    return 'text';
+  } catch {
+    return 'file';
+  }
+}
+
+/** A blob file name keeps only safe characters of the original name. */
+function safeName(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_').slice(0, 120);
+  return cleaned || 'file';
+}
+
+export interface BlobSource {
+  readonly name: string;
+  readonly bytes: Buffer;
+}
+
+/** The attachment record a blob will get, computed without writing anything. */
+export function describeBlob(source: BlobSource): AttachmentRefV1 & { path: string } {
+  const sha256 = createHash('sha256').update(source.bytes).digest('hex');
+  const mime = MIME[extname(source.name).toLowerCase()] ?? 'application/octet-stream';
+  const title = basename(source.name);
+  return {
+    kind: kindOf(mime, source.bytes),
+    path: `state/blobs/${sha256}_${safeName(title)}`,
+    title,
+    mime_type: mime,
+    bytes: source.bytes.length,
+    sha256,
+  };
+}
+
+/** Store content-addressed blobs under `groups/<gid>/state/blobs/` (idempotent per content). */
+export async function storeBlobs(groupDir: string, sources: readonly BlobSource[]): Promise<AttachmentRefV1[]> {
+  const out: AttachmentRefV1[] = [];
+  for (const source of sources) {
+    const ref = describeBlob(source);
+    const target = join(groupDir, ref.path);
+    if (!existsSync(target)) await writeFileAtomic(target, source.bytes, 0o644);
+    out.push(ref);
+  }
+  return out;
+}
