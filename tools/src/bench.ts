@@ -9,6 +9,7 @@ const sections: Section[] = [{ name: 'ping', run: () => benchPing() }];
 // Sections owned by other packages join when their module is present in the build.
 const optional: Array<{ name: string; module: string; fn: string }> = [
   { name: 'ledger', module: './bench/ledger.js', fn: 'benchLedger' },
+  { name: 'kernel', module: './bench/kernel.js', fn: 'benchKernel' },
 ];
 for (const o of optional) {
   const file = new URL(o.module, import.meta.url);

@@ -1,0 +1,92 @@
+// Kernel section (issue 4): messaging over the real daemon process, beside baselines measured
+// in the same run: Mail send latency vs a bare append+fsync, concurrent send throughput,
+// events_stream delivery latency, inbox_peek / message_history at 5k+ events, daemon RSS.
+import { readFileSync } from 'node:fs';
+import { DaemonClient } from '@cccc/ipc-protocol/node';
+import { bareAppendFsyncSamples } from './fsync-baseline.js';
+import { startBenchDaemon } from './ping.js';
+import { fmt, printTable, summarize } from './stats.js';
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+async function timed(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn(i);
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+export async function benchKernel(): Promise<void> {
+  const daemon = await startBenchDaemon();
+  const client = new DaemonClient({ home: daemon.home });
+  try {
+    const gid = (await client.call('group_create', { title: 'bench' })).group_id;
+    for (const id of ['lead', 'peer1', 'peer2']) await client.call('actor_add', { group_id: gid, actor_id: id, runtime: 'custom', command: ['sh'] });
+    const text = 'please review the migration plan and reply with concerns about the rollout order';
+
+    // Warm up both paths.
+    await timed(50, () => client.call('send', { group_id: gid, text, to: ['peer1'], message_mode: 'mail' }));
+    bareAppendFsyncSamples(50);
+
+    const seq = summarize(await timed(1000, () => client.call('send', { group_id: gid, text, to: ['peer1'], message_mode: 'mail' })));
+    const bare = summarize(bareAppendFsyncSamples(1000));
+
+    const clients = 8;
+    const perClient = 500;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: clients }, (_, c) =>
+        (async () => {
+          const own = new DaemonClient({ home: daemon.home });
+          for (let i = 0; i < perClient; i++) await own.call('send', { group_id: gid, text, to: ['peer2'], message_mode: 'mail', by: c % 2 ? 'lead' : 'user' });
+        })(),
+      ),
+    );
+    const concurrentSeconds = (performance.now() - t0) / 1000;
+    const sendsPerSecond = (clients * perClient) / concurrentSeconds;
+
+    // events_stream: time from issuing a send to the subscriber holding the event.
+    const stream = await client.openEventsStream({ group_id: gid, by: 'peer1', kinds: ['chat.message'] });
+    const iterator = stream[Symbol.asyncIterator]();
+    const streamSamples: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const t = performance.now();
+      const sent = client.call('send', { group_id: gid, text: `stream ${i}`, to: ['peer1'], message_mode: 'send' });
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) throw new Error('stream ended');
+        if (next.value.t === 'event') break;
+      }
+      streamSamples.push(performance.now() - t);
+      await sent;
+    }
+    stream.close();
+    const streamStats = summarize(streamSamples);
+
+    const eventCount = readFileSync(`${daemon.home}/groups/${gid}/ledger.jsonl`, 'utf8').split('\n').length - 1;
+    const peek = summarize(await timed(500, () => client.call('inbox_peek', { group_id: gid, actor_id: 'peer1', limit: 20 })));
+    const history = summarize(await timed(500, () => client.call('message_history', { group_id: gid, actor_id: 'peer1', limit: 20 })));
+    const ping = summarize(await timed(500, () => client.call('ping', {})));
+    const rss = rssMiB(daemon.child.pid!);
+
+    printTable(`kernel over IPC (real daemon process, fresh connection per call; ${eventCount.toLocaleString('en-US')} events in the group at the read step)`, [
+      { measure: 'bare append+fsync of one line (baseline)', p50: fmt(bare.p50), p99: fmt(bare.p99), target: '' },
+      { measure: 'Mail send, sequential', p50: fmt(seq.p50), p99: fmt(seq.p99), target: `<= 10x baseline: ${(seq.p50 / bare.p50).toFixed(1)}x (reference ~55x)` },
+      { measure: `${clients} concurrent clients x ${perClient} Mail sends`, p50: `${Math.round(sendsPerSecond).toLocaleString('en-US')} sends/s`, p99: '', target: '>= 2,000/s (reference ~155/s)' },
+      { measure: 'events_stream: send issued -> subscriber has it', p50: fmt(streamStats.p50), p99: fmt(streamStats.p99), target: '<= 2 ms (reference 6.5 ms)' },
+      { measure: 'ping (connection cost floor)', p50: fmt(ping.p50), p99: fmt(ping.p99), target: '' },
+      { measure: 'inbox_peek (limit 20)', p50: fmt(peek.p50), p99: fmt(peek.p99), target: '<= 2 ms (reference 7.8 ms at 5k)' },
+      { measure: 'message_history (limit 20)', p50: fmt(history.p50), p99: fmt(history.p99), target: '<= 2 ms (reference 31.7 ms at 5k)' },
+      { measure: 'daemon RSS after the run', p50: `${rss.toFixed(1)} MiB`, p99: '', target: '' },
+    ]);
+  } finally {
+    await daemon.stop();
+  }
+}
