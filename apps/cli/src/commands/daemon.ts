@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runDaemonForeground } from '@cccc/daemon';
 import { describeEndpoint, discoverEndpoint, resolveCcccHome } from '@cccc/ipc-protocol/node';
 import { clientFor, isAlive, probeDaemon, spawnDaemon } from '../daemon-process.js';
 import { printJson, reportError } from '../output.js';
@@ -11,7 +10,11 @@ export function registerDaemonCommands(program: Command, setExit: (code: number)
   daemon
     .command('run')
     .description('run the daemon in the foreground')
-    .action(async () => setExit(await runDaemonForeground()));
+    .action(async () => {
+      // Loaded on demand: every other command is a short-lived client that never needs the kernel.
+      const { runDaemonForeground } = await import('@cccc/daemon');
+      setExit(await runDaemonForeground());
+    });
 
   daemon
     .command('start')

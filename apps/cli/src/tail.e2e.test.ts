@@ -1,0 +1,62 @@
+import { once } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { useDaemonHome } from './e2e-harness.js';
+
+const cli = useDaemonHome();
+
+async function team(): Promise<string> {
+  const { group_id } = await cli.json(['group', 'create', '--title', 'tail']);
+  await cli.json(['use', group_id]);
+  for (const id of ['lead', 'peer1']) await cli.json(['actor', 'add', id, '--runtime', 'custom', '--command', 'true']);
+  return group_id;
+}
+
+describe('cccc tail (real daemon)', () => {
+  it('prints the latest events, honours --limit and --kinds, and --json parses', async () => {
+    await team();
+    await cli.json(['send', 'first message', '--to', 'peer1']);
+    await cli.json(['notify', 'a notice']);
+    await cli.json(['send', 'last message', '--to', 'lead']);
+
+    const tail = await cli.cccc(['tail']);
+    expect(tail.code).toBe(0);
+    expect(tail.stdout).toContain('user → peer1 (send)');
+    expect(tail.stdout).toContain('a notice');
+    expect(tail.stdout.trim().split('\n').at(-1)).toContain('last message');
+
+    const chat = await cli.json(['tail', '--kinds', 'chat.message', '--limit', '5']);
+    expect(chat.events.map((e: { data: { text: string } }) => e.data.text)).toEqual(['first message', 'last message']);
+    const one = await cli.json(['tail', '-n', '1']);
+    expect(one.events).toHaveLength(1);
+    expect(one.has_more).toBe(true);
+  });
+
+  it('-f prints the tail, then follows new events until interrupted', async () => {
+    await team();
+    await cli.json(['send', 'before follow', '--to', 'peer1']);
+    const follower = cli.spawn(['tail', '-f', '--kinds', 'chat.message']);
+    await follower.waitFor('before follow');
+
+    await cli.json(['notify', 'filtered out']);
+    await cli.json(['send', 'live message', '--to', 'peer1,lead']);
+    await follower.waitFor('live message');
+    expect(follower.stdout).toContain('user → peer1,lead (send)');
+    expect(follower.stdout).not.toContain('filtered out');
+    expect(follower.stdout.match(/before follow/g)).toHaveLength(1);
+
+    follower.child.kill('SIGINT');
+    const [code] = await once(follower.child, 'exit');
+    expect(code).toBe(0);
+  });
+
+  it('-f --json prints one parseable event per line', async () => {
+    await team();
+    const follower = cli.spawn(['tail', '-f', '--json']);
+    await cli.json(['send', 'json line', '--to', 'peer1']);
+    await follower.waitFor('json line');
+    follower.child.kill('SIGTERM');
+    await once(follower.child, 'exit');
+    const events = follower.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.at(-1)).toMatchObject({ kind: 'chat.message', data: { text: 'json line' } });
+  });
+});
