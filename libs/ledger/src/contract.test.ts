@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { openGroupLedger } from './file-store.js';
+import { openGroupLedger } from './open-ledger.js';
 import { MemoryLedgerStore } from './memory-store.js';
 import { describeLedgerContract } from './testing.js';
 

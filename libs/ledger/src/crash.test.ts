@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openGroupLedger } from './file-store.js';
+import { openGroupLedger } from './open-ledger.js';
 import { decodeLine } from './storage/line-codec.js';
 import { ensureDist } from './test-support/dist.js';
 import { TempHomes } from './test-support/homes.js';

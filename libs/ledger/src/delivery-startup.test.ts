@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openGroupLedger } from './file-store.js';
+import { openGroupLedger } from './open-ledger.js';
 import { TempHomes } from './test-support/homes.js';
 
 const homes = new TempHomes();

@@ -43,58 +43,8 @@ import {
   type LedgerStore,
   type SettleRequest,
 } from './store.js';
-import type { AppendInput, AppendResult, Clock, LedgerEvent, RoleOf } from './types.js';
-
-export interface OpenLedgerOptions {
-  home: string;
-  groupId: string;
-  clock?: Clock;
-  /** Current role of an actor (libs/groups owns roles); unknown actors count as peers. */
-  roleOf?: RoleOf;
-  /**
-   * Run the daemon-start step that settles every leftover `claimed` to `ambiguous`. Off by
-   * default: a second opener (a CLI reading the ledger) must not settle a live daemon's claims.
-   */
-  settleStrandedDeliveries?: boolean;
-  lockTimeoutMs?: number;
-  clientIdWindowMs?: number;
-  /** Rows fetched per step when history filters by text (default 256). */
-  historyQueryPage?: number;
-  /** Test seam: called after each durable step of a consuming Inbox read. */
-  onConsumePhase?: (phase: ConsumePhase) => void;
-}
-
-/** Open a group's ledger: catch up or rebuild the index, recover a pending consume. */
-export async function openGroupLedger(opts: OpenLedgerOptions): Promise<FileLedgerStore> {
-  const paths = ledgerPaths(opts.home, opts.groupId);
-  mkdirSync(paths.ledgerDir, { recursive: true });
-  const files = new LedgerFiles(paths);
-  const { index, reset } = LedgerIndex.open(paths.index);
-  let rebuilt: string | null = null;
-  try {
-    // Under the writer lock so no compaction moves files while we reconcile the index.
-    const lock = await FileLock.acquire(paths.lock, opts.lockTimeoutMs ?? 30_000);
-    try {
-      const reason = reset ?? staleReason(index, files);
-      if (reason) {
-        rebuildIndex(index, files);
-        rebuilt = reason;
-      } else {
-        catchUpActive(index, files);
-      }
-    } finally {
-      lock.release();
-    }
-  } catch (err) {
-    index.close();
-    files.close();
-    throw err;
-  }
-  const store = new FileLedgerStore(paths, files, index, opts, rebuilt);
-  store.recoverAtOpen();
-  if (opts.settleStrandedDeliveries) await store.settleStrandedClaims();
-  return store;
-}
+import type { AppendInput, AppendResult, LedgerEvent } from './types.js';
+import type { OpenLedgerOptions } from './open-ledger.js';
 
 /** The durable JSONL store with its derived SQLite index. */
 export class FileLedgerStore implements LedgerStore {

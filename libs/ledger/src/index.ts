@@ -1,5 +1,6 @@
 // Public surface of @cccc/ledger: the group ledger store, its projections and errors.
-export { openGroupLedger, FileLedgerStore, type OpenLedgerOptions } from './file-store.js';
+export { FileLedgerStore } from './file-store.js';
+export { openGroupLedger, type OpenLedgerOptions } from './open-ledger.js';
 export { MemoryLedgerStore } from './memory-store.js';
 export {
   type LedgerStore,

@@ -131,7 +131,8 @@ export class MemoryLedgerStore implements LedgerStore {
   }
 
   findByClientId(by: string, clientId: string): LedgerEvent | undefined {
-    const original = this.events.find((e) => e.kind === 'chat.message' && e.by === by && e.data['client_id'] === clientId);
+    // The latest use of the key, like the file store's index (an expired key can be reused).
+    const original = this.events.findLast((e) => e.kind === 'chat.message' && e.by === by && e.data['client_id'] === clientId);
     if (!original) return undefined;
     const now = (this.opts.clock ? this.opts.clock() : new Date()).getTime();
     return now - Date.parse(original.ts) <= (this.opts.clientIdWindowMs ?? CLIENT_ID_WINDOW_MS) ? original : undefined;

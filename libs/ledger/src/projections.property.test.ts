@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openGroupLedger } from './file-store.js';
+import { openGroupLedger } from './open-ledger.js';
 import { deliveryStatesOf } from './projections/delivery.js';
 import { messageHistoryOf, type HistoryMode } from './projections/history.js';
 import { inboxUnread } from './projections/inbox.js';

@@ -36,6 +36,7 @@ export const CONTRACT_CASES = [
   'strandedClaims',
   'follow',
   'snapshot',
+  'lookups',
 ] as const;
 export type ContractCase = (typeof CONTRACT_CASES)[number];
 
@@ -318,6 +319,30 @@ export function describeLedgerContract(name: string, options: LedgerContractOpti
         tail.close();
       }),
     );
+
+    check('lookups', 'ordinals, client_id, first cancel and persisted cursor lookups', async () => {
+      let now = Date.parse('2026-11-30T10:00:00Z');
+      await withStore({ clock: () => new Date(now) }, async (s) => {
+        await s.append(actorAdd('peer1'));
+        const a = (await s.append(chat('user', ['peer1'], 'mail', 'a', { client_id: 'k' }))).event;
+        const b = (await s.append(chat('user', ['peer1'], 'request_reply', 'b'))).event;
+        expect(s.ordinalOf(a.id)! < s.ordinalOf(b.id)!).toBe(true);
+        expect(s.ordinalOf('0'.repeat(32))).toBeUndefined();
+        expect(s.findByClientId('user', 'k')?.id).toBe(a.id);
+        expect(s.findByClientId('peer1', 'k')).toBeUndefined();
+        expect(s.findReplyRequestCancel(b.id)).toBeUndefined();
+        const c1 = (await s.append({ kind: 'chat.reply_request.cancelled', by: 'user', data: { source_event_id: b.id } })).event;
+        await s.append({ kind: 'chat.reply_request.cancelled', by: 'user', data: { source_event_id: b.id } });
+        expect(s.findReplyRequestCancel(b.id)?.id).toBe(c1.id);
+        expect(s.mailCursorOf('peer1')).toBeUndefined();
+        await s.inboxConsume({ actorId: 'peer1' });
+        expect(s.mailCursorOf('peer1')?.event_id).toBe(a.id);
+        now += 60 * 60_000;
+        expect(s.findByClientId('user', 'k')).toBeUndefined();
+        const again = (await s.append(chat('user', ['peer1'], 'mail', 'again', { client_id: 'k' }))).event;
+        expect(s.findByClientId('user', 'k')?.id).toBe(again.id);
+      });
+    });
 
     check('snapshot', 'snapshot counts and hashes every event in append order', () =>
       withStore({}, async (s) => {

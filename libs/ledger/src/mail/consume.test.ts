@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openGroupLedger } from '../file-store.js';
+import { openGroupLedger } from '../open-ledger.js';
 import { TempHomes } from '../test-support/homes.js';
 
 const homes = new TempHomes();

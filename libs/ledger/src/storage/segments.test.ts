@@ -1,7 +1,8 @@
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openGroupLedger, type FileLedgerStore } from '../file-store.js';
+import { openGroupLedger } from '../open-ledger.js';
+import type { FileLedgerStore } from '../file-store.js';
 import { TempHomes } from '../test-support/homes.js';
 
 const homes = new TempHomes();

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CCCSEventV1 } from '@cccc/ipc-protocol';
-import { openGroupLedger } from '../file-store.js';
+import { openGroupLedger } from '../open-ledger.js';
 import { TS_RE } from '../event-format.js';
 import { REF_GROUP, TempHomes } from '../test-support/homes.js';
 
