@@ -1,0 +1,157 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { OutputRing } from './output-ring.js';
+
+const enc = (s: string) => Buffer.from(s, 'utf8');
+
+describe('OutputRing', () => {
+  it('addresses output by absolute byte cursors', () => {
+    const ring = new OutputRing();
+    ring.append(enc('hello '));
+    ring.append(enc('world'));
+    expect([ring.startCursor, ring.endCursor]).toEqual([0, 11]);
+    const page = ring.read(6, { limitBytes: 100 });
+    expect(page).toMatchObject({ start: 6, end: 11, hasMore: false, cursorExpired: false });
+    expect(page.data.toString()).toBe('world');
+  });
+
+  it('allocates on demand and never preallocates the cap', () => {
+    const ring = new OutputRing({ capBytes: 10 * 1024 * 1024 });
+    expect(ring.allocatedBytes).toBe(0);
+    ring.append(enc('x'));
+    expect(ring.allocatedBytes).toBeLessThanOrEqual(8 * 1024);
+  });
+
+  it('evicts the oldest bytes beyond the cap and reports expired cursors', () => {
+    const ring = new OutputRing({ capBytes: 10 });
+    ring.append(enc('0123456789abcdef'));
+    expect([ring.startCursor, ring.endCursor]).toEqual([6, 16]);
+    const page = ring.read(2, { limitBytes: 4 });
+    expect(page).toMatchObject({ start: 6, end: 10, hasMore: true, cursorExpired: true });
+    expect(page.data.toString()).toBe('6789');
+  });
+
+  it('clear forgets output but cursors keep counting', () => {
+    const ring = new OutputRing();
+    ring.append(enc('abc'));
+    ring.clear();
+    expect([ring.startCursor, ring.endCursor, ring.retainedBytes]).toEqual([3, 3, 0]);
+    expect(ring.read(0, { limitBytes: 10 })).toMatchObject({ start: 3, end: 3, cursorExpired: true });
+    ring.append(enc('de'));
+    expect(ring.read(3, { limitBytes: 10 }).data.toString()).toBe('de');
+  });
+
+  it('finishes a code point past the limit (at most 3 bytes)', () => {
+    const ring = new OutputRing();
+    ring.append(enc('a😀b')); // 1 + 4 + 1 bytes
+    const page = ring.read(0, { limitBytes: 2 });
+    expect(page.end).toBe(5);
+    expect(page.data.toString()).toBe('a😀');
+  });
+
+  it('leaves an incomplete trailing code point for later', () => {
+    const ring = new OutputRing();
+    const smile = enc('😀');
+    ring.append(Buffer.concat([enc('ab'), smile.subarray(0, 2)]));
+    const first = ring.read(0, { limitBytes: 100 });
+    expect(first).toMatchObject({ end: 2, hasMore: false });
+    ring.append(smile.subarray(2));
+    const next = ring.read(first.end, { limitBytes: 100 });
+    expect(next.data.toString()).toBe('😀');
+  });
+
+  it('respects a pinned end cursor', () => {
+    const ring = new OutputRing();
+    ring.append(enc('0123456789'));
+    const pinned = ring.completeEnd();
+    ring.append(enc('later'));
+    const page = ring.read(8, { limitBytes: 100, end: pinned });
+    expect(page).toMatchObject({ start: 8, end: 10, hasMore: false });
+  });
+
+  it('skips continuation bytes when an expired cursor is clamped mid code point', () => {
+    const ring = new OutputRing({ capBytes: 5 });
+    ring.append(enc('ab€cd')); // € = 3 bytes, total 7; window starts at 2 (the lead byte)
+    ring.append(enc('e')); // window starts at 3: inside €
+    const page = ring.read(0, { limitBytes: 100 });
+    expect(page.data.toString()).toBe('cde');
+    expect(page.cursorExpired).toBe(true);
+  });
+
+  it('matches a byte-array model under random appends, clears and reads (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 300 }),
+        fc.array(
+          fc.oneof(
+            fc.record({ op: fc.constant('append' as const), bytes: fc.uint8Array({ maxLength: 200 }) }),
+            fc.record({ op: fc.constant('clear' as const) }),
+          ),
+          { maxLength: 40 },
+        ),
+        fc.nat(),
+        fc.integer({ min: 1, max: 400 }),
+        (cap, ops, afterSeed, limit) => {
+          const ring = new OutputRing({ capBytes: cap });
+          const all: number[] = [];
+          let start = 0;
+          for (const o of ops) {
+            if (o.op === 'append') {
+              ring.append(o.bytes);
+              all.push(...o.bytes);
+              start = Math.max(start, all.length - cap);
+            } else {
+              ring.clear();
+              start = all.length;
+            }
+          }
+          expect([ring.startCursor, ring.endCursor]).toEqual([start, all.length]);
+          expect([...ring.slice(0)]).toEqual(all.slice(start));
+          const after = all.length === 0 ? 0 : afterSeed % (all.length + 1);
+          const page = ring.read(after, { limitBytes: limit, end: ring.endCursor });
+          expect(page.cursorExpired).toBe(after < start);
+          expect(page.start).toBeGreaterThanOrEqual(Math.max(after, start));
+          expect(page.end - page.start).toBeLessThanOrEqual(limit + 3);
+          expect([...page.data]).toEqual(all.slice(page.start, page.end));
+        },
+      ),
+    );
+  });
+
+  it('pages of valid UTF-8 decode cleanly and concatenate to the input (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 300 }),
+        fc.array(fc.nat({ max: 50 }), { maxLength: 20 }),
+        fc.integer({ min: 1, max: 16 }),
+        (text, cuts, limit) => {
+          const bytes = enc(text);
+          const ring = new OutputRing();
+          let pos = 0;
+          let out = '';
+          let cursor = 0;
+          const drain = () => {
+            for (;;) {
+              const page = ring.read(cursor, { limitBytes: limit });
+              expect(page.end - page.start).toBeLessThanOrEqual(limit + 3);
+              const decoded = new TextDecoder('utf-8', { fatal: true }).decode(page.data);
+              out += decoded;
+              cursor = page.end;
+              if (!page.hasMore) break;
+            }
+          };
+          for (const cut of cuts) {
+            const next = Math.min(bytes.length, pos + cut);
+            ring.append(bytes.subarray(pos, next));
+            pos = next;
+            drain();
+          }
+          ring.append(bytes.subarray(pos));
+          drain();
+          expect(out).toBe(text);
+          expect(cursor).toBe(bytes.length);
+        },
+      ),
+    );
+  });
+});

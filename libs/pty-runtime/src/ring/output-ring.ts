@@ -1,0 +1,167 @@
+import { completeBoundary, skipContinuation } from './utf8.js';
+
+export const DEFAULT_RING_CAP_BYTES = 10 * 1024 * 1024;
+const MIN_PAGE = 4 * 1024;
+const MAX_PAGE = 64 * 1024;
+
+export interface OutputRingOptions {
+  /** Retained bytes; older output falls out of the window. Default 10 MiB. */
+  readonly capBytes?: number;
+}
+
+export interface RingPage {
+  /** Raw bytes in [start, end). */
+  readonly data: Buffer;
+  readonly start: number;
+  /** Exclusive; never inside a UTF-8 code point. */
+  readonly end: number;
+  /** More output exists between `end` and the page's upper bound. */
+  readonly hasMore: boolean;
+  /** The requested cursor had already fallen out of the retained window (or was cleared). */
+  readonly cursorExpired: boolean;
+}
+
+export interface ReadOptions {
+  /** Page size; the page may run up to 3 bytes past it to finish a code point. */
+  readonly limitBytes: number;
+  /** Upper bound (exclusive), e.g. a pinned replay end. Default: the UTF-8-complete live end. */
+  readonly end?: number;
+}
+
+interface Page {
+  readonly buf: Buffer;
+  readonly start: number;
+  len: number;
+}
+
+/**
+ * A session's output, addressed by absolute byte cursors counted from session start. Memory
+ * grows page by page as output arrives (small pages first, so idle agents cost little) and is
+ * bounded by `capBytes`; nothing parses the bytes here, rendering happens on request.
+ */
+export class OutputRing {
+  readonly capBytes: number;
+  private pages: Page[] = [];
+  private head = 0;
+  private _start = 0;
+  private _end = 0;
+
+  constructor(options: OutputRingOptions = {}) {
+    this.capBytes = Math.max(1, Math.floor(options.capBytes ?? DEFAULT_RING_CAP_BYTES));
+  }
+
+  /** Oldest retained cursor. */
+  get startCursor(): number {
+    return this._start;
+  }
+  /** Cursor after the last byte ever written (exclusive). */
+  get endCursor(): number {
+    return this._end;
+  }
+  get retainedBytes(): number {
+    return this._end - this._start;
+  }
+  /** Bytes of memory currently held by pages (for RSS accounting). */
+  get allocatedBytes(): number {
+    let n = 0;
+    for (let i = this.head; i < this.pages.length; i++) n += this.pages[i]!.buf.byteLength;
+    return n;
+  }
+
+  append(chunk: Uint8Array): void {
+    let offset = 0;
+    while (offset < chunk.byteLength) {
+      let page = this.pages[this.pages.length - 1];
+      if (!page || this.pages.length === this.head || page.len === page.buf.byteLength) {
+        const prev = page && this.pages.length > this.head ? page.buf.byteLength : MIN_PAGE / 2;
+        const size = Math.min(MAX_PAGE, Math.max(MIN_PAGE, prev * 2));
+        page = { buf: Buffer.allocUnsafe(size), start: this._end, len: 0 };
+        this.pages.push(page);
+      }
+      const n = Math.min(page.buf.byteLength - page.len, chunk.byteLength - offset);
+      page.buf.set(chunk.subarray(offset, offset + n), page.len);
+      page.len += n;
+      offset += n;
+      this._end += n;
+    }
+    if (this._end - this._start > this.capBytes) this.evictBefore(this._end - this.capBytes);
+  }
+
+  /** `terminal_clear`: forget retained output; cursors keep counting from where they were. */
+  clear(): void {
+    this.evictBefore(this._end);
+  }
+
+  /** The live end minus any incomplete trailing code point. */
+  completeEnd(): number {
+    return completeBoundary((c) => this.byteAt(c), this._start, this._end, this._end);
+  }
+
+  /** Raw bytes in [from, to), clamped to the retained window. */
+  slice(from: number, to: number = this._end): Buffer {
+    const a = Math.max(from, this._start);
+    const b = Math.min(to, this._end);
+    if (b <= a) return Buffer.alloc(0);
+    const parts: Buffer[] = [];
+    let i = this.findPage(a);
+    let c = a;
+    while (c < b) {
+      const page = this.pages[i++]!;
+      const lo = c - page.start;
+      const hi = Math.min(page.len, b - page.start);
+      parts.push(page.buf.subarray(lo, hi));
+      c = page.start + hi;
+    }
+    return parts.length === 1 ? Buffer.from(parts[0]!) : Buffer.concat(parts, b - a);
+  }
+
+  /**
+   * One page after `after` (terminal_since / terminal_replay). An expired cursor is clamped to
+   * the retained start and reported; a cursor past the end reads nothing.
+   */
+  read(after: number, options: ReadOptions): RingPage {
+    const byteAt = (c: number) => this.byteAt(c);
+    const upperRaw = Math.min(options.end ?? this._end, this._end);
+    const upper = options.end === undefined ? this.completeEnd() : upperRaw;
+    const cursorExpired = after < this._start;
+    let start = Math.max(after, this._start);
+    if (start >= upper) {
+      const at = Math.min(start, this._end);
+      return { data: Buffer.alloc(0), start: at, end: at, hasMore: false, cursorExpired };
+    }
+    if (cursorExpired) start = skipContinuation(byteAt, start, upper);
+    const limit = Math.max(1, Math.floor(options.limitBytes));
+    let stop = Math.min(upper, start + limit);
+    if (stop < upper) stop = completeBoundary(byteAt, start, stop, upper);
+    return { data: this.slice(start, stop), start, end: stop, hasMore: stop < upper, cursorExpired };
+  }
+
+  private byteAt(cursor: number): number {
+    const page = this.pages[this.findPage(cursor)]!;
+    return page.buf[cursor - page.start]!;
+  }
+
+  private findPage(cursor: number): number {
+    let lo = this.head;
+    let hi = this.pages.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.pages[mid]!.start <= cursor) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  private evictBefore(cursor: number): void {
+    this._start = cursor;
+    while (this.head < this.pages.length) {
+      const page = this.pages[this.head]!;
+      if (page.start + page.len > cursor) break;
+      this.head++;
+    }
+    if (this.head > 32 || this.head === this.pages.length) {
+      this.pages = this.pages.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
