@@ -25,8 +25,9 @@ export class IndexQueries {
       ),
       byOrd: db.prepare<[number], Located>('SELECT ord, src, off, len FROM events WHERE ord = ?'),
       generation: db.prepare<[string], { ord: number; created_at: string }>('SELECT ord, created_at FROM actor_gen WHERE actor_id = ?'),
-      mailReadMark: db.prepare<[string, number, number], { m: number | null }>(
-        'SELECT MAX(target_ord) AS m FROM mail_reads WHERE actor_id = ? AND ord > ? AND target_ord > ?',
+      // target_ord > gen implies ord > gen: a mail.read is appended after its target.
+      mailReadMark: db.prepare<[string, number], { m: number }>(
+        'SELECT target_ord AS m FROM mail_reads WHERE actor_id = ? AND target_ord > ? ORDER BY target_ord DESC LIMIT 1',
       ),
       mailReadExists: db.prepare<[string, string], { ord: number }>('SELECT ord FROM mail_reads WHERE actor_id = ? AND event_id = ? LIMIT 1'),
       mailForToken: db.prepare<[string, number, string, number], { ord: number }>(
@@ -68,7 +69,7 @@ export class IndexQueries {
   }
 
   mailReadMark(actorId: string, genOrd: number): number {
-    return this.s.mailReadMark.get(actorId, genOrd, genOrd)?.m ?? 0;
+    return this.s.mailReadMark.get(actorId, genOrd)?.m ?? 0;
   }
 
   mailReadExists(actorId: string, eventId: string): boolean {
