@@ -12,6 +12,7 @@ const LAYER: Record<string, number> = {
   '@cccc/durable-fs': 0,
   '@cccc/ledger': 1,
   '@cccc/groups': 1,
+  '@cccc/context': 1,
   '@cccc/hook-fence': 1,
   '@cccc/capabilities': 1,
   '@cccc/voice': 1,

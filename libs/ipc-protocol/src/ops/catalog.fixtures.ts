@@ -413,4 +413,54 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     },
   },
   global_events_stream: { args: {}, required: [], result: {} },
+  // §8.8 Context and Tasks, §8.6 tracked_send (issue 5)
+  context_get: {
+    args: { group_id: G, detail: 'summary' },
+    required: ['group_id'],
+    result: {
+      version: '3',
+      tasks_version: '2',
+      coordination: {
+        brief: { objective: 'ship', current_focus: '', constraints: [], project_brief: '', project_brief_stale: false, updated_by: 'user', updated_at: '' },
+        tasks: [{ id: 'T001', title: 'parser', status: 'planned', task_type: 'standard', outcome: '', notes: '', checklist: [] }],
+      },
+      agent_states: [{ id: 'peer1', hot: { focus: null, blockers: [] }, warm: {}, updated_at: null }],
+      tasks_summary: { total: 1, done: 0, active: 0, planned: 1, archived: 0, root_count: 1 },
+      attention: { blocked: 0, waiting_user: 0, pending_handoffs: 0 },
+      meta: {},
+    },
+  },
+  context_sync: {
+    args: { group_id: G, ops: [{ op: 'task.create', title: 'parser' }], if_version: '3' },
+    required: ['group_id', 'ops'],
+    result: { success: true, dry_run: false, changes: [{ index: 0, op: 'task.create', detail: 'created T001' }], version: '4' },
+  },
+  task_list: {
+    args: { group_id: G, status: 'planned', limit: 20 },
+    required: ['group_id'],
+    result: {
+      tasks: [{ id: 'T001', title: 'parser', status: 'planned', task_type: 'standard' }],
+      count: 1,
+      total_count: 1,
+      offset: 0,
+      limit: 20,
+      has_more: false,
+      tasks_version: '2',
+      facets: { status_counts: { planned: 1 }, blocked: 0, waiting_user: 0, pending_handoffs: 0, unassigned: 1, assignees: [] },
+    },
+  },
+  tracked_send: {
+    args: { group_id: G, title: 'parser', text: 'please take the parser', to: ['peer1'], idempotency_key: 'k1' },
+    required: ['group_id', 'title', 'text'],
+    result: {
+      task_id: 'T001',
+      task_ref: { kind: 'task_ref', task_id: 'T001', title: 'parser', status: 'planned' },
+      event: chat('send'),
+      event_id: ID,
+      message_mode: 'send',
+      task_created: true,
+      message_sent: true,
+      partial_failure: false,
+    },
+  },
 };

@@ -50,6 +50,7 @@ import { inbox_peek, inbox_read, message_history } from './inbox.js';
 import { system_notify } from './notify.js';
 import { actor_restart, actor_start, actor_stop, group_start, group_stop } from './lifecycle.js';
 import { ledger_search, ledger_statuses, ledger_tail } from './ledger-read.js';
+import { context_get, context_sync, task_list, tracked_send } from './context.js';
 
 /**
  * Every op this implementation serves, by its spec name. Adding an op is one entry here plus a
@@ -108,10 +109,15 @@ export const opCatalog = {
   reply_request_cancel,
   message_upload_preflight,
   message_deliver,
+  tracked_send,
   // §8.7 Inbox
   inbox_peek,
   inbox_read,
   message_history,
+  // §8.8 Context and Tasks
+  context_get,
+  context_sync,
+  task_list,
   // §8.10 System Notifications
   system_notify,
   // §8.11 / §8.12 / §8.15
