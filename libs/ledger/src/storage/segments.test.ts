@@ -160,6 +160,26 @@ describe('follower across rotation', () => {
     expect(f.poll()).toEqual([]);
   });
 
+  it('async iteration streams events while a writer appends and compacts', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    const follower = store.follow({ fromStart: true, pollMs: 2 });
+    const writer = (async () => {
+      const ids: string[] = [];
+      for (let round = 0; round < 4; round++) {
+        ids.push(...(await appendN(store, 5, `r${round}`)));
+        await store.compact({ force: true });
+      }
+      return ids;
+    })();
+    const seen: string[] = [];
+    for await (const e of follower) {
+      seen.push(e.id);
+      if (seen.length === 20) break;
+    }
+    expect(seen).toEqual(await writer);
+  });
+
   it('fails loudly when its cursor vanished', async () => {
     const home = homes.make();
     await using store = await openGroupLedger({ home, groupId: G });
