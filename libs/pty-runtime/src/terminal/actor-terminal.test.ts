@@ -32,11 +32,11 @@ describe('TerminalSession', () => {
     const { session, pty } = setup();
     pty.emitOutput('\x1b[?20');
     pty.emitOutput('04h');
-    await tick();
+    await pty.flushOutput();
     expect(session.bracketedPaste).toBe(true);
     pty.emitOutput('\x1b[?2004');
     pty.emitOutput('l');
-    await tick();
+    await pty.flushOutput();
     expect(session.bracketedPaste).toBe(false);
   });
 
@@ -44,10 +44,12 @@ describe('TerminalSession', () => {
     const { terminal, pty } = setup();
     pty.emitOutput('\x1b[');
     pty.emitOutput('6n');
+    await pty.flushOutput();
     await tick();
     expect(pty.writtenText()).toBe('\x1b[1;1R');
     terminal.attachments.attach({ mode: 'viewer' });
     pty.emitOutput('\x1b[6n');
+    await pty.flushOutput();
     await tick();
     expect(pty.writtenText()).toBe('\x1b[1;1R');
   });
@@ -58,7 +60,7 @@ describe('TerminalSession', () => {
     session.onOutput((c) => seen.push([c.start, c.end]));
     pty.emitOutput('abc');
     pty.emitOutput('de');
-    await tick();
+    await pty.flushOutput();
     expect(seen).toEqual([
       [0, 3],
       [3, 5],
@@ -78,7 +80,7 @@ describe('ActorTerminal.submit', () => {
   it('wraps in paste markers when the app enabled bracketed paste', async () => {
     const { terminal, pty } = setup();
     pty.emitOutput('\x1b[?2004h');
-    await tick();
+    await pty.flushOutput();
     await terminal.submit('a\nb', { submitDelayMs: 0, submit: 'newline' });
     expect(pty.writtenText()).toBe('\x1b[200~a\nb\x1b[201~\n');
   });
@@ -117,7 +119,7 @@ describe('ActorTerminal.submit', () => {
   it('fails when the session is gone before any byte', async () => {
     const { terminal, pty } = setup();
     pty.kill('SIGKILL');
-    await tick();
+    await pty.flushOutput();
     expect(await terminal.submit('x')).toMatchObject({ outcome: 'failed' });
     const empty = new ActorTerminal({ actorId: 'p', spawner: silent() });
     expect(await empty.submit('x')).toEqual({ outcome: 'failed', reason: 'not_running' });
@@ -156,7 +158,7 @@ describe('ActorTerminal.submit', () => {
     const exits: unknown[] = [];
     terminal.onSessionExited(({ exit }) => exits.push(exit));
     pty.kill('SIGKILL');
-    await tick();
+    await pty.flushOutput();
     expect(exits).toEqual([{ exitCode: null, signal: 9 }]);
   });
 

@@ -102,6 +102,11 @@ export class FakePtySession implements PtySession {
     );
   }
 
+  /** Resolves once all output emitted so far has been delivered to listeners. */
+  async flushOutput(): Promise<void> {
+    await this.outputChain;
+  }
+
   async write(data: string | Uint8Array): Promise<void> {
     const bytes = typeof data === 'string' ? encoder.encode(data) : data;
     if (this.exitInfo || this.exitQueued) throw new PtyWriteError('pty_closed', 0, 'pty closed: process exited');

@@ -54,9 +54,9 @@ export function describePtyContract(options: PtyContractOptions): void {
 
     test('output is raw bytes', async () => {
       const s = spawn();
+      using out = new OutputCollector(s);
       const first = await new Promise<Uint8Array>((resolve) => s.onData(resolve));
       expect(first).toBeInstanceOf(Uint8Array);
-      using out = new OutputCollector(s);
       await out.waitFor('fake-agent> ');
     });
 
