@@ -7,5 +7,16 @@ export { contextView, overviewView, type ContextDetail } from './context-view.js
 export { taskList, MAX_BATCH_IDS, MAX_PAGE, UNASSIGNED, type TaskListArgs } from './task-list.js';
 export { deleteInfo, subtreeOf, wouldCycle, type DeleteInfo } from './task-tree.js';
 export { ContextErrorCodes, contextError, type ContextErrorCode, type OpRejection } from './errors.js';
-export { emptyContext, TASK_STATUSES, type ContextHead, type ContextState, type Task, type TaskStatus } from './model.js';
+export {
+  emptyContext,
+  TASK_STATUSES,
+  type AgentState,
+  type Brief,
+  type ContextHead,
+  type ContextMeta,
+  type ContextState,
+  type CoordinationNote,
+  type Task,
+  type TaskStatus,
+} from './model.js';
 export { formatTaskId, taskNumber } from './task-ids.js';

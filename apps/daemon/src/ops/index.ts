@@ -1,6 +1,7 @@
 import type { OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
 import { registerActorsOps } from './actors.js';
+import { registerContextOps } from './context.js';
 import { registerDebugOps } from './debug.js';
 import { registerGroupsOps } from './groups.js';
 import { registerInboxOps } from './inbox.js';
@@ -23,4 +24,5 @@ export function registerKernelOps(router: OpRouter, kernel: Kernel): void {
   registerInboxOps(router, kernel);
   registerLedgerOps(router, kernel);
   registerStreamOps(router, kernel);
+  registerContextOps(router, kernel);
 }

@@ -1,0 +1,75 @@
+import { ContextStore, contextView, overviewView, taskList, type ActorRoles, type ContextPrincipal, type SyncResult, type TaskListArgs } from '@cccc/context';
+import { effectiveRole, isVisibleActor, type GroupDoc } from '@cccc/groups';
+import { IpcError } from '@cccc/ipc-protocol';
+import type { Kernel } from '../kernel/kernel.js';
+
+/**
+ * The daemon side of Context v3: one cached store per group, principals resolved from the group
+ * document (first visible actor = foreman), and one `context.sync` ledger event per persisted batch.
+ */
+export class ContextService {
+  private readonly stores = new Map<string, ContextStore>();
+
+  constructor(private readonly kernel: Kernel) {}
+
+  store(groupId: string): ContextStore {
+    let store = this.stores.get(groupId);
+    if (!store) {
+      store = new ContextStore(this.kernel.layout.groupDir(groupId));
+      this.stores.set(groupId, store);
+    }
+    return store;
+  }
+
+  rolesOf(group: GroupDoc): ActorRoles {
+    const roles = new Map<string, 'foreman' | 'peer'>();
+    for (const a of group.actors) {
+      const role = effectiveRole(group.actors, a.id);
+      if (role) roles.set(a.id, role);
+    }
+    return roles;
+  }
+
+  /** `user` (and the daemon's own `system`) act as the user; an actor by its role; anyone else is refused. */
+  principal(group: GroupDoc, by: string): ContextPrincipal {
+    if (by === 'user' || by === 'system') return { id: by, role: 'user' };
+    const role = effectiveRole(group.actors, by);
+    if (!role) throw new IpcError('permission_denied', `unknown principal ${by} for this group`, { by });
+    return { id: by, role };
+  }
+
+  actorIds(group: GroupDoc): string[] {
+    return group.actors.filter(isVisibleActor).map((a) => a.id);
+  }
+
+  get(groupId: string, detail: 'overview' | 'summary' | 'full'): Record<string, unknown> {
+    const group = this.kernel.groups.get(groupId);
+    const store = this.store(groupId);
+    if (detail === 'overview') return overviewView(store.readHead(), this.actorIds(group));
+    return contextView(store.read(), detail, this.actorIds(group));
+  }
+
+  list(groupId: string, args: TaskListArgs): Record<string, unknown> {
+    this.kernel.groups.get(groupId);
+    return taskList(this.store(groupId).read(), args);
+  }
+
+  /** Serialized per group; the ledger hears about every batch that changed something. */
+  async sync(
+    groupId: string,
+    by: string,
+    req: { ops: readonly unknown[]; dry_run?: boolean | undefined; if_version?: string | undefined; idempotencyKey?: string | undefined },
+  ): Promise<SyncResult> {
+    const group = this.kernel.groups.get(groupId);
+    const principal = this.principal(group, by);
+    return this.kernel.groupLocks.run(`context:${groupId}`, async () => {
+      const result = await this.store(groupId).sync({ ...req, principal, roles: this.rolesOf(group) });
+      if (!result.dry_run && result.persisted) {
+        // Ids and op names only: titles, notes and agent memory stay in the context files.
+        const changes = result.changes.map(({ index, op, task_id, actor_id }) => ({ index, op, ...(task_id ? { task_id } : {}), ...(actor_id ? { actor_id } : {}) }));
+        await this.kernel.append(groupId, { kind: 'context.sync', by, data: { version: result.version, tasks_version: result.tasks_version, changes } });
+      }
+      return result;
+    });
+  }
+}

@@ -1,0 +1,106 @@
+import { effectiveRole, type GroupDoc } from '@cccc/groups';
+import { IpcError, isIpcError, type CCCSEventV1, type OpArgs } from '@cccc/ipc-protocol';
+import type { Kernel } from '../kernel/kernel.js';
+import { MessagingService } from '../messaging/messaging-service.js';
+import { validateOutgoing } from '../messaging/outgoing.js';
+import { principalOf } from '../messaging/principal.js';
+import type { ContextService } from './context-service.js';
+
+export interface TrackedSendResult {
+  task_id: string;
+  task_ref: { kind: 'task_ref'; task_id: string; title: string; status: string };
+  event?: CCCSEventV1;
+  event_id?: string;
+  message_mode?: 'send';
+  task_created: boolean;
+  message_sent: boolean;
+  partial_failure: boolean;
+  replayed?: boolean;
+  error?: { code: string; message: string; details: Record<string, unknown> };
+}
+
+/**
+ * The assignee a delegation implies: the one concrete actor it addresses, if the sender may
+ * assign to it (a peer cannot assign another peer, so that case stays unassigned).
+ */
+function impliedAssignee(group: GroupDoc, by: string, recipientIds: readonly string[], explicitTo: readonly string[] | undefined): string | undefined {
+  const concrete = (explicitTo ?? []).filter((t) => !t.startsWith('@') && t !== 'user');
+  if (concrete.length !== 1 || recipientIds.length !== 1) return undefined;
+  const target = recipientIds[0]!;
+  if (effectiveRole(group.actors, by) === 'peer' && target !== by && effectiveRole(group.actors, target) === 'peer') return undefined;
+  return target;
+}
+
+/**
+ * §8.6 tracked_send: a task, then one linked Send carrying its task_ref. The message is
+ * validated before the task exists (a bad audience creates nothing); a failed task creation
+ * sends nothing; a send that fails after the task is reported as partial_failure.
+ */
+export class TrackedSend {
+  private readonly messaging: MessagingService;
+
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly context: ContextService,
+  ) {
+    this.messaging = new MessagingService(kernel);
+  }
+
+  async run(args: OpArgs<'tracked_send'>): Promise<TrackedSendResult> {
+    const by = principalOf(args.by);
+    const group = this.kernel.groups.get(args.group_id);
+    const out = validateOutgoing(group, {
+      by,
+      text: args.text,
+      to: args.to,
+      mode: 'send',
+      hasAttachments: false,
+      insight: args.insight,
+      requirePeerInsight: args.require_peer_insight,
+    });
+    // One key at a time per group, so two retries of the same request cannot both create a task.
+    return this.kernel.groupLocks.run(`tracked_send:${args.group_id}`, async () => {
+      const key = args.idempotency_key;
+      const existing = key
+        ? [...this.context.store(args.group_id).read().tasks.values()].find((t) => t.idempotency_key === key && t.created_by === by)
+        : undefined;
+      let task = existing;
+      if (!task) {
+        const assignee = args.assignee ?? impliedAssignee(group, by, out.routing.recipient_ids, args.to);
+        const op = {
+          op: 'task.create',
+          title: args.title,
+          outcome: args.outcome,
+          checklist: args.checklist,
+          priority: args.task_priority,
+          assignee,
+          waiting_on: args.waiting_on,
+          handoff_to: args.handoff_to,
+          notes: args.notes,
+        };
+        const synced = await this.context.sync(args.group_id, by, { ops: [op], idempotencyKey: key });
+        const id = synced.changes[0]!.task_id!;
+        task = synced.state.tasks.get(id)!;
+      }
+      const task_ref = { kind: 'task_ref' as const, task_id: task.id, title: task.title, status: task.status };
+      const base = { task_id: task.id, task_ref, task_created: true, ...(existing ? { replayed: true } : {}) };
+      try {
+        const sent = await this.messaging.send({
+          group_id: args.group_id,
+          text: args.text,
+          by,
+          to: args.to,
+          message_mode: 'send',
+          refs: [...(args.refs ?? []), task_ref],
+          insight: args.insight,
+          require_peer_insight: args.require_peer_insight,
+          client_id: key ? `tracked_send:${key}` : undefined,
+        });
+        return { ...base, event: sent.event, event_id: sent.event.id, message_mode: 'send', message_sent: true, partial_failure: false };
+      } catch (error) {
+        const wire = isIpcError(error) ? error : new IpcError('internal_error', 'the linked message could not be sent');
+        return { ...base, message_sent: false, partial_failure: true, error: { code: wire.code, message: wire.message, details: wire.details } };
+      }
+    });
+  }
+}
