@@ -1,0 +1,38 @@
+import type { LedgerStore } from '../store.js';
+import type { Clock, RoleOf } from '../types.js';
+
+export interface ContractOpenOptions {
+  groupId: string;
+  clock?: Clock;
+  roleOf?: RoleOf;
+}
+
+export interface LedgerContractOptions {
+  /** Open a fresh, empty store; the suite closes it. */
+  open: (opts: ContractOpenOptions) => Promise<LedgerStore>;
+  /** Case name → reason it does not apply to this implementation. */
+  skip?: Partial<Record<ContractCase, string>>;
+}
+
+export const CONTRACT_CASES = [
+  'envelope',
+  'order',
+  'appendManyAtomic',
+  'tooLarge',
+  'invalidData',
+  'findById',
+  'findByPrefix',
+  'clientId',
+  'clientIdWindow',
+  'inbox',
+  'inboxRecipients',
+  'inboxGeneration',
+  'history',
+  'obligations',
+  'delivery',
+  'strandedClaims',
+  'follow',
+  'snapshot',
+  'lookups',
+] as const;
+export type ContractCase = (typeof CONTRACT_CASES)[number];
