@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerDaemonCommands } from './commands/daemon.js';
 import { registerActorCommands } from './commands/actors.js';
+import { registerContextCommands } from './commands/context.js';
 import { registerGroupCommands } from './commands/groups.js';
 import { registerInboxCommands } from './commands/inbox.js';
 import { registerMessageCommands } from './commands/messages.js';
@@ -26,5 +27,6 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerInboxCommands(program, setExit);
   registerTailCommand(program, setExit);
   registerNotifyCommand(program, setExit);
+  registerContextCommands(program, setExit);
   return program;
 }
