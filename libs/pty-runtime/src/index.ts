@@ -1,2 +1,87 @@
-// Not started yet: this package is built by issue 6 (PTY runtime). It exports nothing until then.
-export {};
+// @cccc/pty-runtime: agents as live terminals. Domain only: no sockets, no IPC handlers, no ledger.
+// The daemon composes these pieces; `./testing` has the fake PTY and the PtySession contract suite.
+
+// Events and disposables
+export { Emitter, DisposableStore, toDisposable, type Event, type Listener } from './events.js';
+
+// PTY sessions (one interface, node-pty behind it)
+export {
+  PtyWriteError,
+  PtySpawnError,
+  type PtySession,
+  type PtySpawner,
+  type PtySpawnOptions,
+  type PtyExit,
+  type PtyWriteErrorCode,
+  type PtySpawnErrorCode,
+} from './pty/pty-session.js';
+export { spawnNodePty } from './pty/node-pty-session.js';
+export { defaultPtySpawner, stopPtySession, type StopOptions } from './pty/spawner.js';
+export { findExecutable } from './pty/which.js';
+
+// Output ring (byte cursors)
+export { OutputRing, DEFAULT_RING_CAP_BYTES, type OutputRingOptions, type RingPage, type ReadOptions } from './ring/output-ring.js';
+
+// Rendering on request and the §8.11 terminal ops
+export { renderBytes, type RenderedScreen, type RenderOptions, type RenderSize } from './render/headless-render.js';
+export {
+  terminalTail,
+  terminalSnapshot,
+  terminalReplay,
+  terminalHistory,
+  terminalSince,
+  terminalClear,
+  renderAttachSnapshot,
+  DEFAULT_TAIL_MAX_CHARS,
+  DEFAULT_PAGE_LIMIT_BYTES,
+  DEFAULT_SNAPSHOT_LIMIT_BYTES,
+  HISTORY_RANGE_CAP_BYTES,
+  type TerminalSource,
+  type TailOptions,
+  type TailResult,
+  type SnapshotResult,
+  type AttachSnapshot,
+  type ReplayOptions,
+  type ReplayResult,
+  type HistoryOptions,
+  type HistoryResult,
+  type HistoryPage,
+} from './render/terminal-ops.js';
+export { compactLines, stripAnsi } from './render/text-shaping.js';
+export { canReadTranscript, type TranscriptVisibility, type TranscriptViewer } from './render/visibility.js';
+
+// Terminal controller per actor
+export {
+  ActorTerminal,
+  InputTransaction,
+  DEFAULT_SUBMIT_DELAY_MS,
+  type ActorTerminalOptions,
+  type LaunchSpec,
+  type SubmitOptions,
+  type InputWriteResult,
+} from './terminal/actor-terminal.js';
+export { TerminalSession, type TerminalSessionOptions, type OutputChunk } from './terminal/terminal-session.js';
+export { AttachmentRegistry, type AttachMode, type AttachRequest, type AttachmentGrant, type WriterChange } from './terminal/attachments.js';
+export { validateTermSize, validateSnapshotHint, DEFAULT_COLS, DEFAULT_ROWS, type SizeCheck } from './terminal/size.js';
+export { buildPastePayload, stripTrailingNewlines, submitKey, PASTE_START, PASTE_END } from './terminal/submit-payload.js';
+export { SequenceScanner } from './terminal/sequence-scanner.js';
+export type { SubmitMode, SubmitOutcome } from './terminal/types.js';
+
+// Runtimes and launch
+export { RUNTIME_CATALOG, getRuntime, isKnownRuntime, detectInstalled, type RuntimeSpec, type RuntimeTransport, type InstalledCheck } from './runtime/catalog.js';
+export {
+  composeLaunch,
+  assertLaunchCwd,
+  LaunchError,
+  type LaunchBase,
+  type LaunchCommand,
+  type LaunchContributor,
+  type LaunchErrorCode,
+  type Env,
+} from './runtime/launch.js';
+
+// Delivery rendering
+export { messageFromEvent, type DeliveredMessage, type DeliveredAttachment, type DeliveredNotify } from './delivery/message.js';
+export { renderChatMessage, renderHeader, renderBody, mailPendingLine, type RenderMessageOptions } from './delivery/render-message.js';
+export { renderDeliveryBatch, renderSystemNotify, mailNotice, REPLY_INSTRUCTION, type DeliveryItem, type RenderBatchOptions } from './delivery/render-batch.js';
+export { buildSystemPrompt, DEFAULT_PREAMBLE, type SystemPromptInput, type TeamMember, type PromptScope } from './delivery/system-prompt.js';
