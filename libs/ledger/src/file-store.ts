@@ -54,6 +54,8 @@ export class FileLedgerStore implements LedgerStore {
   private readonly ctx: IndexedContext;
   private recovered: IntegrityReport['recoveredConsume'] = null;
   private closed = false;
+  /** A read found bytes that differ from what the index recorded. */
+  private indexDisagrees = false;
 
   constructor(
     readonly paths: LedgerPaths,
@@ -85,7 +87,11 @@ export class FileLedgerStore implements LedgerStore {
   private refresh(): void {
     this.ensureOpen();
     this.appender.flushIndex(); // read-your-writes: acknowledged batches become queryable
-    if (this.appender.indexNeedsResync) {
+    if (this.indexDisagrees) {
+      this.indexDisagrees = false;
+      this.files.invalidate();
+      rebuildIndex(this.index, this.files);
+    } else if (this.appender.indexNeedsResync) {
       this.appender.indexNeedsResync = false;
       const reason = staleReason(this.index, this.files);
       if (reason) rebuildIndex(this.index, this.files);
@@ -102,9 +108,10 @@ export class FileLedgerStore implements LedgerStore {
     const loc = this.queries.byOrd(ord);
     if (!loc) throw ledgerError(LedgerErrorCodes.eventNotFound, `no event at position ${ord}`);
     const decoded = decodeLine(this.files.readAt(loc.src, loc.off, loc.len).toString('utf8'));
-    if (!decoded.ok) {
-      this.appender.indexNeedsResync = true;
-      throw ledgerError(LedgerErrorCodes.malformedLedger, `index points at a non-event (${decoded.reason}); index will be rebuilt`);
+    if (!decoded.ok || decoded.event.id !== loc.id) {
+      // The files changed behind the index (the JSONL wins): rebuild on the next call.
+      this.indexDisagrees = true;
+      throw ledgerError(LedgerErrorCodes.malformedLedger, `index disagrees with the ledger at position ${ord}; the index will be rebuilt`);
     }
     return decoded.event;
   }

@@ -118,3 +118,20 @@ describe('derived SQLite index', () => {
     expect(readFileSync(paths(home).ledger, 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
   });
 });
+
+describe('index disagreement found while reading', () => {
+  it('a sealed segment rewritten behind the index fails the read once, then the index is rebuilt from the files', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await store.append(mail(`m${i}`))).event.id);
+    await store.compact({ force: true });
+    const segDir = join(home, 'groups', G, 'state/ledger/segments');
+    const [name] = (await import('node:fs')).readdirSync(segDir);
+    // Same number of lines, different events: only reading reveals it.
+    writeFileSync(join(segDir, name!), [11, 12, 13].map(rawEvent).join('\n') + '\n');
+    expect(() => store.inboxPeek({ actorId: 'peer1' })).toThrow(expect.objectContaining({ code: 'ledger_malformed' }));
+    expect(store.inboxPeek({ actorId: 'peer1' }).messages.map((e) => e.data['text'])).toEqual(['raw11', 'raw12', 'raw13']);
+    expect(store.findById(ids[0]!)).toBeUndefined();
+  });
+});

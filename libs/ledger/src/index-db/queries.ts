@@ -23,7 +23,7 @@ export class IndexQueries {
       byPrefix: db.prepare<[string, string], Located & { id: string }>(
         'SELECT ord, src, off, len, id FROM events WHERE id >= ? AND id < ? ORDER BY id, ord LIMIT 2',
       ),
-      byOrd: db.prepare<[number], Located>('SELECT ord, src, off, len FROM events WHERE ord = ?'),
+      byOrd: db.prepare<[number], Located & { id: string }>('SELECT ord, src, off, len, id FROM events WHERE ord = ?'),
       generation: db.prepare<[string], { ord: number; created_at: string }>('SELECT ord, created_at FROM actor_gen WHERE actor_id = ?'),
       // target_ord > gen implies ord > gen: a mail.read is appended after its target.
       mailReadMark: db.prepare<[string, number], { m: number }>(
@@ -60,7 +60,7 @@ export class IndexQueries {
     return this.s.byPrefix.all(prefix, prefix + '\uffff');
   }
 
-  byOrd(ord: number): Located | undefined {
+  byOrd(ord: number): (Located & { id: string }) | undefined {
     return this.s.byOrd.get(ord);
   }
 
