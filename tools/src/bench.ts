@@ -10,6 +10,7 @@ const sections: Section[] = [{ name: 'ping', run: () => benchPing() }];
 const optional: Array<{ name: string; module: string; fn: string }> = [
   { name: 'ledger', module: './bench/ledger.js', fn: 'benchLedger' },
   { name: 'kernel', module: './bench/kernel.js', fn: 'benchKernel' },
+  { name: 'pty', module: './bench/pty.js', fn: 'benchPty' },
 ];
 for (const o of optional) {
   const file = new URL(o.module, import.meta.url);
