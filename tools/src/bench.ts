@@ -11,6 +11,7 @@ const optional: Array<{ name: string; module: string; fn: string }> = [
   { name: 'ledger', module: './bench/ledger.js', fn: 'benchLedger' },
   { name: 'kernel', module: './bench/kernel.js', fn: 'benchKernel' },
   { name: 'pty', module: './bench/pty.js', fn: 'benchPty' },
+  { name: 'context', module: './bench/context.js', fn: 'benchContext' },
 ];
 for (const o of optional) {
   const file = new URL(o.module, import.meta.url);
