@@ -1,5 +1,5 @@
-import { ReusableFileLock } from '@cccc/durable-fs';
-import { closeSync, fdatasync, fstatSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { fsyncDirSync, ReusableFileLock } from '@cccc/durable-fs';
+import { closeSync, existsSync, fdatasync, fstatSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
@@ -130,7 +130,14 @@ export class GroupCommitAppender {
       this.files.invalidate();
     }
     mkdirSync(dirname(this.paths.active), { recursive: true });
+    const created = !existsSync(this.paths.active);
     this.fd = openSync(this.paths.active, 'a+', 0o644); // a+: appends, plus reading the last byte
+    if (created) {
+      // fdatasync covers the file's bytes, not its name: make the new entry (and the group
+      // directory's own entry) durable before anything appended to it is acknowledged.
+      fsyncDirSync(this.paths.groupDir);
+      fsyncDirSync(dirname(this.paths.groupDir));
+    }
     return this.fd;
   }
 

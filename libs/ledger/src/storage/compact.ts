@@ -72,7 +72,10 @@ export function compactLocked(
   index: LedgerIndex,
   opts: { now: Date; nowIso: string; reason: string; force: boolean; maxActiveBytes?: number },
 ): CompactReport {
-  mkdirSync(paths.segmentsDir, { recursive: true });
+  if (!existsSync(paths.segmentsDir)) {
+    mkdirSync(paths.segmentsDir, { recursive: true });
+    fsyncDirSync(paths.ledgerDir); // the new segments/ entry must survive a crash too
+  }
   const manifest = readManifest(paths.manifest);
   const { added } = reconcile(paths, manifest, opts.nowIso);
   files.invalidate();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { writeFileAtomicSync } from '@cccc/durable-fs';
-import { join } from 'node:path';
+import { fsyncDirSync, writeFileAtomicSync } from '@cccc/durable-fs';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { CHAT_TEXT_SPILL_BYTES } from './limits.js';
 
 export interface SpillPlan {
@@ -35,7 +36,12 @@ export function planChatSpill(groupDir: string, eventId: string, data: Record<st
   const previous = Array.isArray(data['attachments']) ? (data['attachments'] as unknown[]) : [];
   return {
     data: { ...data, text: `[cccc] (chat text stored at ${relPath})`, attachments: [...previous, attachment] },
-    write: () => writeFileAtomicSync(absPath, bytes),
+    write: () => {
+      const dir = dirname(absPath);
+      const created = !existsSync(dir);
+      writeFileAtomicSync(absPath, bytes); // fsyncs the blobs directory itself
+      if (created) fsyncDirSync(dirname(dir)); // ...and a fresh blobs/ entry in its parent
+    },
     relPath,
     absPath,
   };
