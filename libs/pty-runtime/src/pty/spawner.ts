@@ -25,6 +25,13 @@ export function stopPtySession(session: PtySession, options: StopOptions = {}): 
     let timer: NodeJS.Timeout | undefined;
     const sub = session.onExit((exit) => {
       if (timer) clearTimeout(timer);
+      // Helpers that ignored SIGTERM may outlive the leader in its process group: end them now,
+      // while the group id cannot have been reused yet.
+      try {
+        process.kill(-session.pid, 'SIGKILL');
+      } catch {
+        /* group already empty */
+      }
       sub[Symbol.dispose]();
       resolve(exit);
     });

@@ -18,6 +18,11 @@ export interface RenderOptions extends RenderSize {
 export interface RenderedScreen extends Disposable {
   /** Every buffer line (scrollback then screen) as plain text, right-trimmed. */
   plainLines(): string[];
+  /**
+   * The bottom lines holding at least `minChars` non-blank characters (or all lines), in order.
+   * Lets terminal_tail skip translating thousands of lines it would cut away anyway.
+   */
+  plainTailLines(minChars: number): string[];
   /** ANSI that rebuilds the screen (and up to `scrollbackRows` lines above it). */
   serialize(scrollbackRows?: number): string;
   /** Whether the app had the alternate screen active at the end of the range. */
@@ -60,6 +65,23 @@ export async function renderBytes(bytes: Uint8Array, options: RenderOptions): Pr
         else out.push(text);
       }
       return out;
+    },
+    plainTailLines(minChars: number) {
+      const out: string[] = [];
+      let chars = 0;
+      let pending = '';
+      for (let y = buffer.length - 1; y >= 0 && chars <= minChars; y--) {
+        const line = buffer.getLine(y);
+        if (!line) continue;
+        // Wrapped rows continue the row above: build the logical line bottom-up.
+        pending = line.translateToString(true) + pending;
+        if (line.isWrapped && y > 0) continue;
+        out.push(pending);
+        const trimmed = pending.trimEnd().length;
+        if (trimmed > 0) chars += trimmed + 1;
+        pending = '';
+      }
+      return out.reverse();
     },
     serialize(scrollbackRows?: number) {
       return serializer.serialize(scrollbackRows === undefined ? {} : { scrollback: scrollbackRows });

@@ -73,7 +73,7 @@ export async function terminalTail(source: TerminalSource, options: TailOptions 
   // Each kept line costs at least one character, so more scrollback than max_chars is waste.
   const scrollback = Math.min(MAX_TAIL_SCROLLBACK, Math.max(source.rows, maxChars));
   using screen = await renderBytes(bytes, { cols: source.cols, rows: source.rows, scrollback });
-  const text = stripAnsi ? shape(screen.plainLines(), compact) : screen.serialize();
+  const text = stripAnsi ? shape(screen.plainTailLines(maxChars), compact) : screen.serialize();
   return { text: keepLastChars(text, maxChars, !stripAnsi), end_cursor: end, ...notes(ring) };
 }
 

@@ -25,9 +25,11 @@ export function trimTrailingBlank(lines: readonly string[]): string[] {
  * ANSI text is cut at the next line start so no escape sequence is split.
  */
 export function keepLastChars(text: string, maxChars: number, ansi: boolean): string {
-  const chars = Array.from(text);
-  if (chars.length <= maxChars) return text;
-  let tail = chars.slice(chars.length - maxChars).join('');
+  if (text.length <= maxChars) return text; // UTF-16 length ≥ code points
+  // Only the end matters: split at most 2×maxChars UTF-16 units instead of the whole text.
+  const chars = Array.from(text.slice(-2 * maxChars));
+  if (chars.length <= maxChars && text.length <= 2 * maxChars) return text;
+  let tail = chars.slice(Math.max(0, chars.length - maxChars)).join('');
   if (ansi) {
     const nl = tail.indexOf('\n');
     tail = nl >= 0 ? tail.slice(nl + 1) : '';
