@@ -6,7 +6,7 @@ const [mode, path] = process.argv.slice(2);
 if (mode === 'echo-server' && path) {
   // A bare NDJSON echo server: every line is written back as it came.
   const server = createServer((socket) => {
-    let pending = Buffer.alloc(0);
+    let pending: Buffer = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
       pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
       for (let nl = pending.indexOf(0x0a); nl !== -1; nl = pending.indexOf(0x0a)) {
