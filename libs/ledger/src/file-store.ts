@@ -9,6 +9,7 @@ import { IndexQueries } from './index-db/queries.js';
 import { catchUpActive, rebuildIndex, staleReason } from './index-db/sync.js';
 import {
   deliveryStateIndexed,
+  inboxCountIndexed,
   inboxPeekIndexed,
   messageHistoryIndexed,
   replyObligationsIndexed,
@@ -246,6 +247,11 @@ export class FileLedgerStore implements LedgerStore {
   inboxPeek(q: { actorId: string; limit?: number }): InboxView {
     this.refresh();
     return inboxPeekIndexed(this.ctx, q.actorId, roleOrPeer(this.opts.roleOf, q.actorId), clampLimit(q.limit, DEFAULT_INBOX_LIMIT));
+  }
+
+  inboxCount(q: { actorId: string }): number {
+    this.refresh();
+    return inboxCountIndexed(this.ctx, q.actorId, roleOrPeer(this.opts.roleOf, q.actorId));
   }
 
   private consumeDeps(): ConsumeDeps {

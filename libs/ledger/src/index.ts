@@ -27,7 +27,7 @@ export type { Manifest, ManifestSegment } from './storage/manifest.js';
 export type { CursorEntry, PendingMarker } from './mail/cursor-files.js';
 export type { ConsumePhase } from './mail/consume.js';
 // Pure projections: the same rules the index-backed queries follow, usable without disk.
-export { inboxUnread, mailWatermark, type InboxView, type InboxCursor, type InboxQuery } from './projections/inbox.js';
+export { inboxUnread, inboxUnreadCount, mailWatermark, type InboxView, type InboxCursor, type InboxQuery } from './projections/inbox.js';
 export { messageHistoryOf, type HistoryMode, type HistoryPage, type HistoryQuery } from './projections/history.js';
 export { replyObligationsOf, type ReplyObligation, type ObligationStatus } from './projections/obligations.js';
 export {

@@ -19,8 +19,8 @@ export interface IndexedContext {
   historyQueryPage?: number | undefined;
 }
 
-/** Same answer as `inboxUnread` over a full scan, from bounded index range scans. */
-export function inboxPeekIndexed(ctx: IndexedContext, actorId: string, role: ActorRole, limit: number): InboxView {
+/** The generation start and the effective Mail watermark (see `mailWatermark`), as ords. */
+function inboxBounds(ctx: IndexedContext, actorId: string): { gen: number; mark: number } {
   const q = ctx.queries;
   const gen = q.generation(actorId)?.ord ?? 0;
   let mark = 0;
@@ -29,12 +29,23 @@ export function inboxPeekIndexed(ctx: IndexedContext, actorId: string, role: Act
     const loc = q.byId(entry.event_id);
     if (loc && loc.ord > gen) mark = loc.ord;
   }
-  mark = Math.max(mark, q.mailReadMark(actorId, gen));
+  return { gen, mark: Math.max(mark, q.mailReadMark(actorId, gen)) };
+}
+
+/** Same answer as `inboxUnread` over a full scan, from bounded index range scans. */
+export function inboxPeekIndexed(ctx: IndexedContext, actorId: string, role: ActorRole, limit: number): InboxView {
+  const { gen, mark } = inboxBounds(ctx, actorId);
   const after = Math.max(gen, mark);
-  const lists = tokensAddressing(actorId, role).map((t) => q.mailForToken(t, after, actorId, limit));
+  const lists = tokensAddressing(actorId, role).map((t) => ctx.queries.mailForToken(t, after, actorId, limit));
   const messages = mergeOrds(lists, false, limit).map((ord) => ctx.readOrd(ord));
   const at = mark > 0 ? ctx.readOrd(mark) : undefined;
   return { messages, cursor: { event_id: at?.id ?? '', ts: at?.ts ?? '' } };
+}
+
+/** Passive mail_pending count: same boundaries as the Inbox, never moves the cursor. */
+export function inboxCountIndexed(ctx: IndexedContext, actorId: string, role: ActorRole): number {
+  const { gen, mark } = inboxBounds(ctx, actorId);
+  return ctx.queries.unreadMailCount(tokensAddressing(actorId, role), Math.max(gen, mark), actorId);
 }
 
 const QUERY_PAGE = 256;

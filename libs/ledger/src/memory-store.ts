@@ -5,7 +5,7 @@ import { formatTs } from './event-format.js';
 import { assertSettleAllowed, claimRefusal, deliveryStatesOf, type DeliveryFact } from './projections/delivery.js';
 import { generationCreatedAt } from './projections/generation.js';
 import { messageHistoryOf, type HistoryPage } from './projections/history.js';
-import { inboxUnread, type InboxView } from './projections/inbox.js';
+import { inboxUnread, inboxUnreadCount, type InboxView } from './projections/inbox.js';
 import { replyObligationsOf, type ReplyObligation } from './projections/obligations.js';
 import { roleOrPeer } from './projections/recipients.js';
 import type { CompactReport } from './storage/compact.js';
@@ -153,6 +153,10 @@ export class MemoryLedgerStore implements LedgerStore {
       cursorEventId: this.cursors.get(q.actorId)?.event_id,
       limit: clampLimit(q.limit, DEFAULT_INBOX_LIMIT),
     });
+  }
+
+  inboxCount(q: { actorId: string }): number {
+    return inboxUnreadCount(this.events, { actorId: q.actorId, role: roleOrPeer(this.opts.roleOf, q.actorId), cursorEventId: this.cursors.get(q.actorId)?.event_id });
   }
 
   async inboxConsume(q: { actorId: string; by?: string; limit?: number }): Promise<InboxConsumeResult> {

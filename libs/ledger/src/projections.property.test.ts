@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openGroupLedger } from './open-ledger.js';
 import { deliveryStatesOf } from './projections/delivery.js';
 import { messageHistoryOf, type HistoryMode } from './projections/history.js';
-import { inboxUnread } from './projections/inbox.js';
+import { inboxUnread, inboxUnreadCount } from './projections/inbox.js';
 import { replyObligationsOf } from './projections/obligations.js';
 import { roleOrPeer } from './projections/recipients.js';
 import { TempHomes } from './test-support/homes.js';
@@ -103,6 +103,7 @@ function compare(store: Awaited<ReturnType<typeof openGroupLedger>>, events: Led
     const role = roleOrPeer(roleOf, actorId);
     const scan = inboxUnread(events, { actorId, role, cursorEventId: actorId === 'peer1' ? cursorId : undefined, limit: q.limit });
     expect(store.inboxPeek({ actorId, limit: q.limit })).toEqual(scan);
+    expect(store.inboxCount({ actorId })).toBe(inboxUnreadCount(events, { actorId, role, cursorEventId: actorId === 'peer1' ? cursorId : undefined }));
     const before = q.before === undefined || ids.length === 0 ? undefined : ids[q.before % ids.length];
     const hq = { actorId, mode: q.mode, query: q.query, beforeEventId: before, limit: q.limit };
     expect(store.messageHistory(hq)).toEqual(messageHistoryOf(events, { ...hq, role }));

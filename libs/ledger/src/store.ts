@@ -95,6 +95,8 @@ export interface LedgerStore extends AsyncDisposable {
   mailCursorOf(actorId: string): CursorEntry | undefined;
   inboxPeek(q: { actorId: string; limit?: number }): InboxView;
   inboxConsume(q: { actorId: string; by?: string; limit?: number }): Promise<InboxConsumeResult>;
+  /** How many Mail messages are unread (mail_pending); does not move the cursor. */
+  inboxCount(q: { actorId: string }): number;
   messageHistory(q: HistoryRequest): HistoryPage;
   replyObligations(sourceEventId: string): ReplyObligation[];
   deliveryState(sourceEventId: string): DeliveryFact[];

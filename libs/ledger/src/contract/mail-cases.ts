@@ -11,6 +11,7 @@ export function mailCases(check: Check, withStore: WithStore): void {
       const m2 = (await s.append(chat('user', ['peer1'], 'mail', 'two'))).event;
       expect(s.inboxPeek({ actorId: 'peer1' }).messages.map((e) => e.id)).toEqual([m1.id, m2.id]);
       expect(s.inboxPeek({ actorId: 'peer1' }).messages.length).toBe(2);
+      expect(s.inboxCount({ actorId: 'peer1' })).toBe(2);
       const r1 = await s.inboxConsume({ actorId: 'peer1', limit: 1 });
       expect(r1.messages.map((e) => e.id)).toEqual([m1.id]);
       expect(r1.event?.kind).toBe('mail.read');
@@ -39,6 +40,12 @@ export function mailCases(check: Check, withStore: WithStore): void {
       expect(ids('peer2')).toEqual([all.id, peers.id]);
       expect(ids('lead')).toEqual([all.id, fore.id]);
       expect(ids('voice')).toEqual([direct.id]);
+      expect(s.inboxCount({ actorId: 'peer2' })).toBe(2);
+      expect(s.inboxCount({ actorId: 'lead' })).toBe(2);
+      // One message reaching peer1 through three tokens is one unread message.
+      const multi = (await s.append(chat('user', ['peer1', '@all', '@peers'], 'mail', 'multi'))).event;
+      expect(s.inboxCount({ actorId: 'peer1' })).toBe(2);
+      expect(ids('peer1')).toEqual([peers.id, multi.id]);
     }),
   );
 

@@ -33,6 +33,11 @@ export class IndexQueries {
       mailForToken: db.prepare<[string, number, string, number], { ord: number }>(
         "SELECT ord FROM audience INDEXED BY audience_mode WHERE token = ? AND mode = 'mail' AND ord > ? AND by <> ? ORDER BY ord LIMIT ?",
       ),
+      // One message can reach an actor through several tokens (peer1 and @all): count it once.
+      mailCount: (tokens: number) =>
+        db.prepare<unknown[], { n: number }>(
+          `SELECT COUNT(DISTINCT ord) AS n FROM audience INDEXED BY audience_mode WHERE token IN (${Array(tokens).fill('?').join(',')}) AND mode = 'mail' AND ord > ? AND by <> ?`,
+        ),
       historyAll: db.prepare<[string, number, number, number], { ord: number; by: string }>(
         'SELECT ord, by FROM audience WHERE token = ? AND ord > ? AND ord < ? ORDER BY ord DESC LIMIT ?',
       ),
@@ -79,6 +84,10 @@ export class IndexQueries {
   /** Mail ords addressed through one token after `afterOrd`, not sent by the actor. */
   mailForToken(token: string, afterOrd: number, actorId: string, limit: number): number[] {
     return this.s.mailForToken.all(token, afterOrd, actorId, limit).map((r) => r.ord);
+  }
+
+  unreadMailCount(tokens: string[], afterOrd: number, actorId: string): number {
+    return this.s.mailCount(tokens.length).get(...tokens, afterOrd, actorId)?.n ?? 0;
   }
 
   historyForToken(token: string, mode: string | undefined, afterOrd: number, beforeOrd: number, limit: number): Array<{ ord: number; by: string }> {

@@ -53,3 +53,8 @@ export function inboxUnread(events: readonly LedgerEvent[], q: InboxQuery): Inbo
   const at = mark >= 0 ? (events[mark] as LedgerEvent) : undefined;
   return { messages, cursor: { event_id: at?.id ?? '', ts: at?.ts ?? '' } };
 }
+
+/** Number of unread Mail messages (the passive mail_pending summary). */
+export function inboxUnreadCount(events: readonly LedgerEvent[], q: Omit<InboxQuery, 'limit'>): number {
+  return inboxUnread(events, { ...q, limit: Number.MAX_SAFE_INTEGER }).messages.length;
+}
