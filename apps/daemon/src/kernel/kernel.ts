@@ -4,6 +4,7 @@ import type { AppendInput, AppendResult, FileLedgerStore } from '@cccc/ledger';
 import { KeyedMutex } from '../concurrency/keyed-mutex.js';
 import type { StreamTuning } from '../config.js';
 import type { Logger } from '../log.js';
+import { RuntimeRegistry } from '../runtime/runtime-registry.js';
 import { StreamHub } from '../streams/stream-hub.js';
 import { GlobalFeed } from './global-feed.js';
 import { GroupDocCache } from './group-cache.js';
@@ -21,6 +22,8 @@ export class Kernel implements AsyncDisposable {
   readonly ledgers: LedgerPool;
   readonly streams = new StreamHub();
   readonly globalFeed = new GlobalFeed();
+  /** Live PTY terminals by group and actor (filled by the runtime lifecycle). */
+  readonly runtimes = new RuntimeRegistry();
   /** Serializes read-modify-append sequences of one group (keys are group ids). */
   readonly groupLocks = new KeyedMutex();
 
