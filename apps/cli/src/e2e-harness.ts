@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 
 // Shared by the *.e2e.test.ts files: the BUILT cli as real processes against a real daemon
 // in a temp CCCC_HOME. Not part of the bundle (tsup builds only index.ts and cli.ts).
@@ -30,6 +30,9 @@ export interface CliHarness {
 
 /** Register beforeEach/afterEach that give each test its own home and running daemon. */
 export function useDaemonHome(options: { startDaemon?: boolean } = {}): CliHarness {
+  // A test here runs a dozen real node processes (~0.5 s each idle, several seconds each on a
+  // loaded 2-core box), so the shared 20 s default is too tight for these files only.
+  vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
   let home = '';
   const children: ChildProcess[] = [];
   const baseEnv = (env: NodeJS.ProcessEnv) => {

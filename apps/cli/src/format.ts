@@ -53,8 +53,23 @@ export function formatEvent(event: CCCSEventV1): string {
     const message = typeof d.message === 'string' ? oneLine(d.message) : '';
     return `${head}${target} (${String(d.kind ?? 'info')}): ${title}${message}`;
   }
-  const summary = JSON.stringify(event.data);
-  return summary === '{}' ? head : `${head} ${summary.length > 160 ? summary.slice(0, 157) + '...' : summary}`;
+  const brief = briefOf(event.data);
+  return brief ? `${head} ${brief}` : head;
+}
+
+/**
+ * A few words for a non-chat event: the actor, title, path or state it is about, in that order
+ * of preference; otherwise its data as JSON, cut short (full data is one `--json` away).
+ */
+function briefOf(data: Record<string, unknown>): string {
+  const actor = data.actor as { id?: unknown } | undefined;
+  const named = [typeof actor?.id === 'string' ? actor.id : data.actor_id, data.title, data.url, data.state].filter(
+    (v): v is string => typeof v === 'string' && v !== '',
+  );
+  if (named.length > 0) return named.join(' ');
+  const json = JSON.stringify(data);
+  if (json === '{}') return '';
+  return json.length > 120 ? json.slice(0, 117) + '...' : json;
 }
 
 function oneLine(text: string): string {

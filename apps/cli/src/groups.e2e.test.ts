@@ -24,7 +24,7 @@ describe('cccc groups, group, use, attach (real daemon)', () => {
 
     const table = await cli.cccc(['groups']);
     expect(table.stdout).toMatch(/^GROUP_ID\s+TITLE\s+STATE\s+ACTORS/);
-    expect(table.stdout).toContain(created.group_id);
+    expect(table.stdout).toMatch(new RegExp(`${created.group_id}\\s+Team A\\s+\\w+\\s+0\\n`));
     expect((await cli.json(['groups'])).groups.map((g: { group_id: string }) => g.group_id)).toContain(created.group_id);
   });
 

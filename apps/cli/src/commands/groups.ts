@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { GroupDoc } from '@cccc/ipc-protocol';
+import type { DaemonClient } from '@cccc/ipc-protocol/node';
 import { cliError } from '../cli-error.js';
 import { commandContext, groupContext, guarded, withCommonOptions, withGroupOptions, type GroupOptions } from '../context.js';
 import { formatTable } from '../format.js';
@@ -35,10 +36,11 @@ export function registerGroupCommands(program: Command, setExit: SetExit): void 
       const result = await ctx.client.call('groups', {});
       if (ctx.json) return printJson(result);
       if (result.groups.length === 0) return printLines(['no groups (create one with `cccc group create` or `cccc attach`)']);
+      const counts = await Promise.all(result.groups.map((g) => actorCount(ctx.client, g)));
       printLines(
         formatTable(
           ['group_id', 'title', 'state', 'actors'],
-          result.groups.map((g) => [g.group_id, g.title, g.state, actorCount(g)]),
+          result.groups.map((g, i) => [g.group_id, g.title, g.state, counts[i]]),
         ),
       );
     }),
@@ -126,11 +128,19 @@ export function registerGroupCommands(program: Command, setExit: SetExit): void 
   );
 }
 
-/** Summaries are loose: count an `actors` list or number when the daemon includes one. */
-function actorCount(summary: Record<string, unknown>): unknown {
-  const actors = summary.actors ?? summary.actor_count;
-  if (Array.isArray(actors)) return actors.length;
-  return typeof actors === 'number' ? actors : undefined;
+/**
+ * Registry summaries carry no actor count (§8.3), so the table asks each group; a group that
+ * cannot answer (e.g. corrupt) shows "-" rather than failing the whole listing.
+ */
+async function actorCount(client: DaemonClient, summary: Record<string, unknown>): Promise<number | undefined> {
+  const listed = summary.actors ?? summary.actor_count;
+  if (Array.isArray(listed)) return listed.length;
+  if (typeof listed === 'number') return listed;
+  try {
+    return (await client.call('actor_list', { group_id: String(summary.group_id) })).actors.length;
+  } catch {
+    return undefined;
+  }
 }
 
 function describeGroup(group: GroupDoc): string[] {

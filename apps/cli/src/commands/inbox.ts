@@ -27,8 +27,8 @@ export function registerInboxCommands(program: Command, setExit: SetExit): void 
         const result = opts.peek ? await ctx.client.call('inbox_peek', args) : await ctx.client.call('inbox_read', args);
         if (ctx.json) return printJson(result);
         if (result.messages.length === 0) return printLines([`no unread Mail for ${args.actor_id}`]);
-        const verb = opts.peek ? 'unread, left unread (--peek)' : 'marked read';
-        printLines([...result.messages.map(formatMessage), `(${result.messages.length} message(s) ${verb})`]);
+        const note = opts.peek ? `${result.messages.length} unread, left unread (--peek)` : `${result.messages.length} read and consumed`;
+        printLines([...result.messages.map(formatMessage), `(${note})`]);
       }),
     );
 
