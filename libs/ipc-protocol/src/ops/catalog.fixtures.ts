@@ -242,6 +242,11 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     required: ['group_id', 'actor_id'],
     result: { actor, event: event('actor.restart') },
   },
+  actor_new_session: {
+    args: byActor,
+    required: ['group_id', 'actor_id'],
+    result: { actor, event: event('actor.new_session'), new_session: true },
+  },
   actor_env_private_keys: {
     args: byActor,
     required: ['group_id', 'actor_id'],
@@ -373,6 +378,56 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     args: { group_id: G, kinds: null, since_event_id: ID },
     required: ['group_id'],
     result: { group_id: G },
+  },
+  terminal_tail: {
+    args: { group_id: G, actor_id: 'peer1', max_chars: 2000, strip_ansi: true },
+    required: ['group_id', 'actor_id'],
+    result: { group_id: G, actor_id: 'peer1', warning: '', hint: 'attach with since=end_cursor', text: '$ ', end_cursor: 812 },
+  },
+  terminal_snapshot: {
+    args: { group_id: G, actor_id: 'peer1', limit_bytes: 65536 },
+    required: ['group_id', 'actor_id'],
+    result: { data: '\u001b[H$ ', start_cursor: 0, end_cursor: 812 },
+  },
+  terminal_replay: {
+    args: { group_id: G, actor_id: 'peer1', after: 0, end_cursor: 812, limit_bytes: 524288 },
+    required: ['group_id', 'actor_id'],
+    result: { replay_end_cursor: 812, history: { data: '$ ', start_cursor: 810, end_cursor: 812, has_more: false, cursor_expired: false } },
+  },
+  terminal_history: {
+    args: { group_id: G, actor_id: 'peer1', before: 400, render_before: 812, limit_bytes: 4096 },
+    required: ['group_id', 'actor_id'],
+    result: {
+      group_id: G,
+      actor_id: 'peer1',
+      warning: '',
+      hint: '',
+      text: 'older\n$ ',
+      start_cursor: 0,
+      end_cursor: 812,
+      has_more: false,
+      cursor_expired: false,
+    },
+  },
+  terminal_since: {
+    args: { group_id: G, actor_id: 'peer1', after: 800, limit_bytes: 4096 },
+    required: ['group_id', 'actor_id', 'after'],
+    result: { history: { data: 'ok\r\n$ ', start_cursor: 800, end_cursor: 812, has_more: false, cursor_expired: false } },
+  },
+  terminal_clear: {
+    args: { group_id: G, actor_id: 'peer1' },
+    required: ['group_id', 'actor_id'],
+    result: { group_id: G, actor_id: 'peer1', cleared: true },
+  },
+  term_resize: {
+    args: { group_id: G, actor_id: 'peer1', cols: 120, rows: 40, attachment_id: 3 },
+    required: ['group_id', 'actor_id'],
+    result: { group_id: G, actor_id: 'peer1', cols: 120, rows: 40 },
+  },
+  term_attachment_status: {
+    args: { group_id: G, actor_id: 'peer1', attachment_id: 3 },
+    required: ['group_id', 'actor_id', 'attachment_id'],
+    result: { terminal_writable: true },
   },
   term_attach: {
     args: { group_id: G, actor_id: 'peer1' },

@@ -49,8 +49,19 @@ import { message_deliver, message_upload_preflight, reply_request_cancel } from 
 import { inbox_peek, inbox_read, message_history } from './inbox.js';
 import { system_notify } from './notify.js';
 import { actor_restart, actor_start, actor_stop, group_start, group_stop } from './lifecycle.js';
+import { actor_new_session } from './runtime.js';
 import { ledger_search, ledger_statuses, ledger_tail } from './ledger-read.js';
 import { context_get, context_sync, task_list, tracked_send } from './context.js';
+import {
+  term_attachment_status,
+  term_resize,
+  terminal_clear,
+  terminal_history,
+  terminal_replay,
+  terminal_since,
+  terminal_snapshot,
+  terminal_tail,
+} from './terminal.js';
 
 /**
  * Every op this implementation serves, by its spec name. Adding an op is one entry here plus a
@@ -90,6 +101,7 @@ export const opCatalog = {
   actor_start,
   actor_stop,
   actor_restart,
+  actor_new_session,
   actor_env_private_keys,
   actor_env_private_update,
   // §8.5 Actor Profiles
@@ -120,6 +132,15 @@ export const opCatalog = {
   task_list,
   // §8.10 System Notifications
   system_notify,
+  // §8.11 Terminal diagnostics and attach
+  terminal_tail,
+  terminal_snapshot,
+  terminal_replay,
+  terminal_history,
+  terminal_since,
+  terminal_clear,
+  term_resize,
+  term_attachment_status,
   // §8.11 / §8.12 / §8.15
   ledger_snapshot,
   ledger_compact,
