@@ -13,6 +13,12 @@ import type { PreparedEvent } from './prepare-event.js';
 
 const fdatasyncAsync = promisify(fdatasync);
 const SEPARATOR = Buffer.from('\n');
+/**
+ * Deferred index rows are written at most this late (reads flush earlier). Fewer, larger SQLite
+ * commits rewrite far fewer WAL pages, and those pages would otherwise ride along with the
+ * ledger's next fdatasync (ext4 data=ordered flushes them in the same journal commit).
+ */
+const FLUSH_INDEX_AFTER_MS = 250;
 
 /**
  * Decided under the writer lock with the index caught up, so checks such as client_id
@@ -87,7 +93,7 @@ export class GroupCommitAppender {
   private scheduleFlush(): void {
     if (this.unindexedCount >= 4096) this.flushIndex();
     else if (!this.flushTimer && this.unindexed.length > 0) {
-      this.flushTimer = setTimeout(() => this.flushIndex(), 20);
+      this.flushTimer = setTimeout(() => this.flushIndex(), FLUSH_INDEX_AFTER_MS);
       this.flushTimer.unref();
     }
   }
