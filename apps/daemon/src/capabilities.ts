@@ -6,8 +6,8 @@ export function daemonCapabilities(): Record<string, unknown> {
   return {
     events_stream: false,
     remote_access: false,
-    term_attachment_status: false,
-    term_attach_snapshot_v1: false,
+    term_attachment_status: true,
+    term_attach_snapshot_v1: true,
     presentation_browser_attach: false,
     presentation_browser_vnc_attach: false,
     space_provider_auth_browser_attach: false,

@@ -15,6 +15,8 @@ export interface RunningDaemon extends AsyncDisposable {
   readonly home: string;
   /** Resolves once the daemon has fully stopped (shutdown op, signal or `stop()`). */
   readonly stopped: Promise<void>;
+  /** The in-process kernel, for tests and benchmarks that drive services directly. */
+  readonly kernel?: Kernel;
   stop(reason?: string): Promise<void>;
 }
 
@@ -80,7 +82,7 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
       return stopping;
     };
 
-    return { endpoint, home: config.home, stopped, stop, [Symbol.asyncDispose]: () => stop('disposed') };
+    return { endpoint, home: config.home, stopped, kernel, stop, [Symbol.asyncDispose]: () => stop('disposed') };
   } catch (error) {
     logger.log('error', 'daemon failed to start', errorFields(error));
     removeRuntimeFiles(config.home);

@@ -11,6 +11,7 @@ import { registerMessagingOps } from './messaging.js';
 import { registerProfilesOps } from './profiles.js';
 import { registerPromptsOps } from './prompts.js';
 import { registerStreamOps } from './streams.js';
+import { registerTerminalOps } from './terminal.js';
 
 /** Every op module of the kernel, one line each (ping/shutdown live in core.ts). */
 export function registerKernelOps(router: OpRouter, kernel: Kernel): void {
@@ -25,4 +26,5 @@ export function registerKernelOps(router: OpRouter, kernel: Kernel): void {
   registerLedgerOps(router, kernel);
   registerStreamOps(router, kernel);
   registerContextOps(router, kernel);
+  registerTerminalOps(router, kernel);
 }

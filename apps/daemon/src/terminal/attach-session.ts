@@ -1,0 +1,159 @@
+import type { UpgradedConnection } from '@cccc/ipc-protocol';
+import { DisposableStore, InputTransaction, type ActorTerminal, type AttachmentGrant, type OutputChunk, type TerminalSession } from '@cccc/pty-runtime';
+import { attachCounters, attachTuning } from './attach-tuning.js';
+
+export interface AttachSessionOptions {
+  readonly terminal: ActorTerminal;
+  /** The PTY session this attachment belongs to; its output and its input lane only. */
+  readonly session: TerminalSession;
+  readonly grant: AttachmentGrant;
+  /** Raw cursor the stream starts at (replay_cursor, or the snapshot's cursor). */
+  readonly startCursor: number;
+  /** snapshot_v1 bytes written before any raw byte (they take no raw cursor space). */
+  readonly prefix?: string | undefined;
+  readonly onClose?: (reason: string) => void;
+}
+
+/**
+ * One term_attach stream. Output is pulled from the session's ring by a send cursor, so replay,
+ * live bytes and catching up after backpressure are one loop; an attachment whose cursor falls
+ * out of the retained window is closed rather than buffered without bound. Writer input is
+ * written batch by batch on the session's input lane, bound to that session.
+ */
+export class AttachSession implements Disposable {
+  private connection: UpgradedConnection | undefined;
+  private sendCursor: number;
+  private readonly store = new DisposableStore();
+  private inputQueue: Uint8Array[] = [];
+  private inputRunning = false;
+  private ended = false;
+  private readonly startTimer: NodeJS.Timeout;
+
+  constructor(private readonly options: AttachSessionOptions) {
+    this.sendCursor = options.startCursor;
+    // The transport skips `start` when the client left while the handshake was being built;
+    // without this the attachment (and maybe the writer role) would be held forever.
+    this.startTimer = setTimeout(() => this.end('stream never started'), attachTuning.startTimeoutMs);
+    this.startTimer.unref();
+  }
+
+  get attachmentId(): number {
+    return this.options.grant.attachmentId;
+  }
+
+  get closed(): boolean {
+    return this.ended;
+  }
+
+  start(connection: UpgradedConnection): void {
+    clearTimeout(this.startTimer);
+    if (this.ended) return connection.close();
+    this.connection = connection;
+    const { session, terminal } = this.options;
+    this.store.add(connection.onClose(() => this.end('client closed')));
+    this.store.add(connection.onDrain(() => this.pump()));
+    this.store.add(connection.onData((chunk) => this.onInput(chunk)));
+    this.store.add(session.onOutput((chunk) => this.onOutput(chunk)));
+    this.store.add(session.onExit(() => this.finish('agent exited')));
+    this.store.add(terminal.onSessionStarted((s) => s !== session && this.end('session replaced')));
+    if (this.options.prefix) connection.write(this.options.prefix);
+    this.pump();
+    if (terminal.session !== session) this.end('session replaced');
+    else if (session.exited) this.finish('agent exited');
+  }
+
+  private onOutput(chunk: OutputChunk): void {
+    const c = this.connection;
+    if (this.ended || !c) return;
+    // Caught up and not backed up: hand the PTY chunk on without copying it out of the ring.
+    if (chunk.start === this.sendCursor && c.pendingBytes < attachTuning.maxPendingBytes) {
+      this.sendCursor = chunk.end;
+      c.write(chunk.data);
+      return;
+    }
+    this.pump();
+  }
+
+  private pump(): void {
+    const c = this.connection;
+    const ring = this.options.session.ring;
+    while (c && !this.ended) {
+      if (this.sendCursor < ring.startCursor) {
+        attachCounters.fellBehind++;
+        return this.end('fell behind the retained output window');
+      }
+      if (c.pendingBytes >= attachTuning.maxPendingBytes) return; // resumes on drain
+      const end = ring.endCursor;
+      if (this.sendCursor >= end) return;
+      const to = Math.min(end, this.sendCursor + attachTuning.chunkBytes);
+      const bytes = ring.slice(this.sendCursor, to);
+      this.sendCursor = to;
+      c.write(bytes);
+    }
+  }
+
+  private onInput(chunk: Uint8Array): void {
+    if (this.ended) return;
+    // Viewers and control attachments without the writer role are read-only: input is dropped.
+    if (!this.options.terminal.attachments.isWriter(this.attachmentId)) return;
+    this.inputQueue.push(chunk);
+    if (!this.inputRunning) void this.writeInput();
+  }
+
+  private async writeInput(): Promise<void> {
+    this.inputRunning = true;
+    const { terminal, session } = this.options;
+    try {
+      while (this.inputQueue.length > 0 && !this.ended) {
+        const batch = Buffer.concat(this.inputQueue.splice(0));
+        // Ownership is checked before each transaction starts; a taken-over writer's queue is dropped.
+        if (!terminal.attachments.isWriter(this.attachmentId)) continue;
+        const tx = new InputTransaction(terminal, session);
+        if (!tx.live) return this.end('session ended');
+        const stall = setTimeout(() => {
+          attachCounters.inputStalled++;
+          this.end('input batch not written within the stall limit');
+        }, attachTuning.inputStallMs);
+        const result = await session.runExclusive(() => tx.write(batch)).finally(() => clearTimeout(stall));
+        if (!result.ok) {
+          attachCounters.inputFailed++;
+          return this.end(`input write failed: ${result.reason}`);
+        }
+      }
+    } finally {
+      this.inputRunning = false;
+    }
+  }
+
+  /** The agent exited: flush what is queued, then close. */
+  private finish(reason: string): void {
+    if (this.ended) return;
+    this.pump();
+    const c = this.connection;
+    // The transport has no half-close: wait (bounded) for the queue to reach the OS, then close.
+    const deadline = Date.now() + 5000;
+    const poll = () => {
+      if (this.ended) return;
+      if (!c || c.pendingBytes === 0 || Date.now() > deadline) return this.end(reason);
+      const t = setTimeout(poll, 20);
+      this.store.add({ [Symbol.dispose]: () => clearTimeout(t) });
+    };
+    poll();
+  }
+
+  /** Close the stream and release this attachment (and its writer role). */
+  end(reason: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearTimeout(this.startTimer);
+    this.inputQueue = [];
+    this.options.terminal.attachments.detach(this.attachmentId);
+    this.store[Symbol.dispose]();
+    this.connection?.close();
+    this.options.onClose?.(reason);
+  }
+
+  [Symbol.dispose](): void {
+    this.end('disposed');
+  }
+}
