@@ -1,3 +1,12 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({ entry: ['src/index.ts'], format: ['esm'], dts: true, clean: true, sourcemap: true, target: 'node20' });
+// zod and the MCP SDK resolve from the workspace root; keep them external.
+export default defineConfig({
+  entry: ['src/index.ts'],
+  format: ['esm'],
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  target: 'node20',
+  external: ['zod', '@modelcontextprotocol/sdk'],
+});

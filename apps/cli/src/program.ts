@@ -5,6 +5,7 @@ import { registerContextCommands } from './commands/context.js';
 import { registerGroupCommands } from './commands/groups.js';
 import { registerInboxCommands } from './commands/inbox.js';
 import { registerMessageCommands } from './commands/messages.js';
+import { registerMcpCommand } from './commands/mcp.js';
 import { registerNotifyCommand } from './commands/notify.js';
 import { registerPingCommand } from './commands/ping.js';
 import { registerProfileCommands } from './commands/profiles.js';
@@ -28,5 +29,6 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerTailCommand(program, setExit);
   registerNotifyCommand(program, setExit);
   registerContextCommands(program, setExit);
+  registerMcpCommand(program, setExit);
   return program;
 }
