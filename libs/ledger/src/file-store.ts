@@ -348,7 +348,6 @@ export class FileLedgerStore implements LedgerStore {
       const now = this.opts.clock ? this.opts.clock() : new Date();
       return compactLocked(this.paths, this.files, this.index, {
         now,
-        nowIso: this.nowIso(),
         reason: opts.reason ?? 'manual',
         force: opts.force ?? false,
         ...(opts.maxActiveBytes !== undefined ? { maxActiveBytes: opts.maxActiveBytes } : {}),

@@ -2,7 +2,7 @@
  * Schema of the derived index `ts-index.sqlite3`. Bump INDEX_SCHEMA_VERSION on any change: a
  * different version is treated like a corrupt index and rebuilt from the JSONL.
  */
-export const INDEX_SCHEMA_VERSION = '2';
+export const INDEX_SCHEMA_VERSION = '3';
 
 export const INDEX_DDL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -35,7 +35,7 @@ CREATE TABLE IF NOT EXISTS delivery (
 CREATE INDEX IF NOT EXISTS delivery_state ON delivery(state);
 CREATE TABLE IF NOT EXISTS client_ids (
   by TEXT NOT NULL, client_id TEXT NOT NULL, ord INTEGER NOT NULL, PRIMARY KEY (by, client_id)) WITHOUT ROWID;
--- Sealed segments the rows refer to, to detect a segment set that changed behind our back.
+-- Sealed segments the rows refer to (line count, on-disk size) to detect files changed behind our back.
 CREATE TABLE IF NOT EXISTS sources (src INTEGER PRIMARY KEY, lines INTEGER NOT NULL, bytes INTEGER NOT NULL);
 -- Lines that are not events (malformed, torn then terminated): reported, never dropped silently.
 CREATE TABLE IF NOT EXISTS damage (src INTEGER NOT NULL, off INTEGER NOT NULL, len INTEGER NOT NULL, reason TEXT NOT NULL, PRIMARY KEY (src, off));

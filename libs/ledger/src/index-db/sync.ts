@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { readManifest } from '../storage/manifest.js';
 import { ACTIVE_SRC, type LedgerFiles, type SourcedLine } from '../storage/ledger-files.js';
 import { decodeLine } from '../storage/line-codec.js';
@@ -75,12 +76,17 @@ export function catchUpActive(index: LedgerIndex, files: LedgerFiles, opts: Catc
 /** Why the index cannot be trusted against the files, or undefined when it can be caught up. */
 export function staleReason(index: LedgerIndex, files: LedgerFiles): string | undefined {
   const segs = files.segments();
-  const known = index.db.prepare<[], { src: number; lines: number }>('SELECT src, lines FROM sources ORDER BY src').all();
+  const known = index.db.prepare<[], { src: number; lines: number; bytes: number }>('SELECT src, lines, bytes FROM sources ORDER BY src').all();
   if (known.length !== segs.length || known.some((k, i) => k.src !== segs[i]?.seq)) return 'segment set changed';
+  // Sealed files never change in place; a different on-disk size means someone rewrote one.
+  for (const [i, k] of known.entries()) {
+    if (statSync(segs[i]!.path).size !== k.bytes) return `segment ${k.src} changed on disk`;
+  }
   const manifest = readManifest(files.paths.manifest);
   for (const k of known) {
     const m = manifest.segments.find((s) => s.seq === k.src);
-    if (m && m.line_count !== k.lines) return `segment ${k.src} line count differs`;
+    // line_count 0 means unknown (the reference records discovered segments that way).
+    if (m && m.line_count > 0 && m.line_count !== k.lines) return `segment ${k.src} line count differs`;
   }
   const hwm = index.activeHwm();
   const { size } = files.activeReadFd();
@@ -105,11 +111,10 @@ export function rebuildIndex(index: LedgerIndex, files: LedgerFiles): void {
     index.clear();
     for (const seg of files.segments()) {
       const lines = (function* () {
-        for (const l of linesOfBuffer(files.segmentBytes(seg.seq))) yield { ...l, src: seg.seq };
+        for (const l of linesOfBuffer(files.segmentBytes(seg.seq), 0, true)) yield { ...l, src: seg.seq };
       })();
       const { lines: n } = indexLines(index, lines);
-      const bytes = files.segmentBytes(seg.seq).length;
-      index.db.prepare('INSERT INTO sources(src, lines, bytes) VALUES (?, ?, ?)').run(seg.seq, n, bytes);
+      index.db.prepare('INSERT INTO sources(src, lines, bytes) VALUES (?, ?, ?)').run(seg.seq, n, statSync(seg.path).size);
     }
   });
   catchUpActive(index, files);

@@ -21,15 +21,23 @@ export interface CompactReport {
   compressed: number[];
 }
 
+/** Lines as the reference counts them: an unterminated final line is a line too. */
 function countLines(buf: Buffer): number {
   let n = 0;
   for (let i = buf.indexOf(0x0a); i >= 0; i = buf.indexOf(0x0a, i + 1)) n++;
-  return n;
+  return buf.length > 0 && buf[buf.length - 1] !== 0x0a ? n + 1 : n;
+}
+
+/** The reference stamps manifest times like segment names: YYYYMMDDTHHMMSSZ. */
+export function manifestStamp(at: Date): string {
+  return at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
 }
 
 function entryFor(seg: SegmentFile, bytes: Buffer, at: string, reason: string): ManifestSegment {
   const id = String(seg.seq).padStart(6, '0');
-  return { id, seq: seg.seq, path: seg.relPath, compressed: seg.compressed, created_at: at, sealed_at: at, reason, size_bytes: bytes.length, line_count: countLines(bytes) };
+  // size_bytes is the size of the file on disk (compressed size for .gz), as in the reference.
+  const size = statSync(seg.path).size;
+  return { id, seq: seg.seq, path: seg.relPath, compressed: seg.compressed, created_at: at, sealed_at: at, reason, size_bytes: size, line_count: countLines(bytes) };
 }
 
 /**
@@ -42,10 +50,17 @@ function reconcile(paths: LedgerPaths, manifest: Manifest, nowIso: string): { se
   for (const seg of segments) {
     if (!seg.gzTwin) continue;
     const plain = readFileSync(seg.path);
-    if (!gunzipSync(readFileSync(seg.gzTwin)).equals(plain)) {
+    let unpacked: Buffer | undefined;
+    try {
+      unpacked = gunzipSync(readFileSync(seg.gzTwin));
+    } catch {
+      unpacked = undefined; // a truncated .gz (e.g. written in place by another implementation)
+    }
+    if (unpacked && !unpacked.equals(plain)) {
       throw ledgerError(LedgerErrorCodes.segmentConflict, `segment ${seg.seq} has a plain and a gzip file with different bytes`, { seq: seg.seq });
     }
-    unlinkSync(seg.gzTwin); // keep the plain one; it is re-gzipped below if older than newest
+    // The plain file is complete either way; it is re-gzipped below if older than the newest.
+    unlinkSync(seg.gzTwin);
     delete seg.gzTwin;
   }
   const added: number[] = [];
@@ -55,7 +70,7 @@ function reconcile(paths: LedgerPaths, manifest: Manifest, nowIso: string): { se
     if (known && known.compressed === seg.compressed && known.path === seg.relPath) return known;
     const bytes = readSegmentBytes(seg);
     if (!known) added.push(seg.seq);
-    return known ? { ...known, path: seg.relPath, compressed: seg.compressed } : entryFor(seg, bytes, nowIso, 'reconciled');
+    return known ? { ...known, path: seg.relPath, compressed: seg.compressed } : entryFor(seg, bytes, nowIso, 'recovered');
   });
   const maxSeq = Math.max(0, ...segments.map((s) => s.seq), ...[...bySeq.keys()]);
   manifest.next_segment_seq = Math.max(manifest.next_segment_seq, maxSeq + 1);
@@ -70,21 +85,22 @@ export function compactLocked(
   paths: LedgerPaths,
   files: LedgerFiles,
   index: LedgerIndex,
-  opts: { now: Date; nowIso: string; reason: string; force: boolean; maxActiveBytes?: number },
+  opts: { now: Date; reason: string; force: boolean; maxActiveBytes?: number },
 ): CompactReport {
   if (!existsSync(paths.segmentsDir)) {
     mkdirSync(paths.segmentsDir, { recursive: true });
     fsyncDirSync(paths.ledgerDir); // the new segments/ entry must survive a crash too
   }
   const manifest = readManifest(paths.manifest);
-  const { added } = reconcile(paths, manifest, opts.nowIso);
+  const stamp = manifestStamp(opts.now);
+  const { added } = reconcile(paths, manifest, stamp);
   files.invalidate();
   // Reject damage before rotating: sealing a malformed record would hide it in a segment.
   scanStrict(files, () => undefined);
   const size = existsSync(paths.active) ? statSync(paths.active).size : 0;
   const threshold = opts.maxActiveBytes ?? MAX_ACTIVE_BYTES;
   if (size === 0 || (!opts.force && size < threshold)) {
-    if (added.length) writeManifest(paths.manifest, { ...manifest, updated_at: opts.nowIso });
+    if (added.length) writeManifest(paths.manifest, { ...manifest, updated_at: stamp });
     return { rotated: false, reason: size === 0 ? 'active ledger is empty' : `active ledger ${size} < ${threshold} bytes`, reconciled: added, compressed: [] };
   }
 
@@ -98,10 +114,10 @@ export function compactLocked(
 
   const sealed: SegmentFile = { seq, path: target, relPath: `state/ledger/segments/${name}`, compressed: false };
   const bytes = readFileSync(target);
-  const entry = entryFor(sealed, bytes, opts.nowIso, opts.reason);
+  const entry = entryFor(sealed, bytes, stamp, opts.reason);
   manifest.segments.push(entry);
   manifest.next_segment_seq = seq + 1;
-  manifest.updated_at = opts.nowIso;
+  manifest.updated_at = stamp;
   writeManifest(paths.manifest, manifest);
 
   index.exclusive(() => {
@@ -119,9 +135,11 @@ export function compactLocked(
     writeFileAtomicSync(plainPath + '.gz', gzipSync(readFileSync(plainPath)));
     m.compressed = true;
     m.path = `${m.path}.gz`;
+    m.size_bytes = statSync(plainPath + '.gz').size;
     writeManifest(paths.manifest, manifest);
     unlinkSync(plainPath);
     fsyncDirSync(paths.segmentsDir);
+    index.db.prepare('UPDATE sources SET bytes = ? WHERE src = ?').run(m.size_bytes, m.seq);
     compressed.push(m.seq);
   }
   files.invalidate();

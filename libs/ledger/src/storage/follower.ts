@@ -41,7 +41,7 @@ export class LedgerFollower implements AsyncIterable<LedgerEvent>, Disposable {
       if (this.pos.src !== ACTIVE_SRC) {
         const bytes = this.files.segmentBytes(this.pos.src);
         if (bytes.length < this.pos.off) this.vanished('segment shorter than the cursor');
-        this.take(out, linesOfBuffer(bytes.subarray(this.pos.off), this.pos.off), this.pos.src);
+        this.take(out, linesOfBuffer(bytes.subarray(this.pos.off), this.pos.off, true), this.pos.src);
         this.pos.off = bytes.length;
         const next = this.files.segments().find((s) => s.seq > this.pos.src);
         this.pos.maxSeq = Math.max(this.pos.maxSeq, this.pos.src);

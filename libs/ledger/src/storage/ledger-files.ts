@@ -125,7 +125,7 @@ export class LedgerFiles {
     try {
       for (const seg of segments) {
         const bytes = this.cache.get(seg);
-        for (const l of linesOfBuffer(bytes)) yield { ...l, src: seg.seq };
+        for (const l of linesOfBuffer(bytes, 0, true)) yield { ...l, src: seg.seq };
       }
       if (fd < 0) return;
       for (const l of new FileLineReader(fd, 0, fstatSync(fd).size).lines()) yield { ...l, src: ACTIVE_SRC };
@@ -140,7 +140,7 @@ export class LedgerFiles {
       if (fd >= 0) for (const l of fileLinesBackward(fd, fstatSync(fd).size)) yield { ...l, src: ACTIVE_SRC };
       for (let i = segments.length - 1; i >= 0; i--) {
         const seg = segments[i] as SegmentFile;
-        const lines = [...linesOfBuffer(this.cache.get(seg))];
+        const lines = [...linesOfBuffer(this.cache.get(seg), 0, true)];
         for (let j = lines.length - 1; j >= 0; j--) yield { ...(lines[j] as LineSpan & { bytes: Buffer }), src: seg.seq };
       }
     } finally {

@@ -9,12 +9,19 @@ export interface LineSpan {
 const NL = 0x0a;
 const CHUNK = 1 << 20;
 
-/** Every complete line of an in-memory buffer, with offsets relative to `base`. */
-export function* linesOfBuffer(buf: Buffer, base = 0): Generator<LineSpan & { bytes: Buffer }> {
+/**
+ * Every complete line of an in-memory buffer, with offsets relative to `base`. With
+ * `includeTail`, bytes after the last newline count as a final line: a sealed segment cannot
+ * grow, so its unterminated end is a (damaged) record, as the reference counts it.
+ */
+export function* linesOfBuffer(buf: Buffer, base = 0, includeTail = false): Generator<LineSpan & { bytes: Buffer }> {
   let pos = 0;
   for (;;) {
     const nl = buf.indexOf(NL, pos);
-    if (nl < 0) return;
+    if (nl < 0) {
+      if (includeTail && pos < buf.length) yield { off: base + pos, len: buf.length - pos, bytes: buf.subarray(pos) };
+      return;
+    }
     yield { off: base + pos, len: nl - pos, bytes: buf.subarray(pos, nl) };
     pos = nl + 1;
   }

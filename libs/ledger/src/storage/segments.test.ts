@@ -103,7 +103,7 @@ describe('segments and compaction', () => {
     expect(r.segment?.seq).toBe(2);
     const m = manifest(home);
     expect(m.segments.map((s) => [s['seq'], s['reason']])).toEqual([
-      [1, 'reconciled'],
+      [1, 'recovered'],
       [2, 'manual'],
     ]);
     expect(m.next_segment_seq).toBe(3);
@@ -130,6 +130,60 @@ describe('segments and compaction', () => {
     writeFileSync(join(home, 'groups', G, 'ledger.jsonl'), '{"broken": true}\n', { flag: 'a' });
     await expect(store.compact({ force: true })).rejects.toMatchObject({ code: 'ledger_malformed' });
     expect(existsSync(segDir(home)) ? readdirSync(segDir(home)) : []).toEqual([]);
+  });
+});
+
+describe('reference manifest conventions', () => {
+  it('stamps times like segment names and records on-disk sizes (gz size once compressed)', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    await appendN(store, 3, 'a');
+    await store.compact({ force: true });
+    await appendN(store, 3, 'b');
+    await store.compact({ force: true });
+    const m = manifest(home);
+    expect(m['updated_at']).toMatch(/^\d{8}T\d{6}Z$/);
+    for (const seg of m.segments) {
+      expect(seg['created_at']).toMatch(/^\d{8}T\d{6}Z$/);
+      expect(seg['path']).toMatch(/^state\/ledger\/segments\/ledger\.\d{8}T\d{6}Z\.\d{6}\.jsonl(\.gz)?$/);
+      expect(seg['size_bytes']).toBe((await import('node:fs')).statSync(join(home, 'groups', G, String(seg['path']))).size);
+    }
+  });
+
+  it('trusts a manifest whose discovered segments carry line_count 0 (no rebuild on reopen)', async () => {
+    const home = homes.make();
+    {
+      await using store = await openGroupLedger({ home, groupId: G });
+      await appendN(store, 3, 'a');
+      await store.compact({ force: true });
+    }
+    const mpath = join(home, 'groups', G, 'state/ledger/manifest.json');
+    const m = manifest(home);
+    m.segments[0]!['line_count'] = 0;
+    m.segments[0]!['reason'] = 'recovered';
+    writeFileSync(mpath, JSON.stringify(m));
+    await using store = await openGroupLedger({ home, groupId: G });
+    expect(store.integrity().indexRebuilt).toBeNull();
+    expect([...store.readForward()]).toHaveLength(3);
+  });
+
+  it('resolves a truncated .gz next to its complete plain segment, and counts an unterminated sealed line', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    const ids = await appendN(store, 3, 'a');
+    await store.compact({ force: true });
+    const [name] = readdirSync(segDir(home));
+    const plain = join(segDir(home), name!);
+    writeFileSync(plain + '.gz', Buffer.from([0x1f, 0x8b, 0x08, 0x00])); // gzip header only
+    writeFileSync(plain, '{"torn":', { flag: 'a' }); // a sealed segment whose last line never ended
+    ids.push(...(await appendN(store, 2, 'b')));
+    // The unterminated sealed record is damage, so compaction refuses to rotate (spec §8.12),
+    // after reconciling the twin files.
+    await expect(store.compact({ force: true })).rejects.toMatchObject({ code: 'ledger_malformed' });
+    expect(readdirSync(segDir(home)).filter((n) => n.endsWith('.gz'))).toEqual([]);
+    await using reopened = await openGroupLedger({ home, groupId: G });
+    expect([...reopened.readForward()].map((e) => e.id)).toEqual(ids);
+    expect(reopened.integrity().damaged).toEqual([expect.objectContaining({ segment: 1, bytes: 8, reason: 'invalid JSON' })]);
   });
 });
 
