@@ -32,7 +32,8 @@ export function ledgerPaths(home: string, groupId: string): LedgerPaths {
     blobsDir: join(ledgerDir, 'blobs'),
     // Our own derived index; the reference's index.sqlite3 / status.sqlite3 are never touched.
     index: join(ledgerDir, 'ts-index.sqlite3'),
-    snapshotLatest: join(ledgerDir, 'snapshot.latest.json'),
+    // Our own file: the reference's snapshot.latest.json holds a different (state) payload.
+    snapshotLatest: join(ledgerDir, 'ts-snapshot.latest.json'),
     cursors: join(stateDir, 'read_cursors.json'),
     cursorsPending: join(stateDir, 'read_cursors.pending.json'),
     inboxLock: join(ledgerDir, 'inbox.lock'),

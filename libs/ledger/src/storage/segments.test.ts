@@ -64,6 +64,8 @@ describe('segments and compaction', () => {
 
     const after = await store.snapshot();
     expect(after.event_count).toBe(12);
+    const written = JSON.parse(readFileSync(join(home, 'groups', G, 'state/ledger/ts-snapshot.latest.json'), 'utf8'));
+    expect(written).toEqual(after);
     expect(before.event_count).toBe(5);
     await using reopened = await openGroupLedger({ home, groupId: G });
     expect(reopened.integrity().indexRebuilt).toBeNull();
