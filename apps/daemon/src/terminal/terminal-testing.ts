@@ -61,6 +61,7 @@ export class StreamReader {
     attachment.socket.on('data', (d: Buffer) => this.chunks.push(d));
     attachment.socket.on('close', () => (this.closed = true));
     attachment.socket.on('error', () => undefined);
+    attachment.socket.resume();
   }
 
   get bytes(): Buffer {
