@@ -11,10 +11,37 @@ export interface StreamTuning {
   readonly maxPendingBytes: number;
 }
 
+/** Actor processes and prompt delivery (issue 6). */
+export interface RuntimeTuning {
+  /** Pause between a pasted payload and its submit key (REFERENCE_NOTES §3.3: 1.5 s). */
+  readonly submitDelayMs: number;
+  /** SIGTERM → SIGKILL grace when stopping an actor's process group. */
+  readonly stopGraceMs: number;
+  /** Gap after the preamble before the first delivery of a session. */
+  readonly preambleGapMs: number;
+}
+
 export interface DaemonConfig {
   readonly home: string;
   readonly transport: TransportConfig;
   readonly streams: StreamTuning;
+  readonly runtime: RuntimeTuning;
+}
+
+function nonNegativeInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new DaemonConfigError(`${name} must be a non-negative integer, not ${JSON.stringify(raw)}`);
+  return value;
+}
+
+function runtimeTuning(env: NodeJS.ProcessEnv): RuntimeTuning {
+  return {
+    submitDelayMs: nonNegativeInt(env, 'CCCC_SUBMIT_DELAY_MS', 1500),
+    stopGraceMs: nonNegativeInt(env, 'CCCC_STOP_GRACE_MS', 3000),
+    preambleGapMs: nonNegativeInt(env, 'CCCC_PREAMBLE_GAP_MS', 1000),
+  };
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -41,8 +68,9 @@ export class DaemonConfigError extends Error {
 export function daemonConfigFromEnv(env: NodeJS.ProcessEnv = process.env): DaemonConfig {
   const home = resolveCcccHome(env);
   const streams = streamTuning(env);
+  const runtime = runtimeTuning(env);
   const kind = (env.CCCC_DAEMON_TRANSPORT ?? 'unix').trim().toLowerCase() || 'unix';
-  if (kind === 'unix') return { home, transport: { kind: 'unix' }, streams };
+  if (kind === 'unix') return { home, transport: { kind: 'unix' }, streams, runtime };
   if (kind !== 'tcp') {
     throw new DaemonConfigError(`CCCC_DAEMON_TRANSPORT must be "unix" or "tcp", not ${JSON.stringify(env.CCCC_DAEMON_TRANSPORT)}`);
   }
@@ -58,5 +86,5 @@ export function daemonConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Daemo
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new DaemonConfigError(`CCCC_DAEMON_PORT must be an integer in 0..65535, not ${JSON.stringify(rawPort)}`);
   }
-  return { home, transport: { kind: 'tcp', host, port }, streams };
+  return { home, transport: { kind: 'tcp', host, port }, streams, runtime };
 }

@@ -49,7 +49,7 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
     const router = new OpRouter({
       onInternalError: (error, op) => logger.log('error', 'internal error in op handler', { op, ...errorFields(error) }),
     });
-    const kernel = new Kernel(config.home, logger, config.streams);
+    const kernel = new Kernel(config.home, logger, config.streams, config.runtime);
     registerCoreOps(router, { requestShutdown });
     registerKernelOps(router, kernel);
 
@@ -64,6 +64,8 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
     }
     writeRuntimeFiles(config.home, endpoint, DAEMON_VERSION);
     logger.log('info', 'daemon started', { version: DAEMON_VERSION, endpoint, home: config.home });
+    // Orphans of a crashed predecessor are retired before any actor of ours starts.
+    await kernel.actorRuntime.recover();
 
     const stop = (reason = 'stop requested'): Promise<void> => {
       stopping ??= (async () => {

@@ -2,10 +2,13 @@ import { HomeLayout } from '@cccc/groups';
 import type { CCCSEventV1 } from '@cccc/ipc-protocol';
 import type { AppendInput, AppendResult, FileLedgerStore } from '@cccc/ledger';
 import { KeyedMutex } from '../concurrency/keyed-mutex.js';
-import type { StreamTuning } from '../config.js';
+import type { RuntimeTuning, StreamTuning } from '../config.js';
+import { DeliveryService } from '../delivery/delivery-service.js';
+import { ActorRuntimeService } from '../runtime/actor-runtime-service.js';
 import type { Logger } from '../log.js';
 import { RuntimeRegistry } from '../runtime/runtime-registry.js';
 import { StreamHub } from '../streams/stream-hub.js';
+import { CommitHooks } from './commit-hooks.js';
 import { GlobalFeed } from './global-feed.js';
 import { GroupDocCache } from './group-cache.js';
 import { LedgerPool } from './ledger-pool.js';
@@ -24,17 +27,25 @@ export class Kernel implements AsyncDisposable {
   readonly globalFeed = new GlobalFeed();
   /** Live PTY terminals by group and actor (filled by the runtime lifecycle). */
   readonly runtimes = new RuntimeRegistry();
+  /** Post-commit listeners (delivery planning). */
+  readonly commits = new CommitHooks();
   /** Serializes read-modify-append sequences of one group (keys are group ids). */
   readonly groupLocks = new KeyedMutex();
+  /** Actor processes (start/stop/ownership records) and delivery into them. */
+  readonly actorRuntime: ActorRuntimeService;
+  readonly delivery: DeliveryService;
 
   constructor(
     home: string,
     readonly logger: Logger,
     readonly streamTuning: StreamTuning,
+    runtimeTuning: RuntimeTuning = { submitDelayMs: 1500, stopGraceMs: 3000, preambleGapMs: 1000 },
   ) {
     this.layout = new HomeLayout(home);
     this.groups = new GroupDocCache(this.layout);
     this.ledgers = new LedgerPool(this.layout, this.groups);
+    this.actorRuntime = new ActorRuntimeService(this, runtimeTuning);
+    this.delivery = new DeliveryService(this, this.actorRuntime, runtimeTuning);
   }
 
   ledger(groupId: string): Promise<FileLedgerStore> {
@@ -55,6 +66,7 @@ export class Kernel implements AsyncDisposable {
       if (GLOBAL_KINDS.test(event.kind)) this.globalFeed.push(event);
     }
     for (const g of groups) this.streams.notify(g);
+    this.commits.published(events);
   }
 
   /** A global change with no ledger to live in any more (a deleted group). */
@@ -65,6 +77,8 @@ export class Kernel implements AsyncDisposable {
 
   async [Symbol.asyncDispose](): Promise<void> {
     this.streams.closeAll();
+    this.delivery[Symbol.dispose]();
+    await this.actorRuntime[Symbol.asyncDispose]();
     await this.ledgers[Symbol.asyncDispose]();
   }
 }

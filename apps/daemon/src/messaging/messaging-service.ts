@@ -56,7 +56,8 @@ export class MessagingService {
   }
 
   private async commit(groupId: string, by: string, scopeKey: string, data: Record<string, unknown>): Promise<SendOutcome> {
-    const { event } = await this.kernel.append(groupId, { kind: 'chat.message', by, scope_key: scopeKey, data });
+    const { event, duplicate } = await this.kernel.append(groupId, { kind: 'chat.message', by, scope_key: scopeKey, data });
+    if (!duplicate) await this.kernel.commits.messageCommitted(groupId, event);
     return { event, message_mode: modeOf(event) };
   }
 
@@ -230,7 +231,8 @@ export class MessagingService {
       im_visibility: args.im_visibility ?? 'internal',
       context: args.context ?? {},
     });
-    const { event } = await this.kernel.append(args.group_id, { kind: 'system.notify', by, data });
+    const { event, duplicate } = await this.kernel.append(args.group_id, { kind: 'system.notify', by, data });
+    if (!duplicate) await this.kernel.commits.messageCommitted(args.group_id, event);
     return { event };
   }
 

@@ -24,7 +24,8 @@ export function registerActorsOps(router: OpRouter, kernel: Kernel): void {
     const visible = listActors(layout, args.group_id).filter((a) => a.role !== null);
     const actors = [];
     for (const view of visible) {
-      const entry = { ...view, role: view.role!, title: view.title ?? '', runtime: view.runtime ?? '', enabled: view.enabled !== false, running: false };
+      const running = kernel.actorRuntime.isRunning(args.group_id, view.id);
+      const entry = { ...view, role: view.role!, title: view.title ?? '', runtime: view.runtime ?? '', enabled: view.enabled !== false, running };
       actors.push(args.include_unread ? { ...entry, unread_count: await unreadCount(kernel, args.group_id, view.id) } : entry);
     }
     return { actors };
@@ -39,8 +40,12 @@ export function registerActorsOps(router: OpRouter, kernel: Kernel): void {
       () => addActor(layout, by, group_id, input),
       ({ actor }) => ({ kind: 'actor.add', by, data: { actor } }),
     );
-    // Runtimes belong to the PTY work: an added actor is recorded, not started.
-    return { actor: outcome.actor, event, running: false };
+    // §8.4: an enabled actor added to a running, active or idle group starts now; a paused or
+    // stopped group only records it.
+    const group = kernel.groups.get(group_id);
+    const startNow = outcome.actor.enabled !== false && group.running && (group.state === 'active' || group.state === 'idle');
+    const running = startNow ? await kernel.actorRuntime.ensureRunning(group_id, outcome.actor.id, 'actor_add') : false;
+    return { actor: outcome.actor, event, running };
   });
 
   router.register('actor_update', async (args) => {
@@ -66,6 +71,7 @@ export function registerActorsOps(router: OpRouter, kernel: Kernel): void {
       () => removeActor(layout, by, args.group_id, args.actor_id),
       ({ actor_id }) => ({ kind: 'actor.remove', by, data: { actor_id } }),
     );
+    await kernel.actorRuntime.stop(args.group_id, args.actor_id);
     return { actor_id: args.actor_id, event };
   });
 
