@@ -49,6 +49,16 @@ describe('cccc tail (real daemon)', () => {
     expect(code).toBe(0);
   });
 
+  it('-f with a kind filter that matches nothing yet still catches the next matching event', async () => {
+    await team();
+    const follower = cli.spawn(['tail', '-f', '--kinds', 'system.notify']);
+    await cli.json(['notify', 'first notice']);
+    await follower.waitFor('first notice');
+    expect(follower.stdout.trim().split('\n')).toHaveLength(1);
+    follower.child.kill('SIGINT');
+    expect((await once(follower.child, 'exit'))[0]).toBe(0);
+  });
+
   it('-f --json prints one parseable event per line', async () => {
     await team();
     const follower = cli.spawn(['tail', '-f', '--json']);

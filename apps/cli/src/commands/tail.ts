@@ -30,7 +30,12 @@ export function registerTailCommand(program: Command, setExit: (code: number) =>
         // Following prints one JSON event per line under --json, so a consumer can parse as it reads.
         const print = (event: CCCSEventV1) => (ctx.json ? printJsonLine(event) : printLines([formatEvent(event)]));
         page.events.forEach(print);
-        await follow(ctx, kinds, page.events.at(-1)?.id, print);
+        // With no matching event to resume after, anchor on the ledger's last event of any kind,
+        // so events appended while the stream opens are not lost.
+        const anchor =
+          page.events.at(-1)?.id ??
+          (kinds ? (await ctx.client.call('ledger_tail', { group_id: ctx.groupId, limit: 1 })).events.at(-1)?.id : undefined);
+        await follow(ctx, kinds, anchor, print);
       }),
     );
 }

@@ -1,0 +1,103 @@
+import type { Command } from 'commander';
+import type { DaemonClient } from '@cccc/ipc-protocol/node';
+import { cliError } from '../cli-error.js';
+import { groupContext, guarded, withGroupOptions, type GroupOptions } from '../context.js';
+
+/** Ctrl-] (the telnet escape): detach and give the terminal back. */
+const DETACH_KEY = 0x1d;
+
+interface TermOptions extends GroupOptions {
+  viewer?: boolean;
+  takeover?: boolean;
+}
+
+/**
+ * `cccc term <actor>`: the local terminal becomes the actor's. Raw mode, a snapshot of the
+ * current screen first, then live bytes both ways; window resizes follow through term_resize on
+ * a separate connection (the attach stream is not NDJSON). Ctrl-] detaches and restores the tty.
+ */
+export function registerTermCommand(program: Command, setExit: (code: number) => void): void {
+  withGroupOptions(program.command('term <actor_id>').description("attach this terminal to an actor's live terminal (Ctrl-] detaches)"))
+    .option('--viewer', 'watch only: input is not sent and the PTY is never resized')
+    .option('--takeover', 'take the writer role from another attached client')
+    .action(
+      guarded(setExit, async (actorId: string, opts: TermOptions) => {
+        const ctx = groupContext(opts);
+        const { stdin, stdout } = process;
+        if (!stdin.isTTY || !stdout.isTTY) throw cliError('not_a_tty', '`cccc term` needs an interactive terminal (stdin and stdout must be a TTY)');
+        const mode = opts.viewer ? 'viewer' : 'control';
+        const size = { cols: Math.min(4096, Math.max(10, stdout.columns || 120)), rows: Math.min(4096, Math.max(2, stdout.rows || 40)) };
+        const attachment = await ctx.client.openTermAttach({
+          group_id: ctx.groupId,
+          actor_id: actorId,
+          by: ctx.by,
+          mode,
+          takeover: mode === 'control' && Boolean(opts.takeover),
+          bootstrap: 'snapshot_v1',
+          ...(mode === 'control' && opts.takeover ? size : {}),
+        });
+        const hs = attachment.handshake;
+        stdout.write(
+          `\r\n[cccc] attached to ${actorId} (${hs.terminal_writable ? 'writer' : 'read-only'}${hs.writer_replaced ? ', took over' : ''}); Ctrl-] detaches\r\n`,
+        );
+        const code = await runSession(ctx.client, { groupId: ctx.groupId, actorId, by: ctx.by }, attachment, hs.terminal_writable ? hs.attachment_id : undefined);
+        setExit(code);
+      }),
+    );
+}
+
+async function runSession(
+  client: DaemonClient,
+  target: { groupId: string; actorId: string; by: string },
+  attachment: Awaited<ReturnType<DaemonClient['openTermAttach']>>,
+  writerId: number | undefined,
+): Promise<number> {
+  const { stdin, stdout } = process;
+  const { socket } = attachment;
+  const wasRaw = stdin.isRaw;
+  stdin.setRawMode(true);
+  stdin.resume();
+  if (attachment.initialBytes.byteLength > 0) stdout.write(attachment.initialBytes);
+
+  const resize = () => {
+    if (writerId === undefined) return;
+    const cols = stdout.columns;
+    const rows = stdout.rows;
+    if (!cols || !rows) return;
+    void client
+      .call('term_resize', { group_id: target.groupId, actor_id: target.actorId, by: target.by, cols, rows, attachment_id: writerId })
+      .catch(() => undefined); // lost the writer role or an odd size: the PTY keeps its size
+  };
+  resize();
+
+  return new Promise<number>((resolve) => {
+    let done = false;
+    const finish = (code: number, message: string) => {
+      if (done) return;
+      done = true;
+      stdin.off('data', onInput);
+      stdout.off('resize', resize);
+      socket.off('data', onOutput);
+      socket.destroy();
+      stdin.setRawMode(wasRaw);
+      stdin.pause();
+      stdout.write(`\r\n[cccc] ${message}\r\n`);
+      resolve(code);
+    };
+    const onInput = (chunk: Buffer) => {
+      const at = chunk.indexOf(DETACH_KEY);
+      if (at >= 0) {
+        if (at > 0 && writerId !== undefined) socket.write(chunk.subarray(0, at));
+        return finish(0, 'detached');
+      }
+      if (writerId !== undefined) socket.write(chunk);
+    };
+    const onOutput = (chunk: Buffer) => stdout.write(chunk);
+    stdin.on('data', onInput);
+    stdout.on('resize', resize);
+    socket.on('data', onOutput);
+    socket.on('error', () => undefined);
+    socket.on('close', () => finish(1, 'the daemon closed the terminal stream'));
+    socket.resume();
+  });
+}
