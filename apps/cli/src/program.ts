@@ -11,6 +11,13 @@ import { registerPingCommand } from './commands/ping.js';
 import { registerProfileCommands } from './commands/profiles.js';
 import { registerTailCommand } from './commands/tail.js';
 import { registerUseCommand } from './commands/use.js';
+import { registerTermCommand } from './commands/term.js';
+import { registerTerminalCommands } from './commands/terminal.js';
+import { registerLifecycleCommands } from './commands/lifecycle.js';
+import { registerDeliveryCommands } from './commands/delivery.js';
+import { registerLedgerCommands } from './commands/ledger.js';
+import { registerRuntimeCommands } from './commands/runtime.js';
+import { registerDoctorCommand } from './commands/doctor.js';
 
 /** Build the `cccc` command tree; `setExit` records the process exit code. */
 export function buildProgram(setExit: (code: number) => void): Command {
@@ -30,5 +37,12 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerNotifyCommand(program, setExit);
   registerContextCommands(program, setExit);
   registerMcpCommand(program, setExit);
+  registerLifecycleCommands(program, setExit);
+  registerTermCommand(program, setExit);
+  registerTerminalCommands(program, setExit);
+  registerDeliveryCommands(program, setExit);
+  registerLedgerCommands(program, setExit);
+  registerRuntimeCommands(program, setExit);
+  registerDoctorCommand(program, setExit);
   return program;
 }
