@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupWithTeam, OpTestDaemon } from './op-test-harness.js';
 
-describe('lifecycle ops record desired state only', () => {
+describe('lifecycle ops: desired state (the processes themselves: runtime/actor-runtime.test.ts)', () => {
   let d: OpTestDaemon;
   beforeAll(async () => {
     d = await OpTestDaemon.start();
@@ -40,6 +40,8 @@ describe('lifecycle ops record desired state only', () => {
 
   it('actor_start / actor_stop / actor_restart: permissions, enabled flag and events', async () => {
     const gid = await groupWithTeam(d);
+    // Actors really run now: an explicit start or restart needs a scope to run in.
+    await d.call('attach', { path: d.projectDir('lifecycle'), group_id: gid });
     await d.call('actor_add', { group_id: gid, actor_id: 'p2', command: ['cat'] });
     const before = d.snapshot(gid);
     expect(await d.codeOf('actor_start', { group_id: gid, actor_id: 'p1', by: 'p1' })).toBe('permission_denied');
