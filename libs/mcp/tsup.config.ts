@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 // zod and the MCP SDK resolve from the workspace root; keep them external.
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/launch.ts'],
   format: ['esm'],
   dts: true,
   clean: true,

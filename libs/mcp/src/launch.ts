@@ -1,3 +1,4 @@
+// Also the `@cccc/mcp/launch` subpath: the daemon imports this without loading the MCP SDK.
 // Per-launch MCP wiring for runtimes that accept it on the command line. Pure: nothing here
 // reads or writes a runtime's global configuration (claude's ~/.claude.json, codex's config.toml).
 
