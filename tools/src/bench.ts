@@ -12,6 +12,7 @@ const optional: Array<{ name: string; module: string; fn: string }> = [
   { name: 'kernel', module: './bench/kernel.js', fn: 'benchKernel' },
   { name: 'pty', module: './bench/pty.js', fn: 'benchPty' },
   { name: 'context', module: './bench/context.js', fn: 'benchContext' },
+  { name: 'mcp', module: './bench/mcp.js', fn: 'benchMcp' },
 ];
 for (const o of optional) {
   const file = new URL(o.module, import.meta.url);
