@@ -1,6 +1,13 @@
 import { IpcError } from '@cccc/ipc-protocol';
 import { readActorPrivateEnvForLaunch, type ActorDoc, type GroupDoc, type HomeLayout } from '@cccc/groups';
-import { assertLaunchCwd, composeLaunch, LaunchError, type LaunchCommand } from '@cccc/pty-runtime';
+import { assertLaunchCwd, composeLaunch, LaunchError, type LaunchCommand, type LaunchContributor } from '@cccc/pty-runtime';
+import { currentMcpServerLauncher, mcpLaunchContributor } from './mcp-contributor.js';
+
+/** Per-launch additions (MCP wiring; hooks later), in order. Built once per daemon process. */
+function launchContributors(): LaunchContributor[] {
+  const launcher = currentMcpServerLauncher();
+  return launcher ? [mcpLaunchContributor(launcher)] : [];
+}
 
 /**
  * The directory an actor runs in: its `default_scope_key` scope when set (which must be
@@ -35,7 +42,7 @@ export function actorLaunch(layout: HomeLayout, group: GroupDoc, actor: ActorDoc
       home: layout.home,
       groupId: group.group_id,
       actorId: actor.id,
-    });
+    }, launchContributors());
   } catch (err) {
     if (err instanceof LaunchError) {
       const code = err.code === 'scope_missing' ? 'missing_project_root' : err.code;
