@@ -1,0 +1,76 @@
+import type { IncomingMessage } from 'node:http';
+import type { z } from 'zod';
+import { HttpError } from './errors.js';
+
+/** JSON bodies are small control requests; uploads are not served yet. */
+export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
+
+/** Read the raw body, refusing more than `limit` bytes with 413 payload_too_large. */
+export async function readBody(req: IncomingMessage, limit = MAX_JSON_BODY_BYTES): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    throw new HttpError(413, 'payload_too_large', `request body exceeds ${limit} bytes`, { limit });
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      req.resume();
+      throw new HttpError(413, 'payload_too_large', `request body exceeds ${limit} bytes`, { limit });
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Parse a JSON body with a zod schema: empty body = `{}`, bad JSON or shape = 400 invalid_request. */
+export async function parseJsonBody<S extends z.ZodType>(req: IncomingMessage, schema: S): Promise<z.infer<S>> {
+  const raw = await readBody(req);
+  let value: unknown = {};
+  if (raw.length > 0) {
+    try {
+      value = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw new HttpError(400, 'invalid_request', 'request body is not valid JSON');
+    }
+  }
+  return parseWith(schema, value, 'body');
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: string): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join('.') ?? '';
+    throw new HttpError(400, 'invalid_request', `invalid ${where}${field ? ` field ${field}` : ''}: ${issue?.message ?? 'invalid'}`, {
+      field,
+      issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    });
+  }
+  return parsed.data;
+}
+
+/** Query helpers. */
+export function queryInt(url: URL, name: string): number | undefined {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new HttpError(400, 'invalid_request', `query ${name} must be a non-negative integer`, { field: name });
+  return n;
+}
+
+export function queryBool(url: URL, name: string): boolean | undefined {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === '') return undefined;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new HttpError(400, 'invalid_request', `query ${name} must be true or false`, { field: name });
+}
+
+/** Repeated or comma-separated values (`?kind=a&kind=b` or `?kinds=a,b`). */
+export function queryList(url: URL, ...names: string[]): string[] | undefined {
+  const values = names.flatMap((n) => url.searchParams.getAll(n)).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return values.length > 0 ? values : undefined;
+}

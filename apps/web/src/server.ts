@@ -1,0 +1,114 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DaemonClient, isLoopbackHost } from '@cccc/ipc-protocol/node';
+import { authenticate, canSeeGroup, requireAdmin, requireGroup } from './auth/guard.js';
+import { AccessTokenStore } from './auth/tokens.js';
+import { HttpError, toErrorResponse } from './http/errors.js';
+import { Router, type RequestContext } from './http/router.js';
+import { actorRoutes } from './routes/actors.js';
+import type { RouteDeps } from './routes/deps.js';
+import { groupRoutes } from './routes/groups.js';
+import { messageRoutes } from './routes/messages.js';
+import { runtimeRoutes } from './routes/runtimes.js';
+import { RESPONDED, streamRoutes } from './routes/streams.js';
+import type { SseOptions } from './sse/sse.js';
+
+export interface WebServerOptions {
+  /** CCCC_HOME: the daemon is discovered here and access_tokens.yaml is read from here. */
+  readonly home: string;
+  readonly host?: string;
+  /** 0 picks a free port (tests). */
+  readonly port?: number;
+  /** Per-call daemon timeout. */
+  readonly daemonTimeoutMs?: number;
+  readonly sse?: SseOptions;
+}
+
+export interface WebServer extends AsyncDisposable {
+  readonly host: string;
+  readonly port: number;
+  /** `http://host:port` (IPv6 hosts bracketed). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_WEB_HOST = '127.0.0.1';
+export const DEFAULT_WEB_PORT = 8848;
+
+/**
+ * Start the Web port: `/api/v1` over `node:http`, a client of the daemon IPC only. A
+ * non-loopback host is refused unless an admin access token exists (IPC spec §8.17).
+ */
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  const host = options.host ?? DEFAULT_WEB_HOST;
+  const tokens = new AccessTokenStore(options.home);
+  if (!isLoopbackHost(host) && !tokens.hasAdmin()) {
+    throw new Error(
+      `refusing to bind the Web to non-loopback host ${host} without an admin access token; ` +
+        'create one with `cccc web token create --admin` first',
+    );
+  }
+  const client = new DaemonClient({ home: options.home, timeoutMs: options.daemonTimeoutMs ?? 30_000 });
+  const deps: RouteDeps = { client, sse: options.sse ?? {} };
+  const router = new Router()
+    .use(groupRoutes(deps))
+    .use(actorRoutes(deps))
+    .use(messageRoutes(deps))
+    .use(streamRoutes(deps))
+    .use(runtimeRoutes());
+
+  const server = createServer((req, res) => {
+    void handle(router, tokens, req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULT_WEB_PORT, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  return { host, port: address.port, url: `http://${urlHost}:${address.port}`, close, [Symbol.asyncDispose]: close };
+}
+
+async function handle(router: Router, tokens: AccessTokenStore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (!url.pathname.startsWith('/api/')) {
+      throw new HttpError(404, 'not_found', 'the browser app is not built yet; only /api/v1 is served');
+    }
+    const principal = authenticate(tokens, req, res, url);
+    const { handler, params } = router.match(req.method ?? 'GET', url.pathname);
+    const ctx: RequestContext = {
+      req,
+      res,
+      url,
+      params,
+      requireGroup: (gid) => requireGroup(principal, gid),
+      requireAdmin: () => requireAdmin(principal),
+      canSeeGroup: (gid) => canSeeGroup(principal, gid),
+    };
+    const result = await handler(ctx);
+    if (result === RESPONDED) return;
+    sendJson(res, 200, { ok: true, result: result ?? null });
+  } catch (error) {
+    const { status, error: body } = toErrorResponse(error);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    sendJson(res, status, { ok: false, error: body });
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
+  res.end(text);
+}
