@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LedgerEvent } from '../types.js';
 import { indexFactsOf } from './rows.js';
+import { RowBuffer } from './row-buffer.js';
 import { ALL_TABLES, INDEX_DDL, INDEX_SCHEMA_VERSION } from './schema.js';
 
 export interface Located {
@@ -26,16 +27,19 @@ export interface IndexedEvent {
 export class LedgerIndex {
   readonly db: Database.Database;
   private readonly stmts;
+  private readonly buffers;
 
   private constructor(db: Database.Database) {
     this.db = db;
+    this.buffers = {
+      events: new RowBuffer(db, 'INSERT', 'events', ['ord', 'id', 'src', 'off', 'len', 'kind', 'by', 'ts']),
+      chat: new RowBuffer(db, 'INSERT', 'chat', ['ord', 'by', 'mode', 'reply_to']),
+      audience: new RowBuffer(db, 'INSERT OR IGNORE', 'audience', ['token', 'ord', 'mode', 'by']),
+    };
     this.stmts = {
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
       maxOrd: db.prepare<[], { m: number | null }>('SELECT MAX(ord) AS m FROM events'),
-      insEvent: db.prepare('INSERT INTO events(ord, id, src, off, len, kind, by, ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
-      insAudience: db.prepare('INSERT OR IGNORE INTO audience(token, ord, mode, by) VALUES (?, ?, ?, ?)'),
-      insChat: db.prepare('INSERT INTO chat(ord, by, mode, reply_to) VALUES (?, ?, ?, ?)'),
       upsertGen: db.prepare('INSERT OR REPLACE INTO actor_gen(actor_id, ord, created_at) VALUES (?, ?, ?)'),
       insMailRead: db.prepare('INSERT OR REPLACE INTO mail_reads(actor_id, ord, event_id, target_ord) VALUES (?, ?, ?, ?)'),
       insCancel: db.prepare('INSERT OR REPLACE INTO cancels(source_id, ord, by) VALUES (?, ?, ?)'),
@@ -118,27 +122,35 @@ export class LedgerIndex {
   insertEvents(items: IndexedEvent[]): void {
     let ord = this.eventCount();
     const s = this.stmts;
-    for (const { event, src, off, len } of items) {
-      ord += 1;
-      s.insEvent.run(ord, event.id, src, off, len, event.kind, event.by, event.ts);
-      const facts = indexFactsOf(event);
-      if (facts.chat) {
-        const { mode, replyTo, tokens, clientId } = facts.chat;
-        s.insChat.run(ord, event.by, mode, replyTo);
-        for (const token of tokens) s.insAudience.run(token, ord, mode, event.by);
-        s.insAudience.run(`from:${event.by}`, ord, mode, event.by);
-        if (clientId) s.upsertClientId.run(event.by, clientId, ord);
-      } else if (facts.actorAdd) {
-        s.upsertGen.run(facts.actorAdd.actorId, ord, facts.actorAdd.createdAt);
-      } else if (facts.mailRead) {
-        const target = s.firstOrdOfId.get(facts.mailRead.eventId)?.ord ?? null;
-        s.insMailRead.run(facts.mailRead.actorId, ord, facts.mailRead.eventId, target);
-      } else if (facts.cancel) {
-        s.insCancel.run(facts.cancel.sourceId, ord, event.by);
-      } else if (facts.delivery) {
-        const d = facts.delivery;
-        s.upsertDelivery.run(d.sourceId, d.actorId, d.state, d.deliveryId, d.transport, ord);
+    const { events, chat, audience } = this.buffers;
+    try {
+      for (const { event, src, off, len } of items) {
+        ord += 1;
+        events.push(ord, event.id, src, off, len, event.kind, event.by, event.ts);
+        const facts = indexFactsOf(event);
+        if (facts.chat) {
+          const { mode, replyTo, tokens, clientId } = facts.chat;
+          chat.push(ord, event.by, mode, replyTo);
+          for (const token of tokens) audience.push(token, ord, mode, event.by);
+          audience.push(`from:${event.by}`, ord, mode, event.by);
+          if (clientId) s.upsertClientId.run(event.by, clientId, ord);
+        } else if (facts.actorAdd) {
+          s.upsertGen.run(facts.actorAdd.actorId, ord, facts.actorAdd.createdAt);
+        } else if (facts.mailRead) {
+          events.flush(); // the target lookup below must see every earlier event
+          const target = s.firstOrdOfId.get(facts.mailRead.eventId)?.ord ?? null;
+          s.insMailRead.run(facts.mailRead.actorId, ord, facts.mailRead.eventId, target);
+        } else if (facts.cancel) {
+          s.insCancel.run(facts.cancel.sourceId, ord, event.by);
+        } else if (facts.delivery) {
+          const d = facts.delivery;
+          s.upsertDelivery.run(d.sourceId, d.actorId, d.state, d.deliveryId, d.transport, ord);
+        }
       }
+    } finally {
+      events.flush();
+      chat.flush();
+      audience.flush();
     }
   }
 
