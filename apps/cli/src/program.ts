@@ -18,6 +18,7 @@ import { registerDeliveryCommands } from './commands/delivery.js';
 import { registerLedgerCommands } from './commands/ledger.js';
 import { registerRuntimeCommands } from './commands/runtime.js';
 import { registerDoctorCommand } from './commands/doctor.js';
+import { registerWebCommands } from './commands/web.js';
 
 /** Build the `cccc` command tree; `setExit` records the process exit code. */
 export function buildProgram(setExit: (code: number) => void): Command {
@@ -44,5 +45,6 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerLedgerCommands(program, setExit);
   registerRuntimeCommands(program, setExit);
   registerDoctorCommand(program, setExit);
+  registerWebCommands(program, setExit);
   return program;
 }

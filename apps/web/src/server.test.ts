@@ -24,7 +24,7 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: res.status, json: await res.json() };
+  return { status: res.status, json: (await res.json()) as any };
 }
 
 async function newGroup(title = 'web-test'): Promise<string> {
@@ -79,7 +79,7 @@ describe('envelope and errors', () => {
     try {
       const res = await fetch(lonely.url + '/api/v1/ping');
       expect(res.status).toBe(502);
-      expect(await res.json()).toMatchObject({ ok: false, error: { code: 'daemon_unavailable' } });
+      expect((await res.json()) as any).toMatchObject({ ok: false, error: { code: 'daemon_unavailable' } });
     } finally {
       await lonely.close();
       rmSync(empty, { recursive: true, force: true });

@@ -1,0 +1,93 @@
+import type { Command } from 'commander';
+import { resolveCcccHome } from '@cccc/ipc-protocol/node';
+import {
+  DEFAULT_WEB_HOST,
+  DEFAULT_WEB_PORT,
+  createAccessToken,
+  readAccessTokens,
+  revokeAccessToken,
+  startWebServer,
+  tokenPrefix,
+} from '@cccc/web';
+import { probeDaemon, spawnDaemon } from '../daemon-process.js';
+import { formatTable } from '../format.js';
+import { collect, parsePositiveInt } from '../option-parsers.js';
+import { printJson, printLines, reportError } from '../output.js';
+
+/** `cccc web [--host --port]` and `cccc web token create|list|revoke`. */
+export function registerWebCommands(program: Command, setExit: (code: number) => void): void {
+  const web = program
+    .command('web')
+    .description('run the Web port (HTTP API + SSE) on a running daemon, starting one if needed')
+    .option('--host <host>', 'bind address (non-loopback needs an admin access token)', DEFAULT_WEB_HOST)
+    .option('--port <port>', 'TCP port', parsePositiveInt, DEFAULT_WEB_PORT)
+    .action(async (opts: { host: string; port: number }) => {
+      const home = resolveCcccHome();
+      try {
+        if (!(await probeDaemon(home))) {
+          const started = await spawnDaemon(home, process.env);
+          process.stderr.write(`cccc daemon started (pid ${started.pid})\n`);
+        }
+        const server = await startWebServer({ home, host: opts.host, port: opts.port });
+        process.stdout.write(`cccc web listening on ${server.url}/ (API ${server.url}/api/v1)\n`);
+        await new Promise<void>((resolve) => {
+          const stop = () => void server.close().then(resolve);
+          process.once('SIGINT', stop);
+          process.once('SIGTERM', stop);
+        });
+      } catch (error) {
+        setExit(reportError(error));
+      }
+    });
+
+  const token = web.command('token').description('access tokens for the Web (access_tokens.yaml)');
+  token
+    .command('create')
+    .description('create an access token and print it once (the token string is the secret)')
+    .option('--admin', 'full access to every group and the config routes')
+    .option('--group <group_id>', 'a group this token may reach (repeatable)', collect, [])
+    .option('--user <user_id>', 'the user the token names', 'user')
+    .option('--json', 'machine-readable output')
+    .action((opts: { admin?: boolean; group: string[]; user: string; json?: boolean }) => {
+      try {
+        const created = createAccessToken(resolveCcccHome(), { admin: opts.admin, groups: opts.group, userId: opts.user });
+        if (opts.json) return printJson(created);
+        process.stdout.write(`${created.token}\n`);
+        process.stderr.write(
+          `${created.is_admin ? 'admin token' : `token for ${created.allowed_groups.join(', ')}`} created; it is not shown again\n`,
+        );
+      } catch (error) {
+        setExit(reportError(error));
+      }
+    });
+  token
+    .command('list')
+    .description('list access tokens (by prefix; the full token is never shown again)')
+    .option('--json', 'machine-readable output')
+    .action((opts: { json?: boolean }) => {
+      try {
+        const rows = readAccessTokens(resolveCcccHome()).map(({ token: t, ...rest }) => ({ id: tokenPrefix(t), ...rest }));
+        if (opts.json) return printJson({ tokens: rows });
+        if (rows.length === 0) return printLines(['no access tokens: the Web is open to anyone who can reach it (local trust)']);
+        printLines(
+          formatTable(
+            ['id', 'user', 'admin', 'groups', 'created'],
+            rows.map((r) => [r.id, r.user_id, r.is_admin ? 'yes' : 'no', r.is_admin ? '*' : r.allowed_groups.join(','), r.created_at]),
+          ),
+        );
+      } catch (error) {
+        setExit(reportError(error));
+      }
+    });
+  token
+    .command('revoke <id>')
+    .description('revoke a token by its full value or a unique prefix (as `list` shows it)')
+    .action((id: string) => {
+      try {
+        const removed = revokeAccessToken(resolveCcccHome(), id);
+        process.stdout.write(`revoked ${tokenPrefix(removed.token)}\n`);
+      } catch (error) {
+        setExit(reportError(error));
+      }
+    });
+}
