@@ -19,6 +19,7 @@ import { registerLedgerCommands } from './commands/ledger.js';
 import { registerRuntimeCommands } from './commands/runtime.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerWebCommands } from './commands/web.js';
+import { registerHookCommands } from './commands/hook.js';
 
 /** Build the `cccc` command tree; `setExit` records the process exit code. */
 export function buildProgram(setExit: (code: number) => void): Command {
@@ -46,5 +47,6 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerRuntimeCommands(program, setExit);
   registerDoctorCommand(program, setExit);
   registerWebCommands(program, setExit);
+  registerHookCommands(program, setExit);
   return program;
 }

@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+
+// Everything heavier than commander is imported inside the actions: Claude Code waits on
+// `cccc hook` at every tool call, so the hook path loads only what it runs.
+
+/** The absolute entry a hook should run: the committed bin shim beside dist/, else argv[1]. */
+async function cliEntry(): Promise<string> {
+  const [{ existsSync }, { fileURLToPath }] = await Promise.all([import('node:fs'), import('node:url')]);
+  const bin = fileURLToPath(new URL('../bin/cccc.js', import.meta.url));
+  return existsSync(bin) ? bin : process.argv[1]!;
+}
+
+export function registerHookCommands(program: Command, setExit: (code: number) => void): void {
+  const hook = program.command('hook', { hidden: true }).description('provider hook entry points (always exit 0, never print)');
+  hook
+    .command('claude-activity')
+    .description('record this Claude Code session\'s working state under CCCC_ACTIVITY_DIR (standalone, no daemon)')
+    .action(async () => {
+      const { runClaudeActivityHook } = await import('./activity-recorder.js');
+      await runClaudeActivityHook(process.env, process.stdin);
+      setExit(0);
+    });
+
+  const activity = program
+    .command('activity')
+    .description('which Claude Code sessions are working, waiting or idle, and for how long')
+    .option('--all', 'include ended sessions')
+    .option('--json', 'print JSON')
+    .action(async (opts: { all?: boolean; json?: boolean }) => {
+      const { readActivityRows, formatActivityRows } = await import('./activity.js');
+      const rows = await readActivityRows(process.env, new Date(), Boolean(opts.all));
+      process.stdout.write(opts.json ? JSON.stringify(rows, null, 2) + '\n' : formatActivityRows(rows).join('\n') + '\n');
+    });
+  activity
+    .command('setup')
+    .description('add the recorder hooks to ${CLAUDE_CONFIG_DIR:-~/.claude}/settings.json (merge, idempotent)')
+    .option('--print', 'only print the hooks to add')
+    .action(async (opts: { print?: boolean }) => {
+      const setup = await import('./activity-setup.js');
+      const { claudeConfigDir } = await import('./activity-recorder.js');
+      const command = setup.activityHookCommand(process.execPath, await cliEntry());
+      if (opts.print) {
+        process.stdout.write(JSON.stringify({ hooks: setup.activityHooks(command) }, null, 2) + '\n');
+        return;
+      }
+      const dir = claudeConfigDir(process.env);
+      try {
+        const outcome = await setup.installActivityHooks(dir, command);
+        process.stdout.write(
+          outcome === 'installed' ? `added activity hooks to ${dir}/settings.json\n` : `activity hooks already in ${dir}/settings.json\n`,
+        );
+      } catch (error) {
+        process.stderr.write(`error: ${(error as Error).message}\n`);
+        setExit(1);
+      }
+    });
+}
