@@ -12,6 +12,7 @@ import { messageRoutes } from './routes/messages.js';
 import { runtimeRoutes } from './routes/runtimes.js';
 import { RESPONDED, streamRoutes } from './routes/streams.js';
 import type { SseOptions } from './sse/sse.js';
+import { TERM_PATH, TermBridge, rejectUpgrade, type TermBridgeOptions } from './ws/term-bridge.js';
 
 export interface WebServerOptions {
   /** CCCC_HOME: the daemon is discovered here and access_tokens.yaml is read from here. */
@@ -22,6 +23,7 @@ export interface WebServerOptions {
   /** Per-call daemon timeout. */
   readonly daemonTimeoutMs?: number;
   readonly sse?: SseOptions;
+  readonly term?: TermBridgeOptions;
 }
 
 export interface WebServer extends AsyncDisposable {
@@ -60,6 +62,22 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const server = createServer((req, res) => {
     void handle(router, tokens, req, res);
   });
+  const term = new TermBridge(client, options.term);
+  server.on('upgrade', (req, socket, head) => {
+    void (async () => {
+      try {
+        const url = new URL(req.url ?? '/', 'http://localhost');
+        const m = TERM_PATH.exec(url.pathname);
+        if (!m) throw new HttpError(404, 'unknown_route', `no WebSocket route ${url.pathname}`);
+        const principal = authenticate(tokens, req, undefined, url);
+        const gid = decodeURIComponent(m[1]!);
+        requireGroup(principal, gid);
+        await term.handleUpgrade(req, socket, head, url, gid, decodeURIComponent(m[2]!));
+      } catch (error) {
+        rejectUpgrade(socket, error);
+      }
+    })();
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? DEFAULT_WEB_PORT, host, () => {
@@ -71,6 +89,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const close = () =>
     new Promise<void>((resolve) => {
+      term.close();
       server.close(() => resolve());
       server.closeAllConnections();
     });

@@ -40,7 +40,7 @@ function readCookie(header: string | undefined, name: string): string | undefine
  * §8.5: open while no token exists; afterwards a known token is required (401 unauthorized).
  * A token presented in the header or query is copied into the cookie for the browser.
  */
-export function authenticate(store: AccessTokenStore, req: IncomingMessage, res: ServerResponse, url: URL): Principal {
+export function authenticate(store: AccessTokenStore, req: IncomingMessage, res: ServerResponse | undefined, url: URL): Principal {
   const tokens = store.current();
   if (tokens.size === 0) return { kind: 'open' };
   const presented = presentedToken(req, url);
@@ -48,7 +48,7 @@ export function authenticate(store: AccessTokenStore, req: IncomingMessage, res:
   if (!presented || !token) {
     throw new HttpError(401, 'unauthorized', presented ? 'unknown or revoked access token' : 'an access token is required');
   }
-  if (presented.from !== 'cookie') {
+  if (res && presented.from !== 'cookie') {
     res.setHeader('Set-Cookie', `${TOKEN_COOKIE}=${encodeURIComponent(token.token)}; Path=/; HttpOnly; SameSite=Strict`);
   }
   return { kind: 'token', token };

@@ -19,7 +19,7 @@ export interface ErrorBody {
   readonly details: Record<string, unknown>;
 }
 
-const CONFLICT = /(_exists|_conflict|_busy|^already_|_already_|_not_running|_running|_not_writer)$/;
+const CONFLICT = /(_exists|_conflict|_busy|^already_|_already_|_not_running|_running|_not_writer|^not_pty_actor)$/;
 
 /** The HTTP status for a daemon error code; the code itself is always passed through unchanged. */
 export function statusForCode(code: string): number {
