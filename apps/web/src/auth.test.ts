@@ -85,6 +85,28 @@ describe('access tokens on a running server', () => {
   });
 });
 
+describe('access-token routes', () => {
+  it('create (token shown once), list by prefix, revoke; admin only', async () => {
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(web.url + '/api/v1/access-tokens', { method: 'POST', headers, body: JSON.stringify(body) });
+    const created = (await (await post({ is_admin: true })).json()) as any;
+    const admin = created.result.token as string;
+    expect(admin).toMatch(/^acc_[0-9a-f]{32}$/);
+    const auth = { authorization: `Bearer ${admin}` };
+    expect((await post({ allowed_groups: [] }, auth)).status).toBe(400);
+    const scoped = ((await (await post({ allowed_groups: ['g_x'] }, auth)).json()) as any).result;
+    const list = await get('/api/v1/access-tokens', auth);
+    expect(list.json.result.tokens.map((t: any) => t.id)).toEqual([admin.slice(0, 12), scoped.id]);
+    expect(JSON.stringify(list.json)).not.toContain(admin);
+    expect((await get('/api/v1/access-tokens', { authorization: `Bearer ${scoped.token}` })).status).toBe(403);
+    const del = (id: string) => fetch(`${web.url}/api/v1/access-tokens/${id}`, { method: 'DELETE', headers: auth });
+    expect((await del(scoped.id)).status).toBe(200);
+    expect((await del('acc_ffffffff')).status).toBe(404);
+    expect((await del(admin)).status).toBe(200);
+    expect((await get('/api/v1/access-tokens')).json.result.tokens).toEqual([]);
+  });
+});
+
 describe('token file helpers', () => {
   it('create refuses a non-admin token without groups; revoke needs a unique prefix', () => {
     const home = mkdtempSync(join(tmpdir(), 'cccc-web-tokens-'));

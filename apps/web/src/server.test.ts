@@ -41,6 +41,12 @@ describe('envelope and errors', () => {
     expect(json.result).toMatchObject({ ipc_v: 1 });
   });
 
+  it('health answers without the daemon; ready reports the daemon', async () => {
+    expect(await api('GET', '/api/v1/health')).toMatchObject({ status: 200, json: { ok: true, result: { status: 'ok' } } });
+    const ready = await api('GET', '/api/v1/ready');
+    expect(ready.json.result).toMatchObject({ status: 'ready', daemon: { pid: expect.any(Number) } });
+  });
+
   it('unknown routes are 404 unknown_route, wrong methods 405', async () => {
     expect(await api('GET', '/api/v1/nope')).toMatchObject({ status: 404, json: { ok: false, error: { code: 'unknown_route' } } });
     expect((await api('PATCH', '/api/v1/groups')).status).toBe(405);
@@ -193,5 +199,25 @@ describe('messaging and ledger reads', () => {
     const read = await api('POST', `/api/v1/groups/${gid}/inbox/peer/read`);
     expect(read.json.result.messages.length).toBeGreaterThan(0);
     expect((await api('GET', `/api/v1/groups/${gid}/inbox/peer`)).json.result.messages).toEqual([]);
+  });
+
+  it('reply-request cancel, explicit deliver errors, context', async () => {
+    const gid = await newGroup();
+    await api('POST', `/api/v1/groups/${gid}/actors`, { actor_id: 'peer', runtime: 'custom', command: ['true'] });
+    const asked = await api('POST', `/api/v1/groups/${gid}/send`, { text: 'please answer', to: ['peer'], message_mode: 'request_reply' });
+    expect(asked.status).toBe(200);
+    const eid = asked.json.result.event.id;
+    const cancelled = await api('POST', `/api/v1/groups/${gid}/messages/${eid}/reply-request/cancel`);
+    expect(cancelled.json.result.event.kind).toBe('chat.reply_request.cancelled');
+    const noActors = await api('POST', `/api/v1/groups/${gid}/messages/${eid}/deliver`, { actor_ids: [] });
+    expect(noActors).toMatchObject({ status: 400, json: { error: { code: 'invalid_request' } } });
+    const unknown = await api('POST', `/api/v1/groups/${gid}/messages/nope/deliver`, { actor_ids: ['peer'] });
+    expect(unknown.json.ok).toBe(false);
+    expect(unknown.status).toBeGreaterThanOrEqual(400);
+    expect(unknown.status).toBeLessThan(500);
+    const context = await api('GET', `/api/v1/groups/${gid}/context?detail=summary`);
+    expect(context.status).toBe(200);
+    expect(context.json.result).toHaveProperty('version');
+    expect((await api('GET', `/api/v1/groups/${gid}/context?detail=huge`)).status).toBe(400);
   });
 });

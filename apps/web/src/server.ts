@@ -5,6 +5,7 @@ import { authenticate, canSeeGroup, requireAdmin, requireGroup } from './auth/gu
 import { AccessTokenStore } from './auth/tokens.js';
 import { HttpError, toErrorResponse } from './http/errors.js';
 import { Router, type RequestContext } from './http/router.js';
+import { accessTokenRoutes } from './routes/access-tokens.js';
 import { actorRoutes } from './routes/actors.js';
 import type { RouteDeps } from './routes/deps.js';
 import { groupRoutes } from './routes/groups.js';
@@ -57,7 +58,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     .use(actorRoutes(deps))
     .use(messageRoutes(deps))
     .use(streamRoutes(deps))
-    .use(runtimeRoutes());
+    .use(runtimeRoutes())
+    .use(accessTokenRoutes(options.home));
 
   const server = createServer((req, res) => {
     void handle(router, tokens, req, res);

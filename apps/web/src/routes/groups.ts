@@ -16,6 +16,13 @@ const SettingsBody = z.record(z.string(), z.unknown());
 export function groupRoutes({ client }: RouteDeps): Router {
   const r = new Router('/api/v1');
   r.get('/ping', () => client.call('ping', {}));
+  /** Liveness of the Web process itself (never touches the daemon). */
+  r.get('/health', () => ({ status: 'ok' }));
+  /** Ready = the daemon answers ping (502 daemon_unavailable otherwise). */
+  r.get('/ready', async () => {
+    const ping = await client.call('ping', {});
+    return { status: 'ready', daemon: { version: ping.version, pid: ping.pid } };
+  });
 
   r.get('/groups', async (ctx) => {
     const { groups } = await client.call('groups', {});

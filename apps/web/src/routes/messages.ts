@@ -7,6 +7,7 @@ import { BY, type RouteDeps } from './deps.js';
 const SendBody = z.looseObject({ text: z.string(), message_mode: z.string().optional() });
 const ReplyBody = z.looseObject({ reply_to: z.string().min(1), text: z.string() });
 const StatusesBody = z.object({ event_ids: z.array(z.string().min(1)).min(1) });
+const DeliverBody = z.object({ actor_ids: z.array(z.string().min(1)).min(1), force_ambiguous: z.boolean().optional() });
 
 function withoutIdentity<T extends Record<string, unknown>>(body: T): Omit<T, 'group_id' | 'by'> {
   const { group_id: _g, by: _b, ...rest } = body;
@@ -28,6 +29,30 @@ export function messageRoutes({ client }: RouteDeps): Router {
     ctx.requireGroup(gid);
     const body = withoutIdentity(await parseJsonBody(ctx.req, ReplyBody));
     return client.call('reply', { ...body, group_id: gid, by: BY } as never);
+  });
+
+  /** Promote Mail / retry a Send to some recipients now. */
+  r.post('/messages/:eid/deliver', async (ctx) => {
+    const gid = ctx.params.gid!;
+    ctx.requireGroup(gid);
+    const body = await parseJsonBody(ctx.req, DeliverBody);
+    return client.call('message_deliver', { ...body, group_id: gid, source_event_id: ctx.params.eid!, by: BY });
+  });
+  r.post('/messages/:eid/reply-request/cancel', (ctx) => {
+    const gid = ctx.params.gid!;
+    ctx.requireGroup(gid);
+    return client.call('reply_request_cancel', { group_id: gid, source_event_id: ctx.params.eid!, by: BY });
+  });
+
+  /** Read-only context for the UI's coordination view (`?detail=overview|summary|full`). */
+  r.get('/context', (ctx) => {
+    const gid = ctx.params.gid!;
+    ctx.requireGroup(gid);
+    const detail = ctx.url.searchParams.get('detail');
+    if (detail && detail !== 'overview' && detail !== 'summary' && detail !== 'full') {
+      throw new HttpError(400, 'invalid_request', 'detail must be overview, summary or full', { field: 'detail' });
+    }
+    return client.call('context_get', { group_id: gid, ...(detail ? { detail } : {}) } as never);
   });
 
   r.get('/inbox/:aid', (ctx) => {
