@@ -13,6 +13,7 @@ const optional: Array<{ name: string; module: string; fn: string }> = [
   { name: 'pty', module: './bench/pty.js', fn: 'benchPty' },
   { name: 'context', module: './bench/context.js', fn: 'benchContext' },
   { name: 'mcp', module: './bench/mcp.js', fn: 'benchMcp' },
+  { name: 'attach', module: './bench/attach.js', fn: 'benchAttach' },
 ];
 for (const o of optional) {
   const file = new URL(o.module, import.meta.url);
