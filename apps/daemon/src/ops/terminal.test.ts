@@ -170,3 +170,34 @@ describe('term_resize and term_attachment_status', () => {
     expect(ping.capabilities).toMatchObject({ term_attachment_status: true, term_attach_snapshot_v1: true });
   });
 });
+
+describe('with actors started by the lifecycle ops', () => {
+  it('reads and attaches to a started actor; restart closes the old stream and never routes its input; stop ends reads', async () => {
+    const { fakeAgentArgv } = await import('@cccc/pty-runtime/testing');
+    await fx.client.call('actor_add', { group_id: gid, actor_id: 'live', runtime: 'custom', command: fakeAgentArgv(['--no-alt-screen']) });
+    await fx.client.call('actor_start', { group_id: gid, actor_id: 'live' });
+    const live = { group_id: gid, actor_id: 'live' };
+    await until(() => kernel.runtimes.get(gid, 'live')?.session?.ring.slice(0).toString().includes('fake-agent> ') ?? false, 15_000, 'prompt');
+    expect((await fx.client.call('terminal_tail', live)).text).toContain('fake-agent ready');
+
+    const r = new StreamReader(await fx.client.openTermAttach({ ...live, mode: 'control' }));
+    expect(r.attachment.handshake.terminal_writable).toBe(true);
+    r.write('before-restart\r');
+    await r.waitFor('received: before-restart');
+
+    await fx.client.call('actor_restart', live);
+    await r.waitClosed(15_000);
+    r.write('after-restart\r');
+    await until(() => kernel.runtimes.get(gid, 'live')?.session?.ring.slice(0).toString().includes('fake-agent> ') ?? false, 15_000, 'new prompt');
+    await new Promise((res) => setTimeout(res, 200));
+    expect(kernel.runtimes.get(gid, 'live')!.session!.ring.slice(0).toString()).not.toContain('after-restart');
+
+    const again = new StreamReader(await fx.client.openTermAttach({ ...live, mode: 'control' }));
+    expect(again.attachment.handshake.terminal_writable).toBe(true);
+    again.attachment.close();
+
+    await fx.client.call('actor_stop', live);
+    expect(await failure(fx.client.call('terminal_tail', live))).toBe('actor_not_running');
+    expect(await failure(fx.client.openTermAttach(live))).toBe('not_pty_actor');
+  }, 60_000);
+});
