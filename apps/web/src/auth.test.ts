@@ -27,8 +27,8 @@ async function get(path: string, headers: Record<string, string> = {}) {
 describe('access tokens on a running server', () => {
   it('open while none exist; then 401 without a token, 200 with Bearer, cookie or ?token=; scoped tokens see only their groups', async () => {
     // Open: no access_tokens.yaml yet.
-    const a = ((await (await fetch(web.url + '/api/v1/groups', { method: 'POST', body: '{"title":"A"}' })).json()) as any).result.group_id;
-    const b = ((await (await fetch(web.url + '/api/v1/groups', { method: 'POST', body: '{"title":"B"}' })).json()) as any).result.group_id;
+    const a = ((await (await fetch(web.url + '/api/v1/groups', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"A"}' })).json()) as any).result.group_id;
+    const b = ((await (await fetch(web.url + '/api/v1/groups', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"B"}' })).json()) as any).result.group_id;
     expect((await get('/api/v1/groups')).status).toBe(200);
 
     // A token created while the server runs applies at once.
@@ -53,7 +53,7 @@ describe('access tokens on a running server', () => {
     expect(await get(`/api/v1/groups/${b}`, auth)).toMatchObject({ status: 403, json: { error: { code: 'permission_denied' } } });
     expect((await get(`/api/v1/groups/${b}/ledger/tail`, auth)).status).toBe(403);
     expect((await get('/api/v1/groups', auth)).json.result.groups.map((g: any) => g.group_id)).toEqual([a]);
-    const create = await fetch(web.url + '/api/v1/groups', { method: 'POST', headers: auth, body: '{}' });
+    const create = await fetch(web.url + '/api/v1/groups', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' });
     expect(create.status).toBe(403);
     const stream = await fetch(`${web.url}/api/v1/groups/${b}/ledger/stream`, { headers: auth });
     expect(stream.status).toBe(403);
@@ -88,7 +88,7 @@ describe('access tokens on a running server', () => {
 describe('access-token routes', () => {
   it('create (token shown once), list by prefix, revoke; admin only', async () => {
     const post = (body: unknown, headers: Record<string, string> = {}) =>
-      fetch(web.url + '/api/v1/access-tokens', { method: 'POST', headers, body: JSON.stringify(body) });
+      fetch(web.url + '/api/v1/access-tokens', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const created = (await (await post({ is_admin: true })).json()) as any;
     const admin = created.result.token as string;
     expect(admin).toMatch(/^acc_[0-9a-f]{32}$/);
@@ -131,7 +131,17 @@ describe('non-loopback binding', () => {
       await expect(startWebServer({ home, host: '0.0.0.0', port: 0 })).rejects.toThrow(/admin access token/);
       createAccessToken(home, { admin: true });
       const server = await startWebServer({ home, host: '0.0.0.0', port: 0 });
-      await server.close();
+      try {
+        const port = server.port;
+        expect((await fetch(`http://127.0.0.1:${port}/api/v1/health`)).status).toBe(401);
+        // Revoking every token later does not open a non-loopback server.
+        for (const t of readAccessTokens(home)) revokeAccessToken(home, t.token);
+        const res = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
+        expect(res.status).toBe(401);
+        expect(((await res.json()) as any).error.code).toBe('unauthorized');
+      } finally {
+        await server.close();
+      }
       const local = await startWebServer({ home, host: 'localhost', port: 0 });
       await local.close();
     } finally {

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,6 +91,32 @@ describe('envelope and errors', () => {
       await lonely.close();
       rmSync(empty, { recursive: true, force: true });
     }
+  });
+});
+
+describe('browser protections (the server may run open)', () => {
+  function raw(path: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const req = request(web.url + path, { method, headers }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  it('refuses non-JSON bodies (415), cross-origin writes (403) and non-loopback Host names (403)', async () => {
+    const gid = await newGroup();
+    const plain = await fetch(`${web.url}/api/v1/groups/${gid}/send`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"text":"x"}' });
+    expect(plain.status).toBe(415);
+    expect(((await plain.json()) as any).error.code).toBe('unsupported_media_type');
+    const json = { 'content-type': 'application/json' };
+    expect(await raw(`/api/v1/groups/${gid}/stop`, { ...json, origin: 'https://evil.example' }, 'POST', '{}')).toBe(403);
+    expect(await raw(`/api/v1/groups/${gid}/stop`, { ...json, origin: web.url }, 'POST', '{}')).toBe(200);
+    expect(await raw('/api/v1/ping', { origin: 'https://evil.example' })).toBe(200);
+    expect(await raw('/api/v1/ping', { host: `rebound.example:${web.port}` })).toBe(403);
+    expect(await raw('/api/v1/ping', { host: `localhost:${web.port}` })).toBe(200);
   });
 });
 

@@ -4,6 +4,7 @@ import { DaemonClient, isLoopbackHost } from '@cccc/ipc-protocol/node';
 import { authenticate, canSeeGroup, requireAdmin, requireGroup } from './auth/guard.js';
 import { AccessTokenStore } from './auth/tokens.js';
 import { HttpError, toErrorResponse } from './http/errors.js';
+import { checkBrowserOrigin } from './http/origin.js';
 import { Router, type RequestContext } from './http/router.js';
 import { accessTokenRoutes } from './routes/access-tokens.js';
 import { actorRoutes } from './routes/actors.js';
@@ -62,7 +63,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     .use(accessTokenRoutes(options.home));
 
   const server = createServer((req, res) => {
-    void handle(router, tokens, req, res);
+    void handle(router, tokens, host, req, res);
   });
   const term = new TermBridge(client, options.term);
   server.on('upgrade', (req, socket, head) => {
@@ -71,7 +72,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         const url = new URL(req.url ?? '/', 'http://localhost');
         const m = TERM_PATH.exec(url.pathname);
         if (!m) throw new HttpError(404, 'unknown_route', `no WebSocket route ${url.pathname}`);
-        const principal = authenticate(tokens, req, undefined, url);
+        checkBrowserOrigin(req, host, { requireSameOriginAlways: true });
+        const principal = authenticate(tokens, req, undefined, url, { remote: !isLoopbackHost(host) });
         const gid = decodeURIComponent(m[1]!);
         requireGroup(principal, gid);
         await term.handleUpgrade(req, socket, head, url, gid, decodeURIComponent(m[2]!));
@@ -98,13 +100,14 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   return { host, port: address.port, url: `http://${urlHost}:${address.port}`, close, [Symbol.asyncDispose]: close };
 }
 
-async function handle(router: Router, tokens: AccessTokenStore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(router: Router, tokens: AccessTokenStore, host: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (!url.pathname.startsWith('/api/')) {
       throw new HttpError(404, 'not_found', 'the browser app is not built yet; only /api/v1 is served');
     }
-    const principal = authenticate(tokens, req, res, url);
+    checkBrowserOrigin(req, host);
+    const principal = authenticate(tokens, req, res, url, { remote: !isLoopbackHost(host) });
     const { handler, params } = router.match(req.method ?? 'GET', url.pathname);
     const ctx: RequestContext = {
       req,

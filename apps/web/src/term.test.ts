@@ -105,6 +105,17 @@ describe('terminal WebSocket', () => {
     taker.close();
   });
 
+  it('refuses a cross-origin WebSocket (CORS does not cover upgrades)', async () => {
+    const ws = new WebSocket(termUrl('a1', 'mode=viewer'), { headers: { origin: 'https://evil.example' } });
+    const status = await new Promise<number>((resolve, reject) => {
+      ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.once('open', () => reject(new Error('should not open')));
+      ws.once('error', () => undefined);
+    });
+    expect(status).toBe(403);
+    ws.terminate();
+  });
+
   it('refuses the upgrade with the JSON envelope for an actor without a terminal', async () => {
     const ws = new WebSocket(termUrl('ghost', 'mode=viewer'));
     const status = await new Promise<number>((resolve, reject) => {

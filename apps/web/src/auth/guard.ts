@@ -40,9 +40,19 @@ function readCookie(header: string | undefined, name: string): string | undefine
  * §8.5: open while no token exists; afterwards a known token is required (401 unauthorized).
  * A token presented in the header or query is copied into the cookie for the browser.
  */
-export function authenticate(store: AccessTokenStore, req: IncomingMessage, res: ServerResponse | undefined, url: URL): Principal {
+export function authenticate(
+  store: AccessTokenStore,
+  req: IncomingMessage,
+  res: ServerResponse | undefined,
+  url: URL,
+  options: { remote?: boolean } = {},
+): Principal {
   const tokens = store.current();
-  if (tokens.size === 0) return { kind: 'open' };
+  if (tokens.size === 0) {
+    // A non-loopback bind is never open, even if every token was revoked after it started.
+    if (options.remote) throw new HttpError(401, 'unauthorized', 'remote access needs an access token; none exists');
+    return { kind: 'open' };
+  }
   const presented = presentedToken(req, url);
   const token = presented ? tokens.get(presented.token) : undefined;
   if (!presented || !token) {

@@ -29,6 +29,11 @@ export async function readBody(req: IncomingMessage, limit = MAX_JSON_BODY_BYTES
 export async function parseJsonBody<S extends z.ZodType>(req: IncomingMessage, schema: S): Promise<z.infer<S>> {
   const raw = await readBody(req);
   let value: unknown = {};
+  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (raw.length > 0 && type !== 'application/json') {
+    // Only JSON: a cross-site page can send text/plain or form bodies without a CORS preflight.
+    throw new HttpError(415, 'unsupported_media_type', 'request bodies must be Content-Type: application/json');
+  }
   if (raw.length > 0) {
     try {
       value = JSON.parse(raw.toString('utf8'));

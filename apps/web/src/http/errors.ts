@@ -28,6 +28,7 @@ export function statusForCode(code: string): number {
   if (code.endsWith('_not_found') || code === 'not_found' || code === 'unknown_route') return 404;
   if (code === 'method_not_allowed') return 405;
   if (code === 'payload_too_large') return 413;
+  if (code === 'unsupported_media_type') return 415;
   if (CONFLICT.test(code) || code === 'conflict') return 409;
   if (code === 'internal_error') return 500;
   if (code === 'daemon_unavailable') return 502;
