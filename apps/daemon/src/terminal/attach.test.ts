@@ -29,7 +29,7 @@ afterAll(async () => {
   await fx?.[Symbol.asyncDispose]();
 });
 
-const a1 = (extra: Record<string, unknown> = {}) => ({ group_id: gid, actor_id: 'a1', ...extra });
+const a1 = <T extends object = {}>(extra: T = {} as T) => ({ group_id: gid, actor_id: 'a1', ...extra });
 const attach = async (extra: Record<string, unknown> = {}) => new StreamReader(await fx.client.openTermAttach(a1(extra)));
 const writable = async (id: number) => (await fx.client.call('term_attachment_status', a1({ attachment_id: id }))).terminal_writable;
 
