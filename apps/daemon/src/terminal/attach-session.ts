@@ -25,6 +25,7 @@ export class AttachSession implements Disposable {
   private sendCursor: number;
   private readonly store = new DisposableStore();
   private inputQueue: Uint8Array[] = [];
+  private queuedInputBytes = 0;
   private inputRunning = false;
   private ended = false;
   private readonly startTimer: NodeJS.Timeout;
@@ -97,6 +98,11 @@ export class AttachSession implements Disposable {
     // Viewers and control attachments without the writer role are read-only: input is dropped.
     if (!this.options.terminal.attachments.isWriter(this.attachmentId)) return;
     this.inputQueue.push(chunk);
+    this.queuedInputBytes += chunk.byteLength;
+    if (this.queuedInputBytes > attachTuning.maxQueuedInputBytes) {
+      attachCounters.inputOverflow++;
+      return this.end('input queue overflow: the terminal is not taking input');
+    }
     if (!this.inputRunning) void this.writeInput();
   }
 
@@ -106,6 +112,7 @@ export class AttachSession implements Disposable {
     try {
       while (this.inputQueue.length > 0 && !this.ended) {
         const batch = Buffer.concat(this.inputQueue.splice(0));
+        this.queuedInputBytes = 0;
         // Ownership is checked before each transaction starts; a taken-over writer's queue is dropped.
         if (!terminal.attachments.isWriter(this.attachmentId)) continue;
         const tx = new InputTransaction(terminal, session);
@@ -147,6 +154,7 @@ export class AttachSession implements Disposable {
     this.ended = true;
     clearTimeout(this.startTimer);
     this.inputQueue = [];
+    this.queuedInputBytes = 0;
     this.options.terminal.attachments.detach(this.attachmentId);
     this.store[Symbol.dispose]();
     this.connection?.close();

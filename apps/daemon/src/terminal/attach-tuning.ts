@@ -4,6 +4,8 @@ export interface AttachTuning {
   inputStallMs: number;
   /** Bytes an attachment may have queued on its socket before it stops reading the ring. */
   maxPendingBytes: number;
+  /** Input bytes an attachment may queue behind a pending batch; beyond it the attachment is closed. */
+  maxQueuedInputBytes: number;
   /** Largest ring slice written at once while an attachment catches up. */
   chunkBytes: number;
   /** An attachment whose stream never starts (the client left during the handshake) is dropped. */
@@ -18,9 +20,10 @@ const envMs = (name: string, fallback: number): number => {
 export const attachTuning: AttachTuning = {
   inputStallMs: envMs('CCCC_TERM_INPUT_STALL_MS', 30_000),
   maxPendingBytes: 1024 * 1024,
+  maxQueuedInputBytes: 1024 * 1024,
   chunkBytes: 256 * 1024,
   startTimeoutMs: 10_000,
 };
 
 /** Attachments this daemon closed, by reason (backpressure is counted, never silent). */
-export const attachCounters = { fellBehind: 0, inputStalled: 0, inputFailed: 0 };
+export const attachCounters = { fellBehind: 0, inputStalled: 0, inputFailed: 0, inputOverflow: 0 };

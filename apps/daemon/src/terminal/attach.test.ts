@@ -191,4 +191,15 @@ describe('backpressure and stalls', () => {
     await r.waitClosed();
     expect(await fx.client.call('term_attachment_status', { group_id: gid, actor_id: 'stall', attachment_id: id })).toEqual({ terminal_writable: false });
   }, 20_000);
+
+  it('closes an attachment whose queued input exceeds its bound', async () => {
+    attachTuning.maxQueuedInputBytes = 64 * 1024;
+    const before = attachCounters.inputOverflow;
+    await using t = startTerminal(kernel, gid, 'stall', { argv: ['sh', '-c', 'stty -echo -icanon; echo ready; sleep 30'] });
+    await until(() => t.session.ring.slice(0).toString().includes('ready'), 10_000, 'ready');
+    const r = new StreamReader(await fx.client.openTermAttach({ group_id: gid, actor_id: 'stall', mode: 'control' }));
+    r.write('y'.repeat(1024 * 1024));
+    await until(() => attachCounters.inputOverflow > before, 10_000, 'overflow close');
+    await r.waitClosed();
+  }, 20_000);
 });
