@@ -14,31 +14,45 @@ import { formatTable } from '../format.js';
 import { collect, parsePositiveInt } from '../option-parsers.js';
 import { printJson, printLines, reportError } from '../output.js';
 
-/** `cccc web [--host --port]` and `cccc web token create|list|revoke`. */
+/** Start the daemon if none answers, then serve the Web until SIGINT / SIGTERM. */
+async function runWeb(host: string, port: number, setExit: (code: number) => void): Promise<void> {
+  const home = resolveCcccHome();
+  try {
+    if (!(await probeDaemon(home))) {
+      const started = await spawnDaemon(home, process.env);
+      process.stderr.write(`cccc daemon started (pid ${started.pid})\n`);
+    }
+    const server = await startWebServer({ home, host, port });
+    process.stdout.write(`cccc web listening on ${server.url}/ (API ${server.url}/api/v1)\n`);
+    await new Promise<void>((resolve) => {
+      const stop = () => void server.close().then(resolve);
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+  } catch (error) {
+    setExit(reportError(error));
+  }
+}
+
+/**
+ * `cccc web [--host --port]`, `cccc web token create|list|revoke`, and bare `cccc` (no
+ * arguments): the daemon if needed plus the Web on 127.0.0.1:8848.
+ */
 export function registerWebCommands(program: Command, setExit: (code: number) => void): void {
+  program.action(async () => {
+    if (program.args.length > 0) {
+      process.stderr.write(`error: unknown command '${program.args[0]}'\n`);
+      program.outputHelp({ error: true });
+      return setExit(1);
+    }
+    await runWeb(DEFAULT_WEB_HOST, DEFAULT_WEB_PORT, setExit);
+  });
   const web = program
     .command('web')
     .description('run the Web port (HTTP API + SSE) on a running daemon, starting one if needed')
     .option('--host <host>', 'bind address (non-loopback needs an admin access token)', DEFAULT_WEB_HOST)
     .option('--port <port>', 'TCP port', parsePositiveInt, DEFAULT_WEB_PORT)
-    .action(async (opts: { host: string; port: number }) => {
-      const home = resolveCcccHome();
-      try {
-        if (!(await probeDaemon(home))) {
-          const started = await spawnDaemon(home, process.env);
-          process.stderr.write(`cccc daemon started (pid ${started.pid})\n`);
-        }
-        const server = await startWebServer({ home, host: opts.host, port: opts.port });
-        process.stdout.write(`cccc web listening on ${server.url}/ (API ${server.url}/api/v1)\n`);
-        await new Promise<void>((resolve) => {
-          const stop = () => void server.close().then(resolve);
-          process.once('SIGINT', stop);
-          process.once('SIGTERM', stop);
-        });
-      } catch (error) {
-        setExit(reportError(error));
-      }
-    });
+    .action((opts: { host: string; port: number }) => runWeb(opts.host, opts.port, setExit));
 
   const token = web.command('token').description('access tokens for the Web (access_tokens.yaml)');
   token
