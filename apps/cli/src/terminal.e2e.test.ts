@@ -99,4 +99,18 @@ describe('cccc term', () => {
     expect(out).toContain('detached');
     await until(() => terminal.attachments.size === 0, 'attachment released');
   });
+
+  it('gives the terminal back on SIGTERM and releases the attachment', async () => {
+    const pty: PtySession = defaultPtySpawner()({ argv: [process.execPath, BIN, 'term', 'a1', '--group', gid, '--viewer'], env: env(), cwd: tmpdir(), cols: 80, rows: 24 });
+    let out = '';
+    pty.onData((d) => (out += Buffer.from(d).toString()));
+    const exited = new Promise<number | null>((resolve) => pty.onExit((e) => resolve(e.exitCode)));
+    await until(() => out.includes('read-only'), 'viewer banner');
+    await until(() => terminal.attachments.size === 1, 'attached');
+    expect(terminal.session!.cols).not.toBe(80); // a viewer never resizes the shared PTY
+    pty.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(out).toContain('\x1b[?2004l');
+    await until(() => terminal.attachments.size === 0, 'attachment released');
+  });
 });

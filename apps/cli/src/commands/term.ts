@@ -5,6 +5,13 @@ import { groupContext, guarded, withGroupOptions, type GroupOptions } from '../c
 
 /** Ctrl-] (the telnet escape): detach and give the terminal back. */
 const DETACH_KEY = 0x1d;
+/** Home + clear before the snapshot, so it paints on an empty screen. */
+const CLEAR_SCREEN = '\x1b[H\x1b[2J';
+/**
+ * Modes an agent's TUI may have switched on in the local terminal: attributes, cursor
+ * visibility, alternate screen, bracketed paste, mouse reporting, application cursor keys.
+ */
+const RESTORE_MODES = '\x1b[0m\x1b[?25h\x1b[?1049l\x1b[?2004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1l';
 
 interface TermOptions extends GroupOptions {
   viewer?: boolean;
@@ -46,6 +53,8 @@ export function registerTermCommand(program: Command, setExit: (code: number) =>
     );
 }
 
+const SIGNALS = ['SIGTERM', 'SIGHUP'] as const;
+
 async function runSession(
   client: DaemonClient,
   target: { groupId: string; actorId: string; by: string },
@@ -57,6 +66,7 @@ async function runSession(
   const wasRaw = stdin.isRaw;
   stdin.setRawMode(true);
   stdin.resume();
+  stdout.write(CLEAR_SCREEN);
   if (attachment.initialBytes.byteLength > 0) stdout.write(attachment.initialBytes);
 
   const resize = () => {
@@ -77,11 +87,12 @@ async function runSession(
       done = true;
       stdin.off('data', onInput);
       stdout.off('resize', resize);
+      for (const signal of SIGNALS) process.off(signal, onSignal);
       socket.off('data', onOutput);
       socket.destroy();
       stdin.setRawMode(wasRaw);
       stdin.pause();
-      stdout.write(`\r\n[cccc] ${message}\r\n`);
+      stdout.write(`${RESTORE_MODES}\r\n[cccc] ${message}\r\n`);
       resolve(code);
     };
     const onInput = (chunk: Buffer) => {
@@ -93,11 +104,14 @@ async function runSession(
       if (writerId !== undefined) socket.write(chunk);
     };
     const onOutput = (chunk: Buffer) => stdout.write(chunk);
+    // Killed or hung up: still give the terminal back before exiting.
+    const onSignal = () => finish(0, 'detached (signal)');
+    for (const signal of SIGNALS) process.on(signal, onSignal);
     stdin.on('data', onInput);
     stdout.on('resize', resize);
     socket.on('data', onOutput);
     socket.on('error', () => undefined);
-    socket.on('close', () => finish(1, 'the daemon closed the terminal stream'));
+    socket.on('close', () => finish(1, 'the terminal stream ended (the actor stopped, or this client fell behind)'));
     socket.resume();
   });
 }
