@@ -4,16 +4,16 @@ import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { FileLock, writeFileAtomic } from '@cccc/durable-fs';
 import { dayFileName, decodeLatest, expiredDayFiles, pruneLatest, recordHookEvent } from '@cccc/hook-fence';
+import { readStdinCapped } from './activity-stdin.js';
 
 // The IO shell of the session activity recorder: `cccc hook claude-activity`. Claude Code waits
 // on it at every hook, so it must never block, steer or print: errors go to a log file only.
 
-export const MAX_HOOK_PAYLOAD = 1024 * 1024;
 export const LATEST_FILE = 'activity-latest.json';
 const LOCK_FILE = '.activity.lock';
 const ERROR_LOG = 'hook-errors.log';
 const NOFOLLOW_READ = constants.O_RDONLY | constants.O_NOFOLLOW;
-const NOFOLLOW_APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
+export const NOFOLLOW_APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
 
 export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
   return env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude');
@@ -113,30 +113,6 @@ export async function logHookError(env: NodeJS.ProcessEnv, error: unknown): Prom
   } catch {
     /* nowhere left to report it */
   }
-}
-
-/** Read at most 1 MiB from stdin; a terminal or a silent pipe yields what came within `timeoutMs`. */
-export function readStdinCapped(stdin: NodeJS.ReadStream, limit = MAX_HOOK_PAYLOAD, timeoutMs = 30_000): Promise<string | null> {
-  if (stdin.isTTY) return Promise.resolve('');
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (value: string | null): void => {
-      clearTimeout(timer);
-      stdin.removeAllListeners('data');
-      stdin.pause();
-      resolve(value);
-    };
-    const timer = setTimeout(() => finish(Buffer.concat(chunks).toString('utf8')), timeoutMs);
-    timer.unref();
-    stdin.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) return finish(null);
-      chunks.push(chunk);
-    });
-    stdin.once('end', () => finish(Buffer.concat(chunks).toString('utf8')));
-    stdin.once('error', () => finish(null));
-  });
 }
 
 /** The whole `cccc hook claude-activity` run: never throws, never prints. */

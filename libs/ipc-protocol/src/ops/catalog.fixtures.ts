@@ -468,6 +468,43 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     },
   },
   global_events_stream: { args: {}, required: [], result: {} },
+  // Extensions (issue 7)
+  runtime_hook_event: {
+    args: {
+      group_id: G,
+      actor_id: 'peer1',
+      runtime: 'codex',
+      launch_token: 'token-golden',
+      payload: { hook_event_name: 'PreToolUse', session_id: 'session-golden', turn_id: 'turn-golden', tool_use_id: 'operation-golden', tool_name: 'mcp__github__search' },
+    },
+    required: ['group_id', 'actor_id', 'runtime', 'launch_token', 'payload'],
+    result: { accepted: true },
+  },
+  runtime_activity_snapshot: {
+    args: { group_id: G },
+    required: ['group_id'],
+    result: {
+      events: [
+        {
+          v: 1,
+          id: 'event-golden',
+          ts: '2026-07-29T00:00:01Z',
+          group_id: G,
+          actor_id: 'peer1',
+          runtime: 'codex',
+          activity_id: 'codex:session-golden:tool:operation-golden',
+          kind: 'tool',
+          status: 'started',
+          event_type: 'PreToolUse',
+          session_id: 'session-golden',
+          turn_id: 'turn-golden',
+          operation_id: 'operation-golden',
+          tool_name: 'mcp__github__search',
+          duration_ms: null,
+        },
+      ],
+    },
+  },
   // §8.8 Context and Tasks, §8.6 tracked_send (issue 5)
   context_get: {
     args: { group_id: G, detail: 'summary' },

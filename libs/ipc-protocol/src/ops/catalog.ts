@@ -52,6 +52,7 @@ import { actor_restart, actor_start, actor_stop, group_start, group_stop } from 
 import { actor_new_session } from './runtime.js';
 import { ledger_search, ledger_statuses, ledger_tail } from './ledger-read.js';
 import { context_get, context_sync, task_list, tracked_send } from './context.js';
+import { runtime_activity_snapshot, runtime_hook_event } from './hooks.js';
 import {
   term_attachment_status,
   term_resize,
@@ -151,6 +152,9 @@ export const opCatalog = {
   ledger_search,
   ledger_statuses,
   global_events_stream,
+  // Extensions (issue 7), advertised in ping.capabilities
+  runtime_hook_event,
+  runtime_activity_snapshot,
 } as const satisfies Record<string, OpSpec>;
 
 export type OpCatalog = typeof opCatalog;

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { defineOp } from './define.js';
+import { ActorIdArg, GroupIdArg } from './shared.js';
+
+// Extensions (issue 7): provider hook events handed to the daemon, the single writer of hook
+// state and runtime activity; and the runtime activity snapshot.
+
+const Id = z.string().min(1).max(256);
+
+/**
+ * The part of a provider hook payload that may leave the agent's machine boundary: identities
+ * and labels only. Prompts, commands, tool inputs/outputs and notification text are not fields
+ * here, so a client cannot send them (strict object).
+ */
+export const RuntimeHookPayload = z.strictObject({
+  hook_event_name: z.string().min(1).max(64),
+  session_id: Id,
+  turn_id: Id.optional(),
+  prompt_id: Id.optional(),
+  tool_use_id: Id.optional(),
+  tool_name: z.string().max(256).optional(),
+  notification_type: z.string().max(64).optional(),
+  agent_id: Id.optional(),
+});
+export type RuntimeHookPayload = z.infer<typeof RuntimeHookPayload>;
+
+/** The keys `cccc hook` copies out of a raw payload before sending it. */
+export const RUNTIME_HOOK_PAYLOAD_KEYS = Object.keys(RuntimeHookPayload.shape) as (keyof RuntimeHookPayload)[];
+
+/** One display revision of the runtime activity channel (seed `pty-runtime-activity.md`). */
+export const RuntimeActivityRecord = z.strictObject({
+  v: z.literal(1),
+  id: z.string().min(1),
+  ts: z.string().min(1),
+  group_id: z.string().min(1),
+  actor_id: z.string().min(1),
+  runtime: z.enum(['claude', 'codex']),
+  activity_id: z.string().min(1),
+  kind: z.enum(['session', 'turn', 'tool', 'subagent']),
+  status: z.enum(['started', 'waiting', 'completed', 'failed', 'stuck']),
+  event_type: z.string().min(1),
+  session_id: z.string().nullable(),
+  turn_id: z.string().nullable(),
+  operation_id: z.string().nullable(),
+  tool_name: z.string().max(64).regex(/^[A-Za-z0-9_.:/-]*$/).nullable(),
+  duration_ms: z.number().int().nonnegative().nullable(),
+});
+export type RuntimeActivityRecord = z.infer<typeof RuntimeActivityRecord>;
+
+export const runtime_hook_event = defineOp({
+  summary: 'Hand one fenced provider hook event (claude/codex) to the daemon; stale or forged events are rejected.',
+  args: z.object({
+    group_id: GroupIdArg,
+    actor_id: ActorIdArg,
+    runtime: z.enum(['claude', 'codex']),
+    launch_token: z.string().min(1).max(128),
+    payload: RuntimeHookPayload,
+  }),
+  result: z.object({ accepted: z.boolean(), reason: z.string().optional() }),
+});
+
+/** A corrupt store answers `runtime_activity_unavailable`, never a partial snapshot. */
+export const runtime_activity_snapshot = defineOp({
+  summary: 'Active runtime activity records of a group plus completions of the last 15 s.',
+  args: z.object({ group_id: GroupIdArg }),
+  result: z.object({ events: z.array(RuntimeActivityRecord) }),
+});
