@@ -56,3 +56,5 @@ export {
   expiredDayFiles,
 } from './recorder.js';
 export type { RecorderEntry, RecorderLatest, RecorderLine, RecorderState, RecordResult } from './recorder.js';
+export { commitHookEvent, decodeActivityStore, encodeActivityStore } from './hook-commit.js';
+export type { HookCommit, HookCommitInput } from './hook-commit.js';
