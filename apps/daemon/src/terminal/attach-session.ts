@@ -26,6 +26,7 @@ export class AttachSession implements Disposable {
   private readonly store = new DisposableStore();
   private inputQueue: Uint8Array[] = [];
   private queuedInputBytes = 0;
+  private flushTimer: NodeJS.Timeout | undefined;
   private inputRunning = false;
   private ended = false;
   private readonly startTimer: NodeJS.Timeout;
@@ -63,16 +64,19 @@ export class AttachSession implements Disposable {
     else if (session.exited) this.finish('agent exited');
   }
 
-  private onOutput(chunk: OutputChunk): void {
-    const c = this.connection;
-    if (this.ended || !c) return;
-    // Caught up and not backed up: hand the PTY chunk on without copying it out of the ring.
-    if (chunk.start === this.sendCursor && c.pendingBytes < attachTuning.maxPendingBytes) {
-      this.sendCursor = chunk.end;
-      c.write(chunk.data);
-      return;
-    }
+  /**
+   * Output is coalesced (VS Code's pty host does the same): the first chunk after a quiet spell
+   * goes out at once, so keystroke echo is not delayed; chunks that follow within
+   * `coalesceMs` go out together. PTY reads are ~4 KiB, so a flood would otherwise cost one
+   * socket write per 4 KiB on both ends.
+   */
+  private onOutput(_chunk: OutputChunk): void {
+    if (this.ended || !this.connection || this.flushTimer) return;
     this.pump();
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      this.pump();
+    }, attachTuning.coalesceMs);
   }
 
   private pump(): void {
@@ -153,6 +157,7 @@ export class AttachSession implements Disposable {
     if (this.ended) return;
     this.ended = true;
     clearTimeout(this.startTimer);
+    clearTimeout(this.flushTimer);
     this.inputQueue = [];
     this.queuedInputBytes = 0;
     this.options.terminal.attachments.detach(this.attachmentId);

@@ -8,6 +8,8 @@ export interface AttachTuning {
   maxQueuedInputBytes: number;
   /** Largest ring slice written at once while an attachment catches up. */
   chunkBytes: number;
+  /** Output arriving within this window after a write is sent in one write. */
+  coalesceMs: number;
   /** An attachment whose stream never starts (the client left during the handshake) is dropped. */
   startTimeoutMs: number;
 }
@@ -22,6 +24,7 @@ export const attachTuning: AttachTuning = {
   maxPendingBytes: 1024 * 1024,
   maxQueuedInputBytes: 1024 * 1024,
   chunkBytes: 256 * 1024,
+  coalesceMs: 4,
   startTimeoutMs: 10_000,
 };
 
