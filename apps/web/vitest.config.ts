@@ -1,4 +1,6 @@
 import { defineProject, mergeConfig } from 'vitest/config';
 import shared from '../../vitest.shared.js';
 
-export default mergeConfig(shared, defineProject({ test: { name: 'web' } }));
+// Every file here runs a real daemon (spawned through the CLI) plus real sockets; on a loaded
+// CI box that is slower than the shared 20 s defaults allow.
+export default mergeConfig(shared, defineProject({ test: { name: 'web', testTimeout: 60_000, hookTimeout: 180_000 } }));

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessTokensPath, createAccessToken, readAccessTokens, revokeAccessToken } from './auth/tokens.js';
 import { startWebServer, type WebServer } from './server.js';
-import { startDaemonHome, type DaemonHome } from './testing/harness.js';
+import { startDaemonHome, until, type DaemonHome } from './testing/harness.js';
+import { SseReader } from './testing/sse-reader.js';
 
 let daemon: DaemonHome;
 let web: WebServer;
@@ -12,7 +13,7 @@ let web: WebServer;
 beforeAll(async () => {
   daemon = await startDaemonHome();
   web = await startWebServer({ home: daemon.home, port: 0 });
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await web?.close();
@@ -104,6 +105,30 @@ describe('access-token routes', () => {
     expect((await del('acc_ffffffff')).status).toBe(404);
     expect((await del(admin)).status).toBe(200);
     expect((await get('/api/v1/access-tokens')).json.result.tokens).toEqual([]);
+  });
+});
+
+describe('long-lived streams after a revocation', () => {
+  it('an SSE stream ends when its token is revoked, and an open stream ends once a token exists', async () => {
+    const fast = await startWebServer({ home: daemon.home, port: 0, sse: { heartbeatMs: 100 } });
+    try {
+      const gid = ((await (await fetch(fast.url + '/api/v1/groups', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as any)
+        .result.group_id;
+      const open = (await SseReader.open(`${fast.url}/api/v1/groups/${gid}/ledger/stream`)).reader!;
+      await until(() => open.comments.includes('connected'), 'open stream');
+      const scoped = createAccessToken(daemon.home, { groups: [gid] });
+      await until(() => open.ended, 'the open stream to end once a token exists');
+
+      const guarded = await SseReader.open(`${fast.url}/api/v1/groups/${gid}/ledger/stream`, { authorization: `Bearer ${scoped.token}` });
+      expect(guarded.status).toBe(200);
+      await until(() => guarded.reader!.comments.includes('heartbeat'), 'a heartbeat on the token stream');
+      expect(guarded.reader!.ended).toBe(false);
+      revokeAccessToken(daemon.home, scoped.token);
+      await until(() => guarded.reader!.ended, 'the token stream to end after revocation');
+    } finally {
+      for (const t of readAccessTokens(daemon.home)) revokeAccessToken(daemon.home, t.token);
+      await fast.close();
+    }
   });
 });
 

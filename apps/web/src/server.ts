@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DaemonClient, isLoopbackHost } from '@cccc/ipc-protocol/node';
-import { authenticate, canSeeGroup, requireAdmin, requireGroup } from './auth/guard.js';
+import { authenticate, canSeeGroup, requireAdmin, requireGroup, stillAdmitted } from './auth/guard.js';
 import { AccessTokenStore } from './auth/tokens.js';
 import { HttpError, toErrorResponse } from './http/errors.js';
 import { checkBrowserOrigin } from './http/origin.js';
@@ -76,7 +76,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         const principal = authenticate(tokens, req, undefined, url, { remote: !isLoopbackHost(host) });
         const gid = decodeURIComponent(m[1]!);
         requireGroup(principal, gid);
-        await term.handleUpgrade(req, socket, head, url, gid, decodeURIComponent(m[2]!));
+        await term.handleUpgrade(req, socket, head, url, gid, decodeURIComponent(m[2]!), () => stillAdmitted(tokens, principal, gid));
       } catch (error) {
         rejectUpgrade(socket, error);
       }
@@ -117,6 +117,7 @@ async function handle(router: Router, tokens: AccessTokenStore, host: string, re
       requireGroup: (gid) => requireGroup(principal, gid),
       requireAdmin: () => requireAdmin(principal),
       canSeeGroup: (gid) => canSeeGroup(principal, gid),
+      stillAdmitted: (gid) => stillAdmitted(tokens, principal, gid),
     };
     const result = await handler(ctx);
     if (result === RESPONDED) return;

@@ -12,7 +12,7 @@ let web: WebServer;
 beforeAll(async () => {
   daemon = await startDaemonHome();
   web = await startWebServer({ home: daemon.home, port: 0, sse: { heartbeatMs: 100 } });
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await web?.close();

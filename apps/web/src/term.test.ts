@@ -5,6 +5,7 @@ import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { createAccessToken, revokeAccessToken } from './auth/tokens.js';
 import { startWebServer, type WebServer } from './server.js';
 import { startDaemonHome, until, type DaemonHome } from './testing/harness.js';
 import { OP } from './ws/term-bridge.js';
@@ -18,9 +19,13 @@ let scope = '';
 class TermClient {
   readonly frames: Array<{ op: string; body: Buffer }> = [];
   closed = false;
+  closeCode = 0;
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data: Buffer) => this.frames.push({ op: String.fromCharCode(data[0]!), body: data.subarray(1) }));
-    ws.on('close', () => (this.closed = true));
+    ws.on('close', (code) => {
+      this.closed = true;
+      this.closeCode = code;
+    });
   }
   static open(url: string): Promise<TermClient> {
     const ws = new WebSocket(url);
@@ -56,9 +61,9 @@ beforeAll(async () => {
   await until(
     async () => (await client.call('terminal_tail', { group_id: gid, actor_id: 'a1' }).catch(() => ({ text: '' }))).text.includes('fake-agent>'),
     'the fake agent prompt',
-    30_000,
+    60_000,
   );
-}, 90_000);
+}, 180_000);
 
 afterAll(async () => {
   await web?.close();
@@ -103,6 +108,21 @@ describe('terminal WebSocket', () => {
     expect(control.json('6').at(-1)).toEqual({ terminal_writable: false });
     control.close();
     taker.close();
+  });
+
+  it('ends a terminal session once the Web stops being open (a token now exists)', async () => {
+    const viewer = await TermClient.open(termUrl('a1', 'mode=viewer'));
+    await until(() => viewer.json('3').length === 1, 'viewer handshake');
+    const token = createAccessToken(daemon.home, { admin: true });
+    try {
+      await until(() => viewer.closed, 'the session to close');
+      expect(viewer.closeCode).toBe(4401);
+      const again = await TermClient.open(termUrl('a1', `mode=viewer&token=${token.token}`));
+      await until(() => again.json('3').length === 1, 'handshake with ?token=');
+      again.close();
+    } finally {
+      revokeAccessToken(daemon.home, token.token);
+    }
   });
 
   it('refuses a cross-origin WebSocket (CORS does not cover upgrades)', async () => {

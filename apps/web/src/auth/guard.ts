@@ -80,3 +80,17 @@ export function requireAdmin(principal: Principal): void {
     throw new HttpError(403, 'permission_denied', 'this route needs an admin access token');
   }
 }
+
+/**
+ * Whether a principal admitted earlier is still admitted now (long-lived SSE / WebSocket
+ * connections): its token was not revoked, and an open principal stays open only while no token
+ * exists.
+ */
+export function stillAdmitted(store: AccessTokenStore, principal: Principal, groupId?: string): boolean {
+  const tokens = store.current();
+  if (principal.kind === 'open') return tokens.size === 0;
+  const current = tokens.get(principal.token.token);
+  if (!current) return false;
+  if (groupId === undefined) return true;
+  return canSeeGroup({ kind: 'token', token: current }, groupId);
+}

@@ -14,6 +14,8 @@ export interface RequestContext {
   requireAdmin(): void;
   /** Whether a group is visible to the caller (list filtering). */
   canSeeGroup(groupId: string): boolean;
+  /** Re-checked by long-lived streams: false once the caller's token was revoked. */
+  stillAdmitted(groupId?: string): boolean;
 }
 
 /**

@@ -63,7 +63,15 @@ export class TermBridge {
 
   constructor(private readonly client: DaemonClient, private readonly options: TermBridgeOptions = {}) {}
 
-  async handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL, gid: string, aid: string): Promise<void> {
+  async handleUpgrade(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    url: URL,
+    gid: string,
+    aid: string,
+    admitted: () => boolean = () => true,
+  ): Promise<void> {
     const mode = url.searchParams.get('mode');
     if (mode && mode !== 'control' && mode !== 'viewer') throw new HttpError(400, 'invalid_request', 'mode must be control or viewer', { field: 'mode' });
     const bootstrap = url.searchParams.get('bootstrap');
@@ -87,10 +95,10 @@ export class TermBridge {
       attachment.close();
       return;
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.run(ws, attachment, gid, aid, ackFlow));
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.run(ws, attachment, gid, aid, ackFlow, admitted));
   }
 
-  private run(ws: WebSocket, attachment: TermAttachment, gid: string, aid: string, ackFlow: boolean): void {
+  private run(ws: WebSocket, attachment: TermAttachment, gid: string, aid: string, ackFlow: boolean, admitted: () => boolean): void {
     this.live.add(ws);
     const hs = attachment.handshake;
     const windowBytes = this.options.windowBytes ?? DEFAULT_WINDOW_BYTES;
@@ -145,6 +153,11 @@ export class TermBridge {
 
     const attachmentId = hs.attachment_id;
     const poll = setInterval(() => {
+      // A revoked token ends the terminal session at the next poll.
+      if (!admitted()) {
+        ws.close(4401, 'unauthorized');
+        return;
+      }
       if (attachmentId === undefined) return;
       this.client
         .call('term_attachment_status', { group_id: gid, actor_id: aid, attachment_id: attachmentId })
