@@ -90,3 +90,35 @@ describe('cccc ledger, deliver, cancel-reply', () => {
     expect(res.event.kind).toBe('chat.reply_request.cancelled');
   });
 });
+
+describe('cccc actor start|restart|stop, group start|stop (real PTY actors)', () => {
+  it('starts a fake agent, tails its terminal, restarts and stops it', async () => {
+    const { fakeAgentArgv } = await import('@cccc/pty-runtime/testing');
+    const { group_id } = await cli.json(['group', 'create', '--title', 'life']);
+    await cli.json(['use', group_id]);
+    const scope = join(cli.home(), 'scope');
+    mkdirSync(scope, { recursive: true });
+    await cli.json(['attach', scope, '--group', group_id]);
+    await cli.json(['actor', 'add', 'agent', '--runtime', 'custom', '--command', fakeAgentArgv(['--no-alt-screen']).join(' ')]);
+    const started = await cli.cccc(['actor', 'start', 'agent']);
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stdout).toContain('actor.start agent');
+    let tail = '';
+    for (let i = 0; i < 100 && !tail.includes('fake-agent>'); i++) {
+      tail = (await cli.cccc(['terminal', 'tail', 'agent'])).stdout;
+      if (!tail.includes('fake-agent>')) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(tail).toContain('fake-agent ready');
+    expect((await cli.cccc(['actor', 'restart', 'agent'])).code).toBe(0);
+    const stopped = await cli.cccc(['actor', 'stop', 'agent']);
+    expect(stopped.stdout).toContain('actor.stop agent (disabled)');
+    const after = await cli.cccc(['terminal', 'tail', 'agent']);
+    expect(after.code).toBe(1);
+    expect(after.stderr).toContain('actor_not_running');
+    const groupStart = await cli.json(['group', 'start']);
+    expect(groupStart.group_id).toBe(group_id);
+    const groupStop = await cli.cccc(['group', 'stop']);
+    expect(groupStop.code).toBe(0);
+    expect(groupStop.stdout).toContain(`stopped ${group_id}`);
+  });
+});
