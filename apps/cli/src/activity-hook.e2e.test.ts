@@ -70,7 +70,8 @@ describe('recorder IO shell (in process)', () => {
     expect(await rec('not json')).toBe('bad_input');
     expect(await rec(JSON.stringify({ hook_event_name: 'Stop' }))).toBe('bad_input');
     expect(await rec('[]')).toBe('bad_input');
-    expect(existsSync(join(dir, 'activity-latest.json'))).toBe(false);
+    expect(await rec('{}')).toBe('bad_input');
+    expect(existsSync(dir)).toBe(false);
   });
 
   it('prunes day files and sessions older than 14 days', async () => {

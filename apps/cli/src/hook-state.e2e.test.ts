@@ -31,16 +31,17 @@ const payload = JSON.stringify({
   transcript_path: '/x',
 });
 
-function hook(runtime: string, stdin: string, env: NodeJS.ProcessEnv) {
+function hook(runtime: string, stdin: string, env: NodeJS.ProcessEnv, extraArgs: string[] = []) {
   return new Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [BIN, 'hook', `${runtime}-state`], { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'hook', `${runtime}-state`, ...extraArgs], { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
+    child.stdin.on('error', () => undefined); // the hook may stop reading (oversized input)
     child.stdin.end(stdin);
   });
 }
@@ -79,7 +80,7 @@ describe('cccc hook claude-state|codex-state', () => {
 
   it('a fenced-out event is logged, still exit 0 and silent', { timeout: 60_000 }, async () => {
     await fakeDaemon(() => ({ accepted: false, reason: 'launch_token_mismatch' }));
-    const r = await hook('codex', payload, identity());
+    const r = await hook('codex', payload, identity(), ['stray', '--unknown-flag']);
     expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(log()).toMatch(/codex-state: PreToolUse rejected: launch_token_mismatch/);
   });

@@ -3,7 +3,7 @@ import { lstat, mkdir, open, readdir, unlink } from 'node:fs/promises';
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { FileLock, writeFileAtomic } from '@cccc/durable-fs';
-import { dayFileName, decodeLatest, expiredDayFiles, pruneLatest, recordHookEvent } from '@cccc/hook-fence';
+import { dayFileName, decodeLatest, emptyLatest, expiredDayFiles, pruneLatest, recordHookEvent } from '@cccc/hook-fence';
 import { readStdinCapped } from './activity-stdin.js';
 
 // The IO shell of the session activity recorder: `cccc hook claude-activity`. Claude Code waits
@@ -84,6 +84,8 @@ export async function recordActivity(payloadText: string, options: RecordOptions
   }
   const env = options.env;
   const now = options.now ?? new Date();
+  // Bad input touches nothing on disk, not even the directory or the lock.
+  if ('error' in recordHookEvent(emptyLatest(), payload, now, '')) return 'bad_input';
   const dir = activityDir(env);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await refuseSymlink(dir);

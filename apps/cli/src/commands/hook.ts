@@ -84,6 +84,8 @@ export function registerHookCommands(program: Command, setExit: (code: number) =
   const hook = program.command('hook', { hidden: true }).description('provider hook entry points (always exit 0, never print)');
   hook
     .command('claude-activity')
+    .allowUnknownOption()
+    .allowExcessArguments()
     .description('record this Claude Code session\'s working state under CCCC_ACTIVITY_DIR (standalone, no daemon)')
     .action(async () => {
       const { runClaudeActivityHook } = await import('./activity-recorder.js');
@@ -94,6 +96,8 @@ export function registerHookCommands(program: Command, setExit: (code: number) =
   for (const runtime of ['claude', 'codex'] as const) {
     hook
       .command(`${runtime}-state`)
+      .allowUnknownOption()
+      .allowExcessArguments()
       .description(`hand one ${runtime} hook payload (stdin) to the daemon through runtime_hook_event`)
       .action(async () => {
         await runStateHook(runtime, process.env, process.stdin);
