@@ -87,7 +87,7 @@ describe('cccc term', () => {
     let out = '';
     pty.onData((d) => (out += Buffer.from(d).toString()));
     const exited = new Promise<number | null>((resolve) => pty.onExit((e) => resolve(e.exitCode)));
-    await until(() => out.includes('attached to a1') && out.includes('fake-agent> '), 'attach banner and snapshot');
+    await until(() => out.includes('attached to a1') && out.includes('fake-agent>'), 'attach banner and snapshot', 30_000);
     // Resize followed the window through term_resize on a separate connection.
     await until(() => terminal.session!.cols === 100 && terminal.session!.rows === 30, 'PTY resized to the window');
     await pty.write('hello from term\r');
@@ -105,7 +105,7 @@ describe('cccc term', () => {
     let out = '';
     pty.onData((d) => (out += Buffer.from(d).toString()));
     const exited = new Promise<number | null>((resolve) => pty.onExit((e) => resolve(e.exitCode)));
-    await until(() => out.includes('read-only'), 'viewer banner');
+    await until(() => out.includes('read-only'), 'viewer banner', 30_000);
     await until(() => terminal.attachments.size === 1, 'attached');
     expect(terminal.session!.cols).not.toBe(80); // a viewer never resizes the shared PTY
     pty.kill('SIGTERM');

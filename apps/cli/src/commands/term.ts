@@ -44,10 +44,8 @@ export function registerTermCommand(program: Command, setExit: (code: number) =>
           ...(mode === 'control' && opts.takeover ? size : {}),
         });
         const hs = attachment.handshake;
-        stdout.write(
-          `\r\n[cccc] attached to ${actorId} (${hs.terminal_writable ? 'writer' : 'read-only'}${hs.writer_replaced ? ', took over' : ''}); Ctrl-] detaches\r\n`,
-        );
-        const code = await runSession(ctx.client, { groupId: ctx.groupId, actorId, by: ctx.by }, attachment, hs.terminal_writable ? hs.attachment_id : undefined);
+        const banner = `[cccc] attached to ${actorId} (${hs.terminal_writable ? 'writer' : 'read-only'}${hs.writer_replaced ? ', took over' : ''}); Ctrl-] detaches`;
+        const code = await runSession(ctx.client, { groupId: ctx.groupId, actorId, by: ctx.by }, attachment, hs.terminal_writable ? hs.attachment_id : undefined, banner);
         setExit(code);
       }),
     );
@@ -60,14 +58,13 @@ async function runSession(
   target: { groupId: string; actorId: string; by: string },
   attachment: Awaited<ReturnType<DaemonClient['openTermAttach']>>,
   writerId: number | undefined,
+  banner: string,
 ): Promise<number> {
   const { stdin, stdout } = process;
   const { socket } = attachment;
   const wasRaw = stdin.isRaw;
   stdin.setRawMode(true);
   stdin.resume();
-  stdout.write(CLEAR_SCREEN);
-  if (attachment.initialBytes.byteLength > 0) stdout.write(attachment.initialBytes);
 
   const resize = () => {
     if (writerId === undefined) return;
@@ -112,6 +109,9 @@ async function runSession(
     socket.on('data', onOutput);
     socket.on('error', () => undefined);
     socket.on('close', () => finish(1, 'the terminal stream ended (the actor stopped, or this client fell behind)'));
+    // Only once every handler is in place: a signal sent on seeing the banner finds them.
+    stdout.write(`\r\n${banner}\r\n${CLEAR_SCREEN}`);
+    if (attachment.initialBytes.byteLength > 0) stdout.write(attachment.initialBytes);
     socket.resume();
   });
 }
