@@ -228,6 +228,21 @@ describe('messaging and ledger reads', () => {
     expect((await api('GET', `/api/v1/groups/${gid}/inbox/peer`)).json.result.messages).toEqual([]);
   });
 
+  it('cross-group send validation, tracked send, actor history', async () => {
+    const src = await newGroup('src');
+    const dst = await newGroup('dst');
+    await api('POST', `/api/v1/groups/${dst}/actors`, { actor_id: 'peer', runtime: 'custom', command: ['true'] });
+    // The positive path is not asserted: the daemon refuses by:"user" cross-group sends today
+    // (no_enabled_recipients on the source record); the route is a plain mapping.
+    expect((await api('POST', `/api/v1/groups/${src}/send_cross_group`, { text: 'x' })).json.error.details.field).toBe('dst_group_id');
+
+    const tracked = await api('POST', `/api/v1/groups/${dst}/tracked_send`, { title: 'Do the thing', text: 'please', to: ['peer'] });
+    expect(tracked.status).toBe(200);
+    const history = await api('GET', `/api/v1/groups/${dst}/actors/peer/history?mode=all&limit=10`);
+    expect(history.json.result.messages.map((m: any) => m.kind)).toEqual(['chat.message']);
+    expect((await api('GET', `/api/v1/groups/${dst}/actors/peer/history?mode=weird`)).status).toBe(400);
+  });
+
   it('reply-request cancel, explicit deliver errors, context', async () => {
     const gid = await newGroup();
     await api('POST', `/api/v1/groups/${gid}/actors`, { actor_id: 'peer', runtime: 'custom', command: ['true'] });

@@ -7,6 +7,8 @@ import { BY, type RouteDeps } from './deps.js';
 const SendBody = z.looseObject({ text: z.string(), message_mode: z.string().optional() });
 const ReplyBody = z.looseObject({ reply_to: z.string().min(1), text: z.string() });
 const StatusesBody = z.object({ event_ids: z.array(z.string().min(1)).min(1) });
+const CrossGroupBody = z.looseObject({ dst_group_id: z.string().min(1), text: z.string() });
+const TrackedSendBody = z.looseObject({ title: z.string(), text: z.string() });
 const DeliverBody = z.object({ actor_ids: z.array(z.string().min(1)).min(1), force_ambiguous: z.boolean().optional() });
 
 function withoutIdentity<T extends Record<string, unknown>>(body: T): Omit<T, 'group_id' | 'by'> {
@@ -29,6 +31,44 @@ export function messageRoutes({ client }: RouteDeps): Router {
     ctx.requireGroup(gid);
     const body = withoutIdentity(await parseJsonBody(ctx.req, ReplyBody));
     return client.call('reply', { ...body, group_id: gid, by: BY } as never);
+  });
+
+  /** The caller must reach both groups. */
+  r.post('/send_cross_group', async (ctx) => {
+    const gid = ctx.params.gid!;
+    ctx.requireGroup(gid);
+    const body = withoutIdentity(await parseJsonBody(ctx.req, CrossGroupBody));
+    ctx.requireGroup(String(body.dst_group_id));
+    return client.call('send_cross_group', { message_mode: 'send', ...body, group_id: gid, by: BY } as never);
+  });
+  /** A durable task plus one linked delegation message. */
+  r.post('/tracked_send', async (ctx) => {
+    const gid = ctx.params.gid!;
+    ctx.requireGroup(gid);
+    const body = withoutIdentity(await parseJsonBody(ctx.req, TrackedSendBody));
+    return client.call('tracked_send', { ...body, group_id: gid, by: BY } as never);
+  });
+
+  /** Non-consuming history of one actor (`?mode=&query=&before_event_id=&limit=`). */
+  r.get('/actors/:aid/history', (ctx) => {
+    const gid = ctx.params.gid!;
+    ctx.requireGroup(gid);
+    const mode = ctx.url.searchParams.get('mode');
+    if (mode && !['all', 'send', 'request_reply', 'mail'].includes(mode)) {
+      throw new HttpError(400, 'invalid_request', 'mode must be all, send, request_reply or mail', { field: 'mode' });
+    }
+    const query = ctx.url.searchParams.get('query') ?? ctx.url.searchParams.get('q');
+    const before = ctx.url.searchParams.get('before_event_id');
+    const limit = positive(queryInt(ctx.url, 'limit'));
+    return client.call('message_history', {
+      group_id: gid,
+      actor_id: ctx.params.aid!,
+      by: BY,
+      ...(mode ? { mode: mode as 'all' } : {}),
+      ...(query ? { query } : {}),
+      ...(before ? { before_event_id: before } : {}),
+      ...(limit ? { limit } : {}),
+    });
   });
 
   /** Promote Mail / retry a Send to some recipients now. */
