@@ -4,7 +4,7 @@ import type { LedgerEvent, LedgerStore } from '@cccc/ledger';
 import type { Kernel } from '../kernel/kernel.js';
 import { storeBlobs, type BlobSource } from './blobs.js';
 import { findClientDuplicate } from './client-id.js';
-import { validateOutgoing, type Outgoing } from './outgoing.js';
+import { assertKnownSender, validateOutgoing, type Outgoing } from './outgoing.js';
 import { principalOf } from './principal.js';
 import { quoteOf } from './quote.js';
 
@@ -153,7 +153,8 @@ export class MessagingService {
     const src = await this.context(args.group_id);
     const dst = await this.context(args.dst_group_id);
     // The sender must exist at the source; at the destination it is a foreign principal.
-    validateOutgoing(src.group, { by, text: args.text, to: ['user'], mode: 'send', hasAttachments: false });
+    assertKnownSender(src.group, by);
+    if (args.text.trim() === '') throw new IpcError('empty_message', 'message text is empty');
     const foreignBy = by === 'user' || by === 'system' || by.startsWith('svc:') ? by : `${by}@${args.group_id}`;
     const out = validateOutgoing(dst.group, {
       by: 'system',

@@ -31,11 +31,16 @@ export interface Outgoing {
  * Every deterministic rule of a new chat.message, in the spec's order, before anything is
  * written: sender, content, routing, insight, then the group's root-body policy.
  */
-export function validateOutgoing(group: GroupDoc, input: OutgoingInput): Outgoing {
-  const { by } = input;
+/** The sender must be the user, the system, a service principal or an actor of the group. */
+export function assertKnownSender(group: GroupDoc, by: string): void {
   if (by !== 'user' && by !== 'system' && !by.startsWith('svc:') && !group.actors.some((a) => a.id === by)) {
     throw new IpcError('permission_denied', `unknown sender: ${by} is not an actor of this group`, { by });
   }
+}
+
+export function validateOutgoing(group: GroupDoc, input: OutgoingInput): Outgoing {
+  const { by } = input;
+  assertKnownSender(group, by);
   if (input.text.trim() === '' && !input.hasAttachments) {
     throw new IpcError('empty_message', 'message text is empty and there are no attachments');
   }

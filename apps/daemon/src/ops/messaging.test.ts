@@ -226,6 +226,10 @@ describe('send_cross_group', () => {
     expect(res.src_event).toMatchObject({ group_id: gid, by: 'peer1', data: { to: ['user'], message_mode: 'send', dst_group_id: other, dst_to: ['ext'], dst_message_mode: 'mail' } });
     expect(res.dst_event).toMatchObject({ group_id: other, data: { to: ['ext'], message_mode: 'mail', src_group_id: gid, src_event_id: res.src_event.id } });
     expect((await fx.client.call('inbox_peek', { group_id: other, actor_id: 'ext' })).messages.map((m) => m.id)).toContain(res.dst_event.id);
+    const asUser = await fx.client.call('send_cross_group', { group_id: gid, dst_group_id: other, text: 'from the user', to: ['ext'], message_mode: 'send' });
+    expect(asUser.src_event).toMatchObject({ by: 'user', data: { to: ['user'], dst_to: ['ext'] } });
+    expect(asUser.dst_event).toMatchObject({ by: 'user', data: { src_by: 'user' } });
+    await rejects(fx.client.call('send_cross_group', { group_id: gid, dst_group_id: other, text: 'x', to: ['ext'], message_mode: 'send', by: 'ghost' }), 'permission_denied');
     const attachments = await fx.client.request({ v: 1, op: 'send_cross_group', args: { group_id: gid, dst_group_id: other, text: 'x', message_mode: 'send', attachments: [] } });
     expect(attachments.error?.code).toBe('unsupported_message_fields');
   });
