@@ -112,3 +112,41 @@ describe('daemon lifecycle in-process', () => {
     expect(() => daemonConfigFromEnv({ CCCC_DAEMON_TRANSPORT: 'tcp', CCCC_DAEMON_PORT: '99999' })).toThrow(DaemonConfigError);
   });
 });
+
+describe('ping.capabilities', () => {
+  it('advertises exactly the optional ops the daemon serves', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'cccc-daemon-caps-'));
+    const daemon = await startDaemon(daemonConfigFromEnv({ CCCC_HOME: home }));
+    try {
+      const client = new DaemonClient({ home });
+      const { capabilities } = await client.call('ping', {});
+      expect(capabilities).toMatchObject({
+        events_stream: true,
+        global_events_stream: true,
+        ledger_tail: true,
+        ledger_search: true,
+        ledger_statuses: true,
+        term_attachment_status: true,
+        term_attach_snapshot_v1: true,
+        presentation_browser_attach: false,
+        web_model_browser_attach: false,
+        remote_access: false,
+      });
+      // Every op named true is recognized (never unknown_op); every one named false is not served.
+      for (const [name, value] of Object.entries(capabilities)) {
+        if (!/^[a-z_]+$/.test(name) || name.startsWith('term_attach') || name === 'remote_access') continue;
+        if (name === 'events_stream' || name === 'global_events_stream' || name.endsWith('_attach')) {
+          // streaming upgrades are probed with args that fail validation, so no stream opens
+          const res = await client.request({ v: 1, op: name, args: { group_id: '' } });
+          expect(res.error?.code === 'unknown_op', name).toBe(value === false);
+          continue;
+        }
+        const res = await client.request({ v: 1, op: name, args: {} });
+        expect(res.error?.code === 'unknown_op', name).toBe(value === false);
+      }
+    } finally {
+      await daemon.stop();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});

@@ -15,7 +15,7 @@ export function registerCoreOps(router: OpRouter, deps: CoreOpsDeps): void {
     pid: process.pid,
     ts: new Date().toISOString(),
     ipc_v: 1 as const,
-    capabilities: daemonCapabilities(),
+    capabilities: daemonCapabilities(new Set(router.ops)),
     executable: process.execPath,
   }));
 
