@@ -1,31 +1,15 @@
-import { z } from 'zod';
+import { RuntimeActivityRecord } from '@cccc/ipc-protocol';
 import type { HookState } from './hook-state.js';
 import type { HookEvent } from './payloads.js';
 
-export const ACTIVITY_KINDS = ['session', 'turn', 'tool', 'subagent'] as const;
-export const ACTIVITY_STATUSES = ['started', 'waiting', 'completed', 'failed', 'stuck'] as const;
+/** The wire schema lives in @cccc/ipc-protocol (runtime_activity_snapshot results); one definition. */
+export const activityRecordSchema = RuntimeActivityRecord;
+export const ACTIVITY_KINDS = RuntimeActivityRecord.shape.kind.options;
+export const ACTIVITY_STATUSES = RuntimeActivityRecord.shape.status.options;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 export type ActivityStatus = (typeof ACTIVITY_STATUSES)[number];
 
-/** One display revision of the activity channel; key order is the wire order. */
-export const activityRecordSchema = z.strictObject({
-  v: z.literal(1),
-  id: z.string().min(1),
-  ts: z.string().min(1),
-  group_id: z.string().min(1),
-  actor_id: z.string().min(1),
-  runtime: z.enum(['claude', 'codex']),
-  activity_id: z.string().min(1),
-  kind: z.enum(ACTIVITY_KINDS),
-  status: z.enum(ACTIVITY_STATUSES),
-  event_type: z.string().min(1),
-  session_id: z.string().nullable(),
-  turn_id: z.string().nullable(),
-  operation_id: z.string().nullable(),
-  tool_name: z.string().max(64).regex(/^[A-Za-z0-9_.:/-]*$/).nullable(),
-  duration_ms: z.number().int().nonnegative().nullable(),
-});
-export type ActivityRecord = z.infer<typeof activityRecordSchema>;
+export type ActivityRecord = RuntimeActivityRecord;
 
 const KEY_ORDER = Object.keys(activityRecordSchema.shape) as (keyof ActivityRecord)[];
 
