@@ -1,0 +1,3 @@
+import { runHook } from './hook-main.js';
+
+await runHook(process.argv[3] ?? '');
