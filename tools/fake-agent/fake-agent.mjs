@@ -2,6 +2,8 @@
 // A scripted TUI agent that stands in for real agent CLIs (claude, codex, ...) in tests, demos and
 // benchmarks. It behaves like one towards a PTY: alternate screen, bracketed paste, raw-mode
 // input, a prompt, and a reply per submitted input. Plain Node, no build step, no dependencies.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import process from 'node:process';
 
 const ESC = '\x1b';
@@ -17,6 +19,7 @@ function parseOptions(argv, env) {
     title: env.FAKE_AGENT_TITLE ?? 'fake-agent',
     altScreen: env.FAKE_AGENT_NO_ALT_SCREEN ? false : true,
     startDelayMs: Number(env.FAKE_AGENT_START_DELAY_MS ?? 0),
+    settings: [],
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -28,7 +31,13 @@ function parseOptions(argv, env) {
     else if (a === '--title') opts.title = String(next());
     else if (a === '--no-alt-screen') opts.altScreen = false;
     else if (a === '--start-delay-ms') opts.startDelayMs = Number(next());
-    else if (a === '--help') {
+    else if (a === '--settings') opts.settings.push(String(next()));
+    else if (a.startsWith('--settings=')) opts.settings.push(a.slice('--settings='.length));
+    else if (a === '--version') {
+      // Claude Code's format, at the first version with the hooks the daemon injects.
+      process.stdout.write(`${env.FAKE_AGENT_VERSION ?? '2.1.141'} (Claude Code)\n`);
+      process.exit(0);
+    } else if (a === '--help') {
       process.stdout.write('usage: fake-agent [--thinking-ms N] [--flood BYTES] [--no-bracketed-paste] [--exit-after N] [--title T] [--no-alt-screen] [--start-delay-ms N]\n');
       process.exit(0);
     } else {
@@ -41,6 +50,52 @@ function parseOptions(argv, env) {
 
 const opts = parseOptions(process.argv.slice(2), process.env);
 const out = (s) => process.stdout.write(s);
+
+// Claude-style hooks: the last inline `--settings '<json>'` with `hooks.<Event>[].hooks[]` command
+// entries. Like Claude Code, each command runs through a shell with the JSON payload on stdin,
+// one after another, and the agent waits for it (bounded by the entry's timeout).
+function hookCommands(settings) {
+  const last = settings.at(-1);
+  if (!last) return {};
+  let parsed;
+  try {
+    parsed = JSON.parse(last);
+  } catch {
+    return {};
+  }
+  const hooks = parsed && typeof parsed === 'object' ? parsed.hooks : undefined;
+  if (!hooks || typeof hooks !== 'object') return {};
+  const byEvent = {};
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    byEvent[event] = groups.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).filter((h) => h?.type === 'command' && typeof h.command === 'string');
+  }
+  return byEvent;
+}
+
+const HOOKS = hookCommands(opts.settings);
+const SESSION_ID = randomUUID();
+let toolSeq = 0;
+
+function runHook(hook, payload) {
+  return new Promise((resolve) => {
+    const child = spawn('/bin/sh', ['-c', hook.command], { stdio: ['pipe', 'ignore', 'ignore'], env: process.env, cwd: process.cwd() });
+    const timer = setTimeout(() => child.kill('SIGKILL'), Number(hook.timeout ?? 60) * 1000);
+    child.on('error', () => resolve());
+    child.on('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(JSON.stringify(payload));
+  });
+}
+
+async function fireHook(event, fields = {}) {
+  const hooks = HOOKS[event] ?? [];
+  const payload = { session_id: SESSION_ID, transcript_path: `/tmp/fake-agent-${SESSION_ID}.jsonl`, cwd: process.cwd(), hook_event_name: event, ...fields };
+  for (const hook of hooks) await runHook(hook, payload);
+}
 const PROMPT = 'fake-agent> ';
 
 // Floods are written with backpressure so a slow reader (the PTY) throttles us instead of
@@ -75,7 +130,14 @@ function submit(text) {
       out('\r\n(thinking)');
       await new Promise((r) => setTimeout(r, opts.thinkingMs));
     }
+    await fireHook('UserPromptSubmit', { prompt: text, permission_mode: 'default' });
+    if (HOOKS.PreToolUse || HOOKS.PostToolUse) {
+      const tool = { tool_name: 'Bash', tool_use_id: `toolu_fake_${++toolSeq}`, tool_input: { command: `echo ${JSON.stringify(text)}` } };
+      await fireHook('PreToolUse', tool);
+      await fireHook('PostToolUse', { ...tool, tool_response: { stdout: text, stderr: '', interrupted: false } });
+    }
     out(`\r\n[fake-agent] received: ${text.replace(/\r?\n/g, '\\n')}\r\n`);
+    await fireHook('Stop', { stop_hook_active: false });
     received++;
     if (opts.exitAfter > 0 && received >= opts.exitAfter) return restoreAndExit(0);
     out(PROMPT);
@@ -145,6 +207,8 @@ async function main() {
   if (opts.altScreen) out(`${ESC}[?1049h${ESC}[H${ESC}[2J`);
   out(`${ESC}]0;${opts.title}\x07`);
   if (opts.bracketedPaste) out(`${ESC}[?2004h`);
+  busy = busy.then(() => fireHook('SessionStart', { source: 'startup' }));
+  await busy;
   out(`${opts.title} ready\r\n`);
   if (opts.flood > 0) {
     await flood(opts.flood);

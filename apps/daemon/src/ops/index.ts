@@ -5,6 +5,7 @@ import { registerContextOps } from './context.js';
 import { registerDeliveryOps } from './delivery.js';
 import { registerDebugOps } from './debug.js';
 import { registerGroupsOps } from './groups.js';
+import { registerHooksOps } from './hooks.js';
 import { registerInboxOps } from './inbox.js';
 import { registerLedgerOps } from './ledger.js';
 import { registerLifecycleOps } from './lifecycle.js';
@@ -31,4 +32,5 @@ export function registerKernelOps(router: OpRouter, kernel: Kernel): void {
   registerStreamOps(router, kernel);
   registerContextOps(router, kernel);
   registerTerminalOps(router, kernel);
+  registerHooksOps(router, kernel);
 }

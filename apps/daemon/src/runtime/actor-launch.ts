@@ -1,12 +1,14 @@
 import { IpcError } from '@cccc/ipc-protocol';
 import { readActorPrivateEnvForLaunch, type ActorDoc, type GroupDoc, type HomeLayout } from '@cccc/groups';
 import { assertLaunchCwd, composeLaunch, LaunchError, type LaunchCommand, type LaunchContributor } from '@cccc/pty-runtime';
+import { hookLaunchContributor, type HookContributorOptions } from './hook-contributor.js';
 import { currentMcpServerLauncher, mcpLaunchContributor } from './mcp-contributor.js';
 
-/** Per-launch additions (MCP wiring; hooks later), in order. Built once per daemon process. */
-function launchContributors(): LaunchContributor[] {
+/** Per-launch additions (MCP wiring, then the state hooks of this launch when planned), in order. */
+function launchContributors(hooks?: HookContributorOptions): LaunchContributor[] {
   const launcher = currentMcpServerLauncher();
-  return launcher ? [mcpLaunchContributor(launcher)] : [];
+  const contributors = launcher ? [mcpLaunchContributor(launcher)] : [];
+  return hooks ? [...contributors, hookLaunchContributor(hooks)] : contributors;
 }
 
 /**
@@ -28,7 +30,13 @@ export function actorCwd(group: GroupDoc, actor: ActorDoc): string {
 }
 
 /** argv/env/cwd for one actor's PTY: runtime catalog + actor.command, env layers incl. private env. */
-export function actorLaunch(layout: HomeLayout, group: GroupDoc, actor: ActorDoc, daemonEnv: NodeJS.ProcessEnv): LaunchCommand {
+export function actorLaunch(
+  layout: HomeLayout,
+  group: GroupDoc,
+  actor: ActorDoc,
+  daemonEnv: NodeJS.ProcessEnv,
+  hooks?: HookContributorOptions,
+): LaunchCommand {
   const cwd = actorCwd(group, actor);
   try {
     assertLaunchCwd(cwd);
@@ -42,7 +50,7 @@ export function actorLaunch(layout: HomeLayout, group: GroupDoc, actor: ActorDoc
       home: layout.home,
       groupId: group.group_id,
       actorId: actor.id,
-    }, launchContributors());
+    }, launchContributors(hooks));
   } catch (err) {
     if (err instanceof LaunchError) {
       const code = err.code === 'scope_missing' ? 'missing_project_root' : err.code;

@@ -15,6 +15,8 @@ import { KeyedMutex } from '../concurrency/keyed-mutex.js';
 import type { RuntimeTuning } from '../config.js';
 import { errorFields } from '../log.js';
 import type { Kernel } from '../kernel/kernel.js';
+import { hookActorLockKey } from '../hooks/hook-files.js';
+import { hookedRuntime, planHookLaunch, runHookedSpawn } from '../hooks/hook-launch.js';
 import { actorLaunch } from './actor-launch.js';
 import { reapOrphans } from './orphan-reaper.js';
 import { removeOwnershipRecord, writeOwnershipRecord } from './ownership-records.js';
@@ -152,18 +154,27 @@ export class ActorRuntimeService implements AsyncDisposable {
     const current = this.session(groupId, actorId);
     if (current) return { session: current, started: false };
     const group = this.kernel.groups.get(groupId);
-    const launch = actorLaunch(this.kernel.layout, group, findActor(group.actors, actorId), this.daemonEnv);
+    const actor = findActor(group.actors, actorId);
+    const plain = actorLaunch(this.kernel.layout, group, actor, this.daemonEnv);
+    const hooks = await planHookLaunch(plain);
+    const launch = hooks ? actorLaunch(this.kernel.layout, group, actor, this.daemonEnv, hooks) : plain;
+    const runtime = hooks ? hookedRuntime(plain, launch) : null;
     const terminal = this.kernel.runtimes.get(groupId, actorId) ?? this.newTerminal(groupId, actorId);
     let session: TerminalSession;
     try {
-      session = terminal.start(launch);
+      session = await this.kernel.groupLocks.run(hookActorLockKey(groupId, actorId), () =>
+        runHookedSpawn(this.kernel.layout, { groupId, actorId }, runtime && hooks ? { runtime, launchToken: hooks.launchToken } : null, () => {
+          const started = terminal.start(launch);
+          this.kernel.runtimes.set(groupId, actorId, terminal);
+          return started;
+        }),
+      );
     } catch (error) {
       if (error instanceof PtySpawnError) {
         throw new IpcError('runtime_start_failed', error.message, { actor_id: actorId, reason: error.code });
       }
       throw error;
     }
-    this.kernel.runtimes.set(groupId, actorId, terminal);
     writeOwnershipRecord(this.kernel.layout, {
       v: 1,
       kind: 'pty',
