@@ -14,6 +14,7 @@ const optional: Array<{ name: string; module: string; fn: string }> = [
   { name: 'context', module: './bench/context.js', fn: 'benchContext' },
   { name: 'mcp', module: './bench/mcp.js', fn: 'benchMcp' },
   { name: 'attach', module: './bench/attach.js', fn: 'benchAttach' },
+  { name: 'runtime', module: './bench/runtime.js', fn: 'benchRuntime' },
 ];
 for (const o of optional) {
   const file = new URL(o.module, import.meta.url);

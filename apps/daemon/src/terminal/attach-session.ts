@@ -91,9 +91,10 @@ export class AttachSession implements Disposable {
       const end = ring.endCursor;
       if (this.sendCursor >= end) return;
       const to = Math.min(end, this.sendCursor + attachTuning.chunkBytes);
-      const bytes = ring.slice(this.sendCursor, to);
+      // Views of the ring's pages: retained bytes are never rewritten, so nothing is copied here.
+      const views = ring.views(this.sendCursor, to);
       this.sendCursor = to;
-      c.write(bytes);
+      for (const view of views) c.write(view);
     }
   }
 

@@ -154,4 +154,18 @@ describe('OutputRing', () => {
       ),
     );
   });
+  it('views: the same bytes as slice, as uncopied page views that survive later appends and eviction', () => {
+    const ring = new OutputRing({ capBytes: 200 * 1024 });
+    const all = Buffer.alloc(300 * 1024);
+    for (let i = 0; i < all.length; i++) all[i] = i % 251;
+    ring.append(all.subarray(0, 150 * 1024));
+    const views = ring.views(1000, 140 * 1024);
+    expect(views.length).toBeGreaterThan(1);
+    const joined = Buffer.concat(views);
+    expect(joined.equals(ring.slice(1000, 140 * 1024))).toBe(true);
+    ring.append(all.subarray(150 * 1024));
+    ring.clear();
+    expect(Buffer.concat(views).equals(joined)).toBe(true);
+    expect(ring.views(0)).toEqual([]);
+  });
 });

@@ -102,6 +102,19 @@ export class OutputRing {
     const a = Math.max(from, this._start);
     const b = Math.min(to, this._end);
     if (b <= a) return Buffer.alloc(0);
+    const parts = this.views(a, b);
+    return parts.length === 1 ? Buffer.from(parts[0]!) : Buffer.concat(parts, b - a);
+  }
+
+  /**
+   * The bytes in [from, to) as views of the ring's own pages, without copying: for writing
+   * straight to a socket. Retained bytes are never overwritten (pages are only appended to and
+   * dropped), so a view stays valid after the window moves on.
+   */
+  views(from: number, to: number = this._end): Buffer[] {
+    const a = Math.max(from, this._start);
+    const b = Math.min(to, this._end);
+    if (b <= a) return [];
     const parts: Buffer[] = [];
     let i = this.findPage(a);
     let c = a;
@@ -112,7 +125,7 @@ export class OutputRing {
       parts.push(page.buf.subarray(lo, hi));
       c = page.start + hi;
     }
-    return parts.length === 1 ? Buffer.from(parts[0]!) : Buffer.concat(parts, b - a);
+    return parts;
   }
 
   /**

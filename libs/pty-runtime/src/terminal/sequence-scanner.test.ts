@@ -32,4 +32,14 @@ describe('SequenceScanner', () => {
       }),
     );
   });
+  it('carries only a possible pattern start, so plain output after a sequence is not rescanned', () => {
+    const s = new SequenceScanner(patterns);
+    expect(s.scan(Buffer.from('x\x1b[?2004hyyyyyyy'))).toEqual(['on']);
+    expect(s.scan(Buffer.from('\x1b[?2004lzz\x1b[?2'))).toEqual(['off']);
+    expect(s.scan(Buffer.from('00'))).toEqual([]);
+    expect(s.scan(Buffer.from('4h'))).toEqual(['on']);
+    expect(s.scan(Buffer.from('\x1b'))).toEqual([]);
+    expect(s.scan(Buffer.from('\x1b[6'))).toEqual([]);
+    expect(s.scan(Buffer.from('n'))).toEqual(['dsr']);
+  });
 });
