@@ -2,7 +2,9 @@ import { defineConfig } from 'tsup';
 
 // zod resolves from the workspace root (it is @cccc/ipc-protocol's dependency); keep it external.
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // ./recorder is the session activity recorder alone: `cccc hook claude-activity` loads it on
+  // every agent tool call, so it must not pull in the IPC op catalog.
+  entry: ['src/index.ts', 'src/recorder.ts'],
   format: ['esm'],
   dts: true,
   clean: true,

@@ -27,6 +27,17 @@ describe('the cccc hook fast path', () => {
     expect(isFastHook(['node', 'cccc', 'send', 'hi'])).toBe(false);
   });
 
+  it('the activity hook loads neither commander nor the IPC op catalog', () => {
+    const cli = readFileSync(join(DIST, 'hook-cli.js'), 'utf8');
+    const chunks = [...staticGraph(join(DIST, 'hook-cli.js'))].filter((m) => m.startsWith('/'));
+    const dynamic = chunks
+      .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/import\(["'](\.\/activity-recorder[^"']+)["']\)/g)].map((m) => join(dirname(file), m[1]!)))
+      .concat([...cli.matchAll(/import\(["'](\.\/activity-recorder[^"']+)["']\)/g)].map((m) => join(DIST, m[1]!)));
+    expect(dynamic.length).toBeGreaterThan(0);
+    const graph = [...staticGraph(dynamic[0]!)];
+    expect(graph.filter((m) => m === 'commander' || m === '@cccc/ipc-protocol' || m === '@cccc/hook-fence')).toEqual([]);
+  });
+
   it('loads neither commander nor any workspace package before the hook runs', () => {
     const graph = [...staticGraph(join(DIST, 'hook-cli.js'))];
     expect(graph.filter((m) => m === 'commander' || m.startsWith('@cccc/') || m === 'zod')).toEqual([]);

@@ -3,7 +3,7 @@ import { lstat, mkdir, open, readdir, unlink } from 'node:fs/promises';
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { FileLock, writeFileAtomic } from '@cccc/durable-fs';
-import { dayFileName, decodeLatest, emptyLatest, expiredDayFiles, pruneLatest, recordHookEvent } from '@cccc/hook-fence';
+import { dayFileName, decodeLatest, emptyLatest, expiredDayFiles, pruneLatest, recordHookEvent } from '@cccc/hook-fence/recorder';
 import { readStdinCapped } from './activity-stdin.js';
 
 // The IO shell of the session activity recorder: `cccc hook claude-activity`. Claude Code waits

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decodeLatest, type RecorderEntry } from '@cccc/hook-fence';
+import { decodeLatest, type RecorderEntry } from '@cccc/hook-fence/recorder';
 import { LATEST_FILE, activityDir } from './activity-recorder.js';
 
 export interface ActivityRow {
