@@ -54,4 +54,5 @@ export { MAX_REQUEST_LINE_BYTES, MAX_RESPONSE_LINE_BYTES } from './limits.js';
 export { OpRouter, type OpHandler, type RequestContext, type Dispatched, type RouterOptions } from './router.js';
 export { loopbackConnection, type LoopbackConnection } from './loopback.js';
 export { StreamUpgrade, isStreamUpgrade, type UpgradedConnection } from './upgrade.js';
-export { RuntimeActivityRecord, RuntimeHookPayload, RUNTIME_HOOK_PAYLOAD_KEYS } from './ops/hooks.js';
+export { RuntimeActivityRecord, RuntimeActivityStreamItem, RuntimeHookPayload, RUNTIME_HOOK_PAYLOAD_KEYS } from './ops/hooks.js';
+export { BlobUploadOutcome, MAX_BLOB_UPLOAD_BYTES } from './ops/blobs.js';

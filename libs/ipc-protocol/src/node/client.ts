@@ -5,6 +5,8 @@ import { MAX_RESPONSE_LINE_BYTES } from '../limits.js';
 import type { OpArgsInput, OpName, OpResult } from '../ops/catalog.js';
 import { opCatalog } from '../ops/catalog.js';
 import { TermAttachHandshake } from '../ops/streams.js';
+import { BlobUploadOutcome } from '../ops/blobs.js';
+import type { AttachmentRefV1 } from '../kinds/chat.js';
 import { NdjsonDecoder } from '../codec.js';
 import { connectEndpoint } from './connect.js';
 import { discoverEndpoint, type DaemonEndpoint } from './endpoint.js';
@@ -82,6 +84,39 @@ export class DaemonClient {
   async openGlobalEventsStream(args: OpArgsInput<'global_events_stream'> = {}): Promise<EventStream> {
     const { socket, result, rest } = await this.upgrade('global_events_stream', args as Record<string, unknown>);
     return eventStreamOver(socket, result, rest);
+  }
+
+  /**
+   * A group's runtime activity (`runtime_activity_stream`): items `{t: "runtime-activity", event}`
+   * (snapshot records first when `replay` is not false), heartbeats, and a final error item.
+   */
+  async openRuntimeActivityStream(args: OpArgsInput<'runtime_activity_stream'>): Promise<EventStream> {
+    const { socket, result, rest } = await this.upgrade('runtime_activity_stream', args as Record<string, unknown>);
+    return eventStreamOver(socket, result, rest);
+  }
+
+  /**
+   * Store one file in the group blob store through the daemon (`blob_upload`): the handshake
+   * checks the group and the size, then the raw bytes go over the same connection and the daemon
+   * answers with the attachment record. Rejects with DaemonCallError (`file_too_large`, ...).
+   */
+  async uploadBlob(args: { group_id: string; name: string; content: Uint8Array; by?: string }): Promise<AttachmentRefV1> {
+    const { socket } = await this.upgrade('blob_upload', { group_id: args.group_id, name: args.name, bytes: args.content.length, ...(args.by ? { by: args.by } : {}) });
+    try {
+      const reading = readFirstLine(socket, MAX_RESPONSE_LINE_BYTES, this.timeoutMs, 'blob_upload');
+      socket.write(args.content);
+      const { line } = await reading;
+      let outcome: BlobUploadOutcome;
+      try {
+        outcome = BlobUploadOutcome.parse(JSON.parse(line));
+      } catch (cause) {
+        throw new DaemonTransportError('protocol', 'blob_upload: malformed outcome line', true, { cause });
+      }
+      if (outcome.t === 'error') throw new DaemonCallError('blob_upload', { code: outcome.code, message: outcome.message, details: {} });
+      return outcome.attachment;
+    } finally {
+      socket.destroy();
+    }
   }
 
   async openTermAttach(args: OpArgsInput<'term_attach'>): Promise<TermAttachment> {

@@ -52,7 +52,8 @@ import { actor_restart, actor_start, actor_stop, group_start, group_stop } from 
 import { actor_new_session } from './runtime.js';
 import { ledger_search, ledger_statuses, ledger_tail } from './ledger-read.js';
 import { context_get, context_sync, task_list, tracked_send } from './context.js';
-import { runtime_activity_snapshot, runtime_hook_event } from './hooks.js';
+import { runtime_activity_snapshot, runtime_activity_stream, runtime_hook_event } from './hooks.js';
+import { blob_upload } from './blobs.js';
 import {
   term_attachment_status,
   term_resize,
@@ -155,6 +156,9 @@ export const opCatalog = {
   // Extensions (issue 7), advertised in ping.capabilities
   runtime_hook_event,
   runtime_activity_snapshot,
+  runtime_activity_stream,
+  // Extensions (issue 8), advertised in ping.capabilities
+  blob_upload,
 } as const satisfies Record<string, OpSpec>;
 
 export type OpCatalog = typeof opCatalog;

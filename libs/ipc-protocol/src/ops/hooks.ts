@@ -65,3 +65,21 @@ export const runtime_activity_snapshot = defineOp({
   args: z.object({ group_id: GroupIdArg }),
   result: z.object({ events: z.array(RuntimeActivityRecord) }),
 });
+
+/**
+ * runtime_activity_stream (extension, issue 7): NDJSON items `{t: "runtime-activity", event}`
+ * with heartbeats. `replay` (default true) first sends the current snapshot records, then every
+ * new display revision; `replay: false` sends only revisions committed after the attach. A
+ * corrupt store does not end the stream: it keeps its last accepted view and resumes once the
+ * store is valid again.
+ */
+export const runtime_activity_stream = defineOp({
+  summary: 'Upgrade to a push stream of runtime activity revisions of one group.',
+  upgrade: 'ndjson_stream',
+  args: z.object({ group_id: GroupIdArg, replay: z.boolean().optional() }),
+  result: z.object({ group_id: z.string(), replay: z.boolean() }),
+});
+
+/** One item of a runtime_activity_stream. */
+export const RuntimeActivityStreamItem = z.object({ t: z.literal('runtime-activity'), event: RuntimeActivityRecord });
+export type RuntimeActivityStreamItem = z.infer<typeof RuntimeActivityStreamItem>;
