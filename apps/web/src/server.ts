@@ -14,6 +14,7 @@ import { messageRoutes } from './routes/messages.js';
 import { runtimeRoutes } from './routes/runtimes.js';
 import { RESPONDED, streamRoutes } from './routes/streams.js';
 import type { SseOptions } from './sse/sse.js';
+import { defaultAppDir, serveSpa } from './static/spa.js';
 import { TERM_PATH, TermBridge, rejectUpgrade, type TermBridgeOptions } from './ws/term-bridge.js';
 
 export interface WebServerOptions {
@@ -26,6 +27,8 @@ export interface WebServerOptions {
   readonly daemonTimeoutMs?: number;
   readonly sse?: SseOptions;
   readonly term?: TermBridgeOptions;
+  /** The built browser app (`dist/app`); found next to the server when omitted. */
+  readonly appDir?: string;
 }
 
 export interface WebServer extends AsyncDisposable {
@@ -62,8 +65,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     .use(runtimeRoutes())
     .use(accessTokenRoutes(options.home));
 
+  const appDir = options.appDir ?? defaultAppDir();
   const server = createServer((req, res) => {
-    void handle(router, tokens, host, req, res);
+    void handle(router, tokens, host, appDir, req, res);
   });
   const term = new TermBridge(client, options.term);
   server.on('upgrade', (req, socket, head) => {
@@ -100,11 +104,22 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   return { host, port: address.port, url: `http://${urlHost}:${address.port}`, close, [Symbol.asyncDispose]: close };
 }
 
-async function handle(router: Router, tokens: AccessTokenStore, host: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  router: Router,
+  tokens: AccessTokenStore,
+  host: string,
+  appDir: string | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   try {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (!url.pathname.startsWith('/api/')) {
-      throw new HttpError(404, 'not_found', 'the browser app is not built yet; only /api/v1 is served');
+      checkBrowserOrigin(req, host);
+      if (!appDir) throw new HttpError(404, 'not_found', 'the browser app is not built (run `npm run build`); only /api/v1 is served');
+      adoptQueryToken(tokens, host, req, res, url);
+      serveSpa(appDir, req, res, url);
+      return;
     }
     checkBrowserOrigin(req, host);
     const principal = authenticate(tokens, req, res, url, { remote: !isLoopbackHost(host) });
@@ -129,6 +144,20 @@ async function handle(router: Router, tokens: AccessTokenStore, host: string, re
       return;
     }
     sendJson(res, status, { ok: false, error: body });
+  }
+}
+
+/**
+ * A link such as `/?group=g_1&token=acc_…` logs the browser in: a valid token from the query is
+ * moved into the HttpOnly cookie (the app then drops it from the address bar). An invalid or
+ * missing token is not an error for the shell; the app's first API call answers 401.
+ */
+function adoptQueryToken(tokens: AccessTokenStore, host: string, req: IncomingMessage, res: ServerResponse, url: URL): void {
+  if (!url.searchParams.has('token')) return;
+  try {
+    authenticate(tokens, req, res, url, { remote: !isLoopbackHost(host) });
+  } catch {
+    // the shell is public; the API calls it makes are not
   }
 }
 

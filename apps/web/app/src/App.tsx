@@ -1,0 +1,110 @@
+import { useCallback, useEffect, useState } from 'react';
+import { ActorsPanel } from './actors/ActorsPanel';
+import { get, onUnauthorized } from './api/http';
+import { ChatView } from './chat/ChatView';
+import { GroupSidebar } from './groups/GroupSidebar';
+import { InboxView } from './inbox/InboxView';
+import { SettingsView } from './settings/SettingsView';
+import { TerminalView } from './terminal/TerminalView';
+import { writeDeepLink, type DeepLink } from './url-state';
+
+/** What the main pane shows for the selected group. */
+export type MainView = { kind: 'chat' } | { kind: 'inbox' } | { kind: 'settings' } | { kind: 'terminal'; actorId: string };
+
+/**
+ * Layout: group sidebar | main pane (chat, inbox, settings or one actor's terminal) | actors
+ * panel. On a phone-sized screen the three collapse into one column switched from the top bar.
+ */
+export function App({ initial }: { initial: DeepLink }) {
+  const [groupId, setGroupId] = useState<string | null>(initial.groupId);
+  const [view, setView] = useState<MainView>(initial.actorId ? { kind: 'terminal', actorId: initial.actorId } : { kind: 'chat' });
+  const [mobilePane, setMobilePane] = useState<'groups' | 'main' | 'actors'>(initial.groupId ? 'main' : 'groups');
+  const [unauthorized, setUnauthorized] = useState(false);
+
+  const [daemon, setDaemon] = useState<{ version?: string } | 'down' | null>(null);
+
+  useEffect(() => onUnauthorized(() => setUnauthorized(true)), []);
+  useEffect(() => {
+    // The first call tells whether this server wants a token and whether the daemon answers.
+    get<{ version?: string }>('/ping').then(setDaemon, () => setDaemon('down'));
+  }, []);
+  useEffect(() => {
+    writeDeepLink(window.history, { groupId, actorId: view.kind === 'terminal' ? view.actorId : null });
+  }, [groupId, view]);
+
+  const selectGroup = useCallback((gid: string | null) => {
+    setGroupId(gid);
+    setView({ kind: 'chat' });
+    setMobilePane('main');
+  }, []);
+  const openTerminal = useCallback((actorId: string) => {
+    setView({ kind: 'terminal', actorId });
+    setMobilePane('main');
+  }, []);
+
+  if (unauthorized) return <SignIn />;
+
+  return (
+    <div className="app" data-pane={mobilePane}>
+      <header className="topbar">
+        <span className="brand">CCCC</span>
+        <span className="daemon-status" data-state={daemon === 'down' ? 'down' : daemon ? 'up' : 'pending'}>
+          {daemon === 'down' ? 'daemon unreachable' : daemon ? `daemon ${daemon.version ?? ''}` : '…'}
+        </span>
+        <nav className="mobile-tabs" aria-label="Panes">
+          <button aria-pressed={mobilePane === 'groups'} onClick={() => setMobilePane('groups')}>Groups</button>
+          <button aria-pressed={mobilePane === 'main'} onClick={() => setMobilePane('main')}>Chat</button>
+          <button aria-pressed={mobilePane === 'actors'} onClick={() => setMobilePane('actors')}>Actors</button>
+        </nav>
+        {groupId && (
+          <nav className="view-tabs" aria-label="Views">
+            <button aria-pressed={view.kind === 'chat'} onClick={() => setView({ kind: 'chat' })}>Chat</button>
+            <button aria-pressed={view.kind === 'inbox'} onClick={() => setView({ kind: 'inbox' })}>Inbox</button>
+            <button aria-pressed={view.kind === 'settings'} onClick={() => setView({ kind: 'settings' })}>Settings</button>
+          </nav>
+        )}
+      </header>
+      <aside className="pane pane-groups">
+        <GroupSidebar selected={groupId} onSelect={selectGroup} />
+      </aside>
+      <main className="pane pane-main">
+        {!groupId ? (
+          <p className="empty">Create or pick a group.</p>
+        ) : view.kind === 'chat' ? (
+          <ChatView key={groupId} groupId={groupId} />
+        ) : view.kind === 'inbox' ? (
+          <InboxView key={groupId} groupId={groupId} />
+        ) : view.kind === 'settings' ? (
+          <SettingsView key={groupId} groupId={groupId} />
+        ) : (
+          <TerminalView key={`${groupId}/${view.actorId}`} groupId={groupId} actorId={view.actorId} onClose={() => setView({ kind: 'chat' })} />
+        )}
+      </main>
+      <aside className="pane pane-actors">
+        {groupId && <ActorsPanel key={groupId} groupId={groupId} onOpenTerminal={openTerminal} activeTerminal={view.kind === 'terminal' ? view.actorId : null} />}
+      </aside>
+    </div>
+  );
+}
+
+/** Shown after a 401: this server is protected by access tokens. */
+function SignIn() {
+  const [token, setToken] = useState('');
+  return (
+    <form
+      className="signin"
+      onSubmit={(e) => {
+        e.preventDefault();
+        // The server moves a valid ?token= into its HttpOnly cookie and the app drops it from the URL.
+        const url = new URL(window.location.href);
+        url.searchParams.set('token', token.trim());
+        window.location.assign(url.toString());
+      }}
+    >
+      <h1>Access token required</h1>
+      <p>This CCCC Web is protected. Paste an access token (<code>cccc web token create</code>).</p>
+      <input aria-label="Access token" type="password" value={token} onChange={(e) => setToken(e.target.value)} autoFocus />
+      <button type="submit" disabled={!token.trim()}>Sign in</button>
+    </form>
+  );
+}

@@ -1,0 +1,4 @@
+// Being built in this session; see apps/web/README.md.
+export function InboxView({ groupId }: { groupId: string }) {
+  return <section className="empty">InboxView: not built yet</section>;
+}
