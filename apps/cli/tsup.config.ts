@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // hook-cli is the fast path bin/cccc.js takes for `cccc hook <name>` (see src/hook-main.ts).
-  entry: { index: 'src/index.ts', cli: 'src/cli.ts', 'hook-cli': 'src/hook-cli.ts' },
+  // hook-cli, the fast path bin/cccc.js takes for `cccc hook <name>`, is bundled on its own by
+  // tsup.hooks.config.ts (see src/hook-main.ts).
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
   format: ['esm'], dts: true, clean: true, sourcemap: true, target: 'node20',
 });

@@ -27,19 +27,18 @@ describe('the cccc hook fast path', () => {
     expect(isFastHook(['node', 'cccc', 'send', 'hi'])).toBe(false);
   });
 
-  it('the activity hook loads neither commander nor the IPC op catalog', () => {
-    const cli = readFileSync(join(DIST, 'hook-cli.js'), 'utf8');
-    const chunks = [...staticGraph(join(DIST, 'hook-cli.js'))].filter((m) => m.startsWith('/'));
-    const dynamic = chunks
-      .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/import\(["'](\.\/activity-recorder[^"']+)["']\)/g)].map((m) => join(dirname(file), m[1]!)))
-      .concat([...cli.matchAll(/import\(["'](\.\/activity-recorder[^"']+)["']\)/g)].map((m) => join(DIST, m[1]!)));
-    expect(dynamic.length).toBeGreaterThan(0);
-    const graph = [...staticGraph(dynamic[0]!)];
-    expect(graph.filter((m) => m === 'commander' || m === '@cccc/ipc-protocol' || m === '@cccc/hook-fence')).toEqual([]);
+  it('the state hooks are one self-contained file that loads only node builtins', () => {
+    const graph = [...staticGraph(join(DIST, 'hook-cli.js'))];
+    expect(graph).toEqual([join(DIST, 'hook-cli.js'), 'fs', 'net']);
+    const text = readFileSync(join(DIST, 'hook-cli.js'), 'utf8');
+    // No other file is imported at all, dynamically or not, except the recorder bundle on demand.
+    expect([...text.matchAll(/\bimport\((.*?)\);/g)].map((m) => m[1])).toEqual(['activityBundle()']);
+    expect(text).not.toMatch(/zod|opCatalog|commander/);
   });
 
-  it('loads neither commander nor any workspace package before the hook runs', () => {
-    const graph = [...staticGraph(join(DIST, 'hook-cli.js'))];
-    expect(graph.filter((m) => m === 'commander' || m.startsWith('@cccc/') || m === 'zod')).toEqual([]);
+  it('the activity hook bundle loads neither commander, the IPC op catalog nor a workspace package', () => {
+    const graph = [...staticGraph(join(DIST, 'hook-activity.js'))];
+    expect(graph.filter((m) => m === 'commander' || m.startsWith('@cccc/'))).toEqual([]);
+    expect(readFileSync(join(DIST, 'hook-activity.js'), 'utf8')).not.toMatch(/opCatalog/);
   });
 });

@@ -1,10 +1,18 @@
 // Fast entry for `cccc hook <name>`: agents wait on it at every tool call, so it skips building
-// the command tree and loads only the hook it runs. Always exits 0 and never prints.
-import { runStateHook } from './commands/hook.js';
+// the command tree and is bundled into one self-contained file (see tsup.hooks.config.ts) that
+// loads only node builtins: no workspace package, no zod, no op catalog. Always exits 0, never
+// prints.
+import { runStateHook } from './hook-fast/state-hook.js';
+
+/**
+ * The session recorder is a separate bundle beside this one. Its path is computed at run time so
+ * the bundler leaves it out of this file: the state hooks never parse it.
+ */
+const activityBundle = (): string => new URL('./hook-activity.js', import.meta.url).href;
 
 const HOOKS: Record<string, () => Promise<void>> = {
   'claude-activity': async () => {
-    const { runClaudeActivityHook } = await import('./commands/activity-recorder.js');
+    const { runClaudeActivityHook } = (await import(activityBundle())) as typeof import('./hook-activity.js');
     await runClaudeActivityHook(process.env, process.stdin);
   },
   'claude-state': () => runStateHook('claude', process.env, process.stdin),
@@ -22,5 +30,6 @@ export async function runHook(name: string): Promise<void> {
   } catch {
     // A hook never blocks or steers the agent; the hooks log their own failures.
   }
-  process.exitCode = 0;
+  // Exit now rather than wait for stdin or a socket to wind down: the agent is waiting.
+  process.exit(0);
 }

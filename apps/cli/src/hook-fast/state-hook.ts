@@ -1,0 +1,143 @@
+import { closeSync, constants, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { createConnection, type Socket } from 'node:net';
+import { missingIdentity, pickStatePayload, readStateAnswer, stateRequestLine, type StateHookRuntime } from './state-payload.js';
+
+// IO shell of `cccc hook claude-state|codex-state`. The agent waits on this at every tool call,
+// so it loads only node builtins, connects to the local daemon with a short timeout, sends one
+// NDJSON request and waits (bounded) for the answer: the agent fires its hooks one after another,
+// and waiting keeps the daemon committing them in that order. Never prints, always exits 0.
+
+export const MAX_HOOK_PAYLOAD = 1024 * 1024;
+/** A local socket connects in well under a millisecond; longer means no daemon worth waiting on. */
+export const HOOK_CONNECT_TIMEOUT_MS = 300;
+/** Connect + answer budget: the daemon is local, but commits with fsync under load. */
+export const HOOK_DAEMON_TIMEOUT_MS = 1_500;
+const HOOK_LOG_MAX = 1024 * 1024;
+const MAX_ANSWER = 64 * 1024;
+const NOFOLLOW_APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
+
+/** Append to `<CCCC_HOME>/daemon/hook.log` (rotated at 1 MiB); never throws, never prints. */
+export function logHookError(home: string | undefined, message: string): void {
+  if (!home) return;
+  try {
+    const dir = `${home}/daemon`;
+    mkdirSync(dir, { recursive: true });
+    const path = `${dir}/hook.log`;
+    let size = 0;
+    try {
+      size = statSync(path).size;
+    } catch {
+      /* no log yet */
+    }
+    if (size > HOOK_LOG_MAX) renameSync(path, `${path}.1`);
+    const fd = openSync(path, NOFOLLOW_APPEND, 0o600);
+    try {
+      writeSync(fd, `${new Date().toISOString()} ${message}\n`);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    /* nowhere left to report it */
+  }
+}
+
+/** At most `limit` bytes of stdin (null when over or unreadable); a terminal yields ''. */
+export function readStdinCapped(stdin: NodeJS.ReadStream, limit = MAX_HOOK_PAYLOAD, timeoutMs = 30_000): Promise<string | null> {
+  if (stdin.isTTY) return Promise.resolve('');
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (value: string | null): void => {
+      clearTimeout(timer);
+      stdin.removeAllListeners('data');
+      stdin.pause();
+      resolve(value);
+    };
+    const timer = setTimeout(() => finish(Buffer.concat(chunks).toString('utf8')), timeoutMs);
+    timer.unref();
+    stdin.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) return finish(null);
+      chunks.push(chunk);
+    });
+    stdin.once('end', () => finish(Buffer.concat(chunks).toString('utf8')));
+    stdin.once('error', () => finish(null));
+  });
+}
+
+type Endpoint = { path: string } | { host: string; port: number };
+
+/** Daemon IPC v1 endpoint discovery: `ccccd.addr.json`, else the default socket. */
+export function hookEndpoint(home: string): Endpoint {
+  try {
+    const addr = JSON.parse(readFileSync(`${home}/daemon/ccccd.addr.json`, 'utf8')) as Record<string, unknown>;
+    if (addr.v === 1 && addr.transport === 'unix' && typeof addr.path === 'string' && addr.path) return { path: addr.path };
+    if (addr.v === 1 && addr.transport === 'tcp' && typeof addr.host === 'string' && typeof addr.port === 'number' && addr.port > 0) {
+      return { host: addr.host, port: addr.port };
+    }
+  } catch {
+    /* missing or unreadable descriptor: the default socket */
+  }
+  return { path: `${home}/daemon/ccccd.sock` };
+}
+
+/** Send one request line and return the first answer line, within the connect/answer budgets. */
+export function exchangeLine(endpoint: Endpoint, line: string, connectMs = HOOK_CONNECT_TIMEOUT_MS, totalMs = HOOK_DAEMON_TIMEOUT_MS): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket: Socket = createConnection(endpoint as never);
+    let connected = false;
+    let buffered = '';
+    const fail = (message: string): void => {
+      clearTimeout(connectTimer);
+      clearTimeout(totalTimer);
+      socket.destroy();
+      reject(new Error(message));
+    };
+    const connectTimer = setTimeout(() => fail(`connect timed out after ${connectMs} ms`), connectMs);
+    const totalTimer = setTimeout(() => fail(`no answer within ${totalMs} ms`), totalMs);
+    socket.once('connect', () => {
+      connected = true;
+      clearTimeout(connectTimer);
+      socket.write(line);
+    });
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      buffered += chunk;
+      const nl = buffered.indexOf('\n');
+      if (nl < 0 && buffered.length < MAX_ANSWER) return;
+      clearTimeout(totalTimer);
+      socket.destroy();
+      resolve(nl < 0 ? buffered : buffered.slice(0, nl));
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => fail(`${connected ? 'daemon' : 'cannot connect to the daemon'} (${err.code ?? err.message})`));
+    socket.once('end', () => fail('the daemon closed the connection without an answer'));
+  });
+}
+
+/**
+ * `cccc hook claude-state|codex-state`: hand the identity and label fields of one payload to the
+ * daemon (the single writer of hook state) through `runtime_hook_event`.
+ */
+export async function runStateHook(runtime: StateHookRuntime, env: NodeJS.ProcessEnv, stdin: NodeJS.ReadStream): Promise<void> {
+  const home = env.CCCC_HOME;
+  try {
+    const missing = missingIdentity(env);
+    if (missing.length > 0) return logHookError(home, `${runtime}-state: missing ${missing.join(', ')}`);
+    const text = await readStdinCapped(stdin);
+    if (text === null) return logHookError(home, `${runtime}-state: payload over 1 MiB or unreadable`);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      return logHookError(home, `${runtime}-state: payload is not JSON`);
+    }
+    const picked = pickStatePayload(raw);
+    if ('error' in picked) return logHookError(home, `${runtime}-state: bad payload: ${picked.error}`);
+    const request = stateRequestLine(runtime, env, picked.payload);
+    if ('error' in request) return logHookError(home, `${runtime}-state: bad identity: ${request.error}`);
+    const answer = readStateAnswer(await exchangeLine(hookEndpoint(home!), request.line));
+    if (!answer.accepted) logHookError(home, `${runtime}-state: ${String(picked.payload.hook_event_name)} rejected: ${answer.reason}`);
+  } catch (error) {
+    logHookError(home, `${runtime}-state: ${(error as Error)?.message ?? String(error)}`);
+  }
+}
