@@ -25,6 +25,9 @@ export type HookRuntimeName = 'claude' | 'codex';
 /** The per-actor lock of hook state: hook events and the launch sequence take it. */
 export const hookActorLockKey = (gid: string, aid: string): string => `hooks:${gid}:${aid}`;
 
+/** The per-group lock of `runtime-activity/events.json` (taken inside an actor lock, never around one). */
+export const activityLockKey = (gid: string): string => `hooks-activity:${gid}`;
+
 export const hookStatePath = (layout: HomeLayout, runtime: HookRuntimeName, gid: string, aid: string): string =>
   join(layout.home, 'daemon', `${runtime}-hook-state`, `${actorHookKey(gid, aid)}.json`);
 

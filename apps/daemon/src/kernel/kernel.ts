@@ -7,6 +7,7 @@ import { DeliveryService } from '../delivery/delivery-service.js';
 import { ActorRuntimeService } from '../runtime/actor-runtime-service.js';
 import type { Logger } from '../log.js';
 import { RuntimeRegistry } from '../runtime/runtime-registry.js';
+import { ActivityHub } from '../streams/activity-hub.js';
 import { StreamHub } from '../streams/stream-hub.js';
 import { CommitHooks } from './commit-hooks.js';
 import { GlobalFeed } from './global-feed.js';
@@ -24,6 +25,8 @@ export class Kernel implements AsyncDisposable {
   readonly groups: GroupDocCache;
   readonly ledgers: LedgerPool;
   readonly streams = new StreamHub();
+  /** Runtime activity revisions, published by the hook commit path. */
+  readonly activity = new ActivityHub();
   readonly globalFeed = new GlobalFeed();
   /** Live PTY terminals by group and actor (filled by the runtime lifecycle). */
   readonly runtimes = new RuntimeRegistry();
@@ -77,6 +80,7 @@ export class Kernel implements AsyncDisposable {
 
   async [Symbol.asyncDispose](): Promise<void> {
     this.streams.closeAll();
+    this.activity.closeAll();
     this.delivery[Symbol.dispose]();
     await this.actorRuntime[Symbol.asyncDispose]();
     await this.ledgers[Symbol.asyncDispose]();

@@ -52,7 +52,9 @@ export interface BlobSource {
 export function describeBlob(source: BlobSource): AttachmentRefV1 & { path: string } {
   const sha256 = createHash('sha256').update(source.bytes).digest('hex');
   const mime = MIME[extname(source.name).toLowerCase()] ?? 'application/octet-stream';
-  const title = basename(source.name);
+  // The title is display-only, but it comes from a browser: last path segment (either slash), no
+  // control characters, bounded.
+  const title = basename(source.name.replace(/\\/g, '/')).replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 255) || 'file';
   return {
     kind: kindOf(mime, source.bytes),
     path: `state/blobs/${sha256}_${safeName(title)}`,

@@ -3,10 +3,7 @@ import { findActor, utcNowIso } from '@cccc/groups';
 import { activitySnapshot, commitHookEvent, parseHookPayload } from '@cccc/hook-fence';
 import { IpcError, type OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
-import { hookActorLockKey, readActivityStore, readHookState, readLaunchRecord, writeActivityStore, writeHookState } from '../hooks/hook-files.js';
-
-/** The per-group lock of `runtime-activity/events.json` (taken inside an actor lock, never around one). */
-const activityLockKey = (gid: string): string => `hooks-activity:${gid}`;
+import { activityLockKey, hookActorLockKey, readActivityStore, readHookState, readLaunchRecord, writeActivityStore, writeHookState } from '../hooks/hook-files.js';
 
 const unavailable = (gid: string, detail: string) =>
   new IpcError('runtime_activity_unavailable', `the runtime activity store of ${gid} is unreadable (${detail})`, { group_id: gid });
@@ -51,6 +48,8 @@ export function registerHooksOps(router: OpRouter, kernel: Kernel): void {
         }
         await writeActivityStore(kernel.layout, gid, commit.entries);
         await writeHookState(kernel.layout, commit.state);
+        // Still under the activity lock: subscribers see revisions in commit order.
+        kernel.activity.publish(gid, commit.entries);
         return { accepted: true };
       });
     });

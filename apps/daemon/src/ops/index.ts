@@ -1,6 +1,8 @@
 import type { OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
+import { registerActivityStreamOps } from './activity-stream.js';
 import { registerActorsOps } from './actors.js';
+import { registerBlobOps } from './blobs.js';
 import { registerContextOps } from './context.js';
 import { registerDeliveryOps } from './delivery.js';
 import { registerDebugOps } from './debug.js';
@@ -33,4 +35,6 @@ export function registerKernelOps(router: OpRouter, kernel: Kernel): void {
   registerContextOps(router, kernel);
   registerTerminalOps(router, kernel);
   registerHooksOps(router, kernel);
+  registerActivityStreamOps(router, kernel);
+  registerBlobOps(router, kernel);
 }
