@@ -2,16 +2,32 @@
 // A scripted TUI agent that stands in for real agent CLIs (claude, codex, ...) in tests, demos and
 // benchmarks. It behaves like one towards a PTY: alternate screen, bracketed paste, raw-mode
 // input, a prompt, and a reply per submitted input. Plain Node, no build step, no dependencies.
-import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import process from 'node:process';
+import { applyOverrides, codexHooks } from './codex-config.mjs';
+import { SessionHooks, claudeHooks } from './hooks.mjs';
 
 const ESC = '\x1b';
 const PASTE_START = `${ESC}[200~`;
 const PASTE_END = `${ESC}[201~`;
 
-function parseOptions(argv, env) {
+// Which agent it plays: `--as codex|claude` (first argument) or FAKE_AGENT_AS; Claude by default.
+// Installed as a `codex` shim that runs `fake-agent.mjs --as codex "$@"`, it reads Codex's
+// `-c key=value` overrides and answers `codex --version` and `codex ... mcp list` like Codex.
+function personalityOf(argv, env) {
+  if (argv[0] === '--as') return { personality: argv[1] === 'codex' ? 'codex' : 'claude', rest: argv.slice(2) };
+  if (argv[0]?.startsWith('--as=')) return { personality: argv[0].slice(5) === 'codex' ? 'codex' : 'claude', rest: argv.slice(1) };
+  return { personality: env.FAKE_AGENT_AS === 'codex' ? 'codex' : 'claude', rest: argv };
+}
+
+const CODEX_VERSION = 'codex-cli 0.130.0';
+// Flags of the real CLIs the fake accepts and ignores.
+const CLAUDE_FLAGS = new Set(['--dangerously-skip-permissions', '--continue', '--verbose']);
+const CODEX_FLAGS = new Set(['--dangerously-bypass-approvals-and-sandbox', '--search', '--yolo', '--full-auto', '--oss']);
+const CODEX_VALUE_FLAGS = new Set(['-m', '--model', '-p', '--profile', '-s', '--sandbox', '-a', '--ask-for-approval', '-C', '--cd']);
+
+function parseOptions(personality, argv, env) {
   const opts = {
+    personality,
     thinkingMs: Number(env.FAKE_AGENT_THINKING_MS ?? 0),
     flood: Number(env.FAKE_AGENT_FLOOD ?? 0),
     bracketedPaste: env.FAKE_AGENT_NO_BRACKETED_PASTE ? false : true,
@@ -19,7 +35,12 @@ function parseOptions(argv, env) {
     title: env.FAKE_AGENT_TITLE ?? 'fake-agent',
     altScreen: env.FAKE_AGENT_NO_ALT_SCREEN ? false : true,
     startDelayMs: Number(env.FAKE_AGENT_START_DELAY_MS ?? 0),
+    idlePromptMs: Number(env.FAKE_AGENT_IDLE_PROMPT_MS ?? 0),
+    askPermission: Boolean(env.FAKE_AGENT_ASK_PERMISSION),
     settings: [],
+    overrides: [],
+    subcommand: [],
+    version: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -31,14 +52,19 @@ function parseOptions(argv, env) {
     else if (a === '--title') opts.title = String(next());
     else if (a === '--no-alt-screen') opts.altScreen = false;
     else if (a === '--start-delay-ms') opts.startDelayMs = Number(next());
-    else if (a === '--settings') opts.settings.push(String(next()));
-    else if (a.startsWith('--settings=')) opts.settings.push(a.slice('--settings='.length));
-    else if (a === '--version') {
-      // Claude Code's format, at the first version with the hooks the daemon injects.
-      process.stdout.write(`${env.FAKE_AGENT_VERSION ?? '2.1.141'} (Claude Code)\n`);
-      process.exit(0);
-    } else if (a === '--help') {
-      process.stdout.write('usage: fake-agent [--thinking-ms N] [--flood BYTES] [--no-bracketed-paste] [--exit-after N] [--title T] [--no-alt-screen] [--start-delay-ms N]\n');
+    else if (a === '--idle-prompt-ms') opts.idlePromptMs = Number(next());
+    else if (a === '--ask-permission') opts.askPermission = true;
+    else if (a === '--version') opts.version = true;
+    else if (personality === 'claude' && a === '--settings') opts.settings.push(String(next()));
+    else if (personality === 'claude' && a.startsWith('--settings=')) opts.settings.push(a.slice('--settings='.length));
+    else if (personality === 'claude' && CLAUDE_FLAGS.has(a)) continue;
+    else if (personality === 'codex' && (a === '-c' || a === '--config')) opts.overrides.push(String(next()));
+    else if (personality === 'codex' && a.startsWith('--config=')) opts.overrides.push(a.slice('--config='.length));
+    else if (personality === 'codex' && CODEX_FLAGS.has(a)) continue;
+    else if (personality === 'codex' && CODEX_VALUE_FLAGS.has(a)) next();
+    else if (personality === 'codex' && !a.startsWith('-')) opts.subcommand.push(a);
+    else if (a === '--help') {
+      process.stdout.write('usage: fake-agent [--as claude|codex] [--thinking-ms N] [--flood BYTES] [--no-bracketed-paste] [--exit-after N] [--title T] [--no-alt-screen] [--start-delay-ms N] [--idle-prompt-ms N] [--ask-permission]\n');
       process.exit(0);
     } else {
       process.stderr.write(`fake-agent: unknown option ${a}\n`);
@@ -48,54 +74,51 @@ function parseOptions(argv, env) {
   return opts;
 }
 
-const opts = parseOptions(process.argv.slice(2), process.env);
+const { personality, rest } = personalityOf(process.argv.slice(2), process.env);
+const opts = parseOptions(personality, rest, process.env);
 const out = (s) => process.stdout.write(s);
 
-// Claude-style hooks: the last inline `--settings '<json>'` with `hooks.<Event>[].hooks[]` command
-// entries. Like Claude Code, each command runs through a shell with the JSON payload on stdin,
-// one after another, and the agent waits for it (bounded by the entry's timeout).
-function hookCommands(settings) {
-  const last = settings.at(-1);
-  if (!last) return {};
-  let parsed;
+if (opts.version) {
+  // Claude Code's format at the first version with the hooks the daemon injects; Codex's own.
+  out(personality === 'codex' ? `${process.env.FAKE_AGENT_VERSION ?? CODEX_VERSION}\n` : `${process.env.FAKE_AGENT_VERSION ?? '2.1.141'} (Claude Code)\n`);
+  process.exit(0);
+}
+
+/**
+ * Codex loads its configuration (the `-c` overrides included) before anything else, and refuses
+ * to start on one it cannot load. FAKE_AGENT_CODEX_HOOKS=unsupported plays a Codex without hooks,
+ * which rejects the `hooks` table: the daemon's pre-probe must then launch it unhooked.
+ */
+function codexConfigOrExit() {
   try {
-    parsed = JSON.parse(last);
-  } catch {
-    return {};
+    const config = applyOverrides(opts.overrides);
+    if (config.hooks !== undefined && process.env.FAKE_AGENT_CODEX_HOOKS === 'unsupported') throw new Error('unknown field `hooks`');
+    return { config, hooks: codexHooks(config) };
+  } catch (error) {
+    process.stderr.write(`Error loading config.toml: ${error.message}\n`);
+    process.exit(1);
   }
-  const hooks = parsed && typeof parsed === 'object' ? parsed.hooks : undefined;
-  if (!hooks || typeof hooks !== 'object') return {};
-  const byEvent = {};
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) continue;
-    byEvent[event] = groups.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).filter((h) => h?.type === 'command' && typeof h.command === 'string');
+}
+
+const codex = personality === 'codex' ? codexConfigOrExit() : null;
+if (codex && opts.subcommand.length > 0) {
+  // `codex mcp list`: the daemon's pre-probe. Anything else is not a subcommand the fake knows.
+  if (opts.subcommand.join(' ') !== 'mcp list') {
+    process.stderr.write(`error: unrecognized subcommand '${opts.subcommand[0]}'\n`);
+    process.exit(2);
   }
-  return byEvent;
+  const servers = Object.entries(codex.config.mcp_servers ?? {});
+  if (servers.length === 0) out('No MCP servers configured yet. Try `codex mcp add my-tool -- my-command`.\n');
+  else {
+    out('Name  Command  Args  Env\n');
+    for (const [name, s] of servers) out(`${name}  ${s.command ?? ''}  ${(s.args ?? []).join(' ')}  ${Object.keys(s.env ?? {}).map((k) => `${k}=*****`).join(', ') || '-'}\n`);
+  }
+  process.exit(0);
 }
 
-const HOOKS = hookCommands(opts.settings);
-const SESSION_ID = randomUUID();
-let toolSeq = 0;
+const hooks = new SessionHooks(personality, codex ? codex.hooks : claudeHooks(opts.settings));
+const untrusted = codex ? Object.values(codex.hooks).flat().filter((h) => !h.trusted).length : 0;
 
-function runHook(hook, payload) {
-  return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', hook.command], { stdio: ['pipe', 'ignore', 'ignore'], env: process.env, cwd: process.cwd() });
-    const timer = setTimeout(() => child.kill('SIGKILL'), Number(hook.timeout ?? 60) * 1000);
-    child.on('error', () => resolve());
-    child.on('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.stdin.on('error', () => {});
-    child.stdin.end(JSON.stringify(payload));
-  });
-}
-
-async function fireHook(event, fields = {}) {
-  const hooks = HOOKS[event] ?? [];
-  const payload = { session_id: SESSION_ID, transcript_path: `/tmp/fake-agent-${SESSION_ID}.jsonl`, cwd: process.cwd(), hook_event_name: event, ...fields };
-  for (const hook of hooks) await runHook(hook, payload);
-}
 const PROMPT = 'fake-agent> ';
 
 // Floods are written with backpressure so a slow reader (the PTY) throttles us instead of
@@ -116,31 +139,112 @@ let pending = '';
 let inPaste = false;
 let carry = '';
 let busy = Promise.resolve();
+let exiting = false;
+let idleTimer = null;
+/** Set while a permission dialog is up: the next key answers it. */
+let answerPermission = null;
 
-function restoreAndExit(code) {
+// A hook-fired exit: SessionEnd first (bounded by the hook's timeout), then restore the terminal.
+// A signal ends the agent without hooks, as it would end a killed process.
+async function restoreAndExit(code, sessionEndReason) {
+  if (exiting) return;
+  exiting = true;
+  if (idleTimer) clearTimeout(idleTimer);
   if (opts.bracketedPaste) out(`${ESC}[?2004l`);
   if (opts.altScreen) out(`${ESC}[?1049l`);
   if (process.stdin.isTTY) process.stdin.setRawMode(false);
+  if (sessionEndReason) await hooks.fire('SessionEnd', { reason: sessionEndReason }, { inTurn: false });
   process.stdout.write('', () => process.exit(code));
 }
 
+/** What a submitted input asks of the script: `fake:permission`, `fake:fail`, `fake:subagent` anywhere in it. */
+function directives(text) {
+  return {
+    permission: opts.askPermission || text.includes('fake:permission'),
+    fail: text.includes('fake:fail'),
+    subagent: text.includes('fake:subagent'),
+  };
+}
+
+function toolCall(text) {
+  const command = `echo ${JSON.stringify(text)}`;
+  return personality === 'codex'
+    ? { tool_name: 'exec_command', tool_use_id: hooks.newToolUseId(), tool_input: { command: ['bash', '-lc', command], workdir: process.cwd() } }
+    : { tool_name: 'Bash', tool_use_id: hooks.newToolUseId(), tool_input: { command, description: 'Echo the input' } };
+}
+
+/** The permission dialog: y / Enter allows, n / Esc denies; anything else typed into it is lost. */
+async function askPermission(tool) {
+  await hooks.fire('PermissionRequest', { tool_name: tool.tool_name, tool_use_id: tool.tool_use_id, tool_input: tool.tool_input, permission_suggestions: [] }, { subject: tool.tool_name });
+  await hooks.fire(
+    'Notification',
+    { message: `${personality === 'codex' ? 'Codex' : 'Claude'} needs your permission to use ${tool.tool_name}`, notification_type: 'permission_prompt' },
+    { subject: 'permission_prompt', inTurn: false },
+  );
+  out(`\r\n[fake-agent] permission: allow ${tool.tool_name}? (y/n) `);
+  const allowed = await new Promise((resolve) => (answerPermission = resolve));
+  answerPermission = null;
+  out(allowed ? 'yes\r\n' : 'no\r\n');
+  return allowed;
+}
+
+/** One tool step: PreToolUse, maybe a permission dialog, then PostToolUse or PostToolUseFailure. */
+async function toolStep(text, d) {
+  const tool = toolCall(text);
+  await hooks.fire('PreToolUse', tool, { subject: tool.tool_name });
+  if (d.permission && !(await askPermission(tool))) return false;
+  if (d.fail) {
+    await hooks.fire('PostToolUseFailure', { ...tool, error: 'Command failed with exit code 1', is_interrupt: false }, { subject: tool.tool_name });
+  } else {
+    const response = personality === 'codex' ? { exit_code: 0, output: text } : { stdout: text, stderr: '', interrupted: false, isImage: false };
+    await hooks.fire('PostToolUse', { ...tool, tool_response: response }, { subject: tool.tool_name });
+  }
+  return true;
+}
+
+async function subagentStep() {
+  const agentId = hooks.newToolUseId().replace(/^(toolu|call)_/, 'agent_');
+  await hooks.fire('SubagentStart', { agent_id: agentId, agent_type: 'general-purpose' }, { subject: 'general-purpose' });
+  await hooks.fire('SubagentStop', { agent_id: agentId, agent_type: 'general-purpose', stop_hook_active: false }, { subject: 'general-purpose' });
+}
+
+function armIdlePrompt() {
+  if (!(opts.idlePromptMs > 0) || exiting) return;
+  idleTimer = setTimeout(() => {
+    idleTimer = null;
+    busy = busy.then(() =>
+      hooks.fire(
+        'Notification',
+        { message: `${personality === 'codex' ? 'Codex' : 'Claude'} is waiting for your input`, notification_type: 'idle_prompt' },
+        { subject: 'idle_prompt', inTurn: false },
+      ),
+    );
+  }, opts.idlePromptMs);
+}
+
+// Each submitted input is one turn: UserPromptSubmit (the daemon counts it as the delivery's
+// confirmation), a tool step unless the agent has no tool hooks, the reply, then Stop.
 function submit(text) {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = null;
   busy = busy.then(async () => {
+    if (exiting) return;
     if (opts.thinkingMs > 0) {
       out('\r\n(thinking)');
       await new Promise((r) => setTimeout(r, opts.thinkingMs));
     }
-    await fireHook('UserPromptSubmit', { prompt: text, permission_mode: 'default' });
-    if (HOOKS.PreToolUse || HOOKS.PostToolUse) {
-      const tool = { tool_name: 'Bash', tool_use_id: `toolu_fake_${++toolSeq}`, tool_input: { command: `echo ${JSON.stringify(text)}` } };
-      await fireHook('PreToolUse', tool);
-      await fireHook('PostToolUse', { ...tool, tool_response: { stdout: text, stderr: '', interrupted: false } });
-    }
-    out(`\r\n[fake-agent] received: ${text.replace(/\r?\n/g, '\\n')}\r\n`);
-    await fireHook('Stop', { stop_hook_active: false });
+    hooks.newTurn();
+    await hooks.fire('UserPromptSubmit', { prompt: text });
+    const d = directives(text);
+    let allowed = true;
+    if (d.subagent) await subagentStep();
+    if (d.permission || d.fail || hooks.has('PreToolUse') || hooks.has('PostToolUse')) allowed = await toolStep(text, d);
+    out(allowed ? `\r\n[fake-agent] received: ${text.replace(/\r?\n/g, '\\n')}\r\n` : '\r\n[fake-agent] tool use denied\r\n');
+    await hooks.fire('Stop', personality === 'codex' ? { stop_hook_active: false, last_assistant_message: 'done' } : { stop_hook_active: false });
     received++;
-    if (opts.exitAfter > 0 && received >= opts.exitAfter) return restoreAndExit(0);
+    if (opts.exitAfter > 0 && received >= opts.exitAfter) return restoreAndExit(0, 'other');
     out(PROMPT);
+    armIdlePrompt();
   });
 }
 
@@ -164,6 +268,12 @@ function onInput(chunk) {
       continue;
     }
     const ch = s[0];
+    if (answerPermission) {
+      s = s.slice(1);
+      if (ch === 'y' || ch === 'Y' || ch === '\r') answerPermission(true);
+      else if (ch === 'n' || ch === 'N' || (ch === ESC && s.length === 0)) answerPermission(false);
+      continue;
+    }
     if (s.startsWith(PASTE_START)) {
       inPaste = true;
       s = s.slice(PASTE_START.length);
@@ -179,7 +289,7 @@ function onInput(chunk) {
       pending = '';
       submit(text);
     } else if (ch === '\x03') {
-      restoreAndExit(130);
+      restoreAndExit(130, 'prompt_input_exit');
     } else if (ch === '\x7f') {
       pending = pending.slice(0, -1);
       out('\b \b');
@@ -202,13 +312,14 @@ async function main() {
   if (process.stdin.isTTY) process.stdin.setRawMode(true);
   process.stdin.setEncoding('utf8');
   process.stdin.on('data', onInput);
-  process.stdin.on('end', () => restoreAndExit(0));
+  process.stdin.on('end', () => restoreAndExit(0, 'other'));
   process.on('SIGTERM', () => restoreAndExit(143));
   if (opts.altScreen) out(`${ESC}[?1049h${ESC}[H${ESC}[2J`);
   out(`${ESC}]0;${opts.title}\x07`);
   if (opts.bracketedPaste) out(`${ESC}[?2004h`);
-  busy = busy.then(() => fireHook('SessionStart', { source: 'startup' }));
+  busy = busy.then(() => hooks.fire('SessionStart', { source: 'startup' }, { subject: 'startup', inTurn: false }));
   await busy;
+  if (untrusted > 0) out(`${untrusted} hook(s) need review before they run\r\n`);
   out(`${opts.title} ready\r\n`);
   if (opts.flood > 0) {
     await flood(opts.flood);

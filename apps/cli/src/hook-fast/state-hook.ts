@@ -21,7 +21,12 @@ export function logHookError(home: string | undefined, message: string): void {
   if (!home) return;
   try {
     const dir = `${home}/daemon`;
-    mkdirSync(dir, { recursive: true });
+    // Never recreate a CCCC_HOME that is gone (a late hook of a removed home): only its daemon dir.
+    try {
+      mkdirSync(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return;
+    }
     const path = `${dir}/hook.log`;
     let size = 0;
     try {

@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { HomeLayout } from '@cccc/groups';
 import { newLaunchToken, pendingHookState } from '@cccc/hook-fence';
 import type { LaunchCommand } from '@cccc/pty-runtime';
 import { utcNowIso } from '@cccc/groups';
 import { currentMcpServerLauncher } from '../runtime/mcp-contributor.js';
-import { claudeVersionSupportsHooks, type HookContributorOptions, type HookLauncher } from '../runtime/hook-contributor.js';
-import { removeLaunchRecord, writeHookState, writeLaunchRecord } from './hook-files.js';
+import { claudeVersionSupportsHooks, codexProbeArgv, hookCommand, type HookContributorOptions, type HookLauncher } from '../runtime/hook-contributor.js';
+import { hookStatePath, removeLaunchRecord, writeHookState, writeLaunchRecord } from './hook-files.js';
 
 let launcherOverride: HookLauncher | undefined;
 
@@ -35,16 +36,53 @@ export function probeClaudeHooks(command: LaunchCommand): Promise<boolean> {
 }
 
 /**
+ * `codex <config> <hook args> mcp list` (3 s): does this codex load the injected hooks? Run with
+ * the launch's own environment and cwd, so it reads the configuration the agent will read.
+ */
+export function probeCodexHooks(command: LaunchCommand, hookCmd: string): Promise<boolean> {
+  const [exe, ...args] = codexProbeArgv(command.argv, hookCmd);
+  return new Promise((resolve) => {
+    execFile(
+      exe!,
+      args,
+      { cwd: command.cwd, env: command.env as NodeJS.ProcessEnv, timeout: VERSION_PROBE_TIMEOUT_MS, maxBuffer: 256 * 1024 },
+      (error) => resolve(!error),
+    );
+  });
+}
+
+/**
  * The hook part of one launch, decided before spawn from the launch composed without hooks:
- * a fresh token, and whether the direct `claude` (version-probed) launch gets hooks. Codex stays
- * unhooked until the `codex <args> mcp list` pre-probe lands.
+ * a fresh token, and whether the direct `claude` (version-probed) or `codex` (pre-probed with
+ * the hook arguments) launch gets hooks.
  */
 export async function planHookLaunch(plain: LaunchCommand): Promise<HookContributorOptions | undefined> {
   const launcher = hookLauncher();
   if (!launcher) return undefined;
   const exe = basename(plain.argv[0] ?? '');
   const claudeHooksSupported = exe === 'claude' && (await probeClaudeHooks(plain));
-  return { launcher, launchToken: newLaunchToken(), claudeHooksSupported, codexHooksSupported: false };
+  const codexHooksSupported = exe === 'codex' && (await probeCodexHooks(plain, hookCommand(launcher, 'codex')));
+  return { launcher, launchToken: newLaunchToken(), claudeHooksSupported, codexHooksSupported };
+}
+
+/** Recorded when a direct claude/codex launch could not be hooked (REFERENCE_NOTES §5.2). */
+export const HOOK_UNAVAILABLE_DIAGNOSTIC = 'HookUnavailableSettings';
+
+/** What the launch sequence records for one spawn: a hooked launch, an unhooked one, or nothing. */
+export interface HookSpawnPlan {
+  readonly runtime: 'claude' | 'codex';
+  readonly launchToken: string;
+  /** false: a direct claude/codex launch that runs without hooks (old version, failed probe). */
+  readonly hookEnabled: boolean;
+}
+
+export function hookSpawnPlan(plain: LaunchCommand, launch: LaunchCommand, hooks: HookContributorOptions | undefined): HookSpawnPlan | null {
+  if (!hooks) return null;
+  const hooked = hookedRuntime(plain, launch);
+  if (hooked) return { runtime: hooked, launchToken: hooks.launchToken, hookEnabled: true };
+  const exe = basename(plain.argv[0] ?? '');
+  if (exe === 'claude' || exe === 'codex') return { runtime: exe, launchToken: hooks.launchToken, hookEnabled: false };
+  return null;
 }
 
 /** Which hooked runtime a composed launch is (the contributor changed its argv), else null. */
@@ -59,19 +97,25 @@ export function hookedRuntime(plain: LaunchCommand, launch: LaunchCommand): 'cla
  * record goes first (its token stops counting), a pending state awaiting this launch's
  * SessionStart, the spawn, then the launch record with the PTY child's pid. The caller holds the
  * actor's hook lock, so no hook event sees a half-written launch.
+ *
+ * An unhooked claude/codex launch is marked as such: a launch record with `hook_enabled: false`
+ * (its token was never given to the agent) and no hook state of that runtime, so no state is
+ * claimed from hooks and `runtime_hook_event` answers `no_hooked_launch`.
  */
 export async function runHookedSpawn<T extends { pid: number }>(
   layout: HomeLayout,
   ids: { groupId: string; actorId: string },
-  hook: { runtime: 'claude' | 'codex'; launchToken: string } | null,
+  hook: HookSpawnPlan | null,
   spawn: () => T,
 ): Promise<T> {
   await removeLaunchRecord(layout, ids.groupId, ids.actorId);
-  if (hook) {
+  if (hook?.hookEnabled) {
     await writeHookState(
       layout,
       pendingHookState({ runtime: hook.runtime, groupId: ids.groupId, actorId: ids.actorId, launchToken: hook.launchToken, now: utcNowIso() }),
     );
+  } else if (hook) {
+    await rm(hookStatePath(layout, hook.runtime, ids.groupId, ids.actorId), { force: true });
   }
   const child = spawn();
   if (hook) {
@@ -81,7 +125,7 @@ export async function runHookedSpawn<T extends { pid: number }>(
       actor_id: ids.actorId,
       runtime: hook.runtime,
       launch_token: hook.launchToken,
-      hook_enabled: true,
+      hook_enabled: hook.hookEnabled,
       pid: child.pid,
     });
   }

@@ -90,7 +90,7 @@ describe('runtime hook events and the activity channel (real PTY, real `cccc hoo
     opCatalog.runtime_activity_snapshot.result.parse({ events });
     const tool = events.find((e) => e.kind === 'tool' && e.status === 'completed')!;
     expect(tool).toMatchObject({ group_id: gid, actor_id: 'peer1', runtime: 'claude', tool_name: 'Bash', event_type: 'PostToolUse' });
-    expect(tool.operation_id).toMatch(/^toolu_fake_/);
+    expect(tool.operation_id).toMatch(/^toolu_[0-9a-f]{24}$/);
     await waitFor(() => readJson(statePath(fx!, gid)).event === 'Stop', 10_000, 'Stop');
     expect(readJson(statePath(fx, gid)).status).toBe('idle');
 

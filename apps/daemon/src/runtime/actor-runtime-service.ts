@@ -16,7 +16,7 @@ import type { RuntimeTuning } from '../config.js';
 import { errorFields } from '../log.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { hookActorLockKey } from '../hooks/hook-files.js';
-import { hookedRuntime, planHookLaunch, runHookedSpawn } from '../hooks/hook-launch.js';
+import { HOOK_UNAVAILABLE_DIAGNOSTIC, hookSpawnPlan, planHookLaunch, runHookedSpawn } from '../hooks/hook-launch.js';
 import { actorLaunch } from './actor-launch.js';
 import { reapOrphans } from './orphan-reaper.js';
 import { removeOwnershipRecord, writeOwnershipRecord } from './ownership-records.js';
@@ -158,12 +158,20 @@ export class ActorRuntimeService implements AsyncDisposable {
     const plain = actorLaunch(this.kernel.layout, group, actor, this.daemonEnv);
     const hooks = await planHookLaunch(plain);
     const launch = hooks ? actorLaunch(this.kernel.layout, group, actor, this.daemonEnv, hooks) : plain;
-    const runtime = hooks ? hookedRuntime(plain, launch) : null;
+    const hookPlan = hookSpawnPlan(plain, launch, hooks);
+    if (hookPlan && !hookPlan.hookEnabled) {
+      this.kernel.logger.log('warn', 'actor launched without hooks', {
+        group_id: groupId,
+        actor_id: actorId,
+        runtime: hookPlan.runtime,
+        diagnostic: HOOK_UNAVAILABLE_DIAGNOSTIC,
+      });
+    }
     const terminal = this.kernel.runtimes.get(groupId, actorId) ?? this.newTerminal(groupId, actorId);
     let session: TerminalSession;
     try {
       session = await this.kernel.groupLocks.run(hookActorLockKey(groupId, actorId), () =>
-        runHookedSpawn(this.kernel.layout, { groupId, actorId }, runtime && hooks ? { runtime, launchToken: hooks.launchToken } : null, () => {
+        runHookedSpawn(this.kernel.layout, { groupId, actorId }, hookPlan, () => {
           const started = terminal.start(launch);
           this.kernel.runtimes.set(groupId, actorId, terminal);
           return started;

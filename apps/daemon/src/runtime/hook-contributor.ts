@@ -139,6 +139,23 @@ export function codexHookArgs(command: string): string[] {
 }
 
 /**
+ * The pre-probe of a codex launch: `codex <config overrides> <hook args> mcp list`. Only the
+ * configuration flags of the launch are kept (`-c`/`--config`, `-p`/`--profile`): interactive
+ * flags such as `--search` are not accepted next to a subcommand. A codex that cannot load the
+ * hook configuration fails this and the launch stays unhooked.
+ */
+export function codexProbeArgv(argv: readonly string[], command: string): string[] {
+  const config: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if ((arg === '-c' || arg === '--config' || arg === '-p' || arg === '--profile') && i + 1 < argv.length) config.push(arg, argv[++i]!);
+    else if (arg.startsWith('--config=') || arg.startsWith('--profile=')) config.push(arg);
+  }
+  return [argv[0]!, ...config, ...codexHookArgs(command), 'mcp', 'list'];
+}
+
+/**
  * Injects the state hooks into direct `claude` / `codex` launches and passes the launch token in
  * the environment. Anything else, an unsupported version or a failed pre-probe launches unhooked.
  */
