@@ -11,8 +11,10 @@ import { actorRoutes } from './routes/actors.js';
 import type { RouteDeps } from './routes/deps.js';
 import { groupRoutes } from './routes/groups.js';
 import { messageRoutes } from './routes/messages.js';
+import { runtimeActivityRoutes } from './routes/runtime-activity.js';
 import { runtimeRoutes } from './routes/runtimes.js';
 import { RESPONDED, streamRoutes } from './routes/streams.js';
+import { uploadRoutes } from './routes/uploads.js';
 import type { SseOptions } from './sse/sse.js';
 import { defaultAppDir, serveSpa } from './static/spa.js';
 import { TERM_PATH, TermBridge, rejectUpgrade, type TermBridgeOptions } from './ws/term-bridge.js';
@@ -62,6 +64,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     .use(actorRoutes(deps))
     .use(messageRoutes(deps))
     .use(streamRoutes(deps))
+    .use(runtimeActivityRoutes(deps))
+    .use(uploadRoutes(deps))
     .use(runtimeRoutes())
     .use(accessTokenRoutes(options.home));
 

@@ -27,11 +27,13 @@ export function statusForCode(code: string): number {
   if (code === 'permission_denied' || code === 'forbidden' || code === 'read_only') return 403;
   if (code.endsWith('_not_found') || code === 'not_found' || code === 'unknown_route') return 404;
   if (code === 'method_not_allowed') return 405;
-  if (code === 'payload_too_large') return 413;
+  if (code === 'payload_too_large' || code === 'file_too_large') return 413;
   if (code === 'unsupported_media_type') return 415;
   if (CONFLICT.test(code) || code === 'conflict') return 409;
   if (code === 'internal_error') return 500;
   if (code === 'daemon_unavailable') return 502;
+  // A store the daemon cannot read right now (corrupt runtime activity): retry later.
+  if (code === 'runtime_activity_unavailable') return 503;
   // invalid_request, missing_*, unsupported_*, invalid_* and every other domain refusal.
   return 400;
 }
