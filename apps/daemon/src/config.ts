@@ -19,6 +19,10 @@ export interface RuntimeTuning {
   readonly stopGraceMs: number;
   /** Gap after the preamble before the first delivery of a session. */
   readonly preambleGapMs: number;
+  /** Window after an accepted PTY delivery to a hooked runtime for its UserPromptSubmit (issue 7: 15 s). */
+  readonly deliveryConfirmMs: number;
+  /** Period of the working-state derivation (REFERENCE_NOTES §4: once per second). */
+  readonly workingStateTickMs: number;
 }
 
 export interface DaemonConfig {
@@ -41,6 +45,8 @@ function runtimeTuning(env: NodeJS.ProcessEnv): RuntimeTuning {
     submitDelayMs: nonNegativeInt(env, 'CCCC_SUBMIT_DELAY_MS', 1500),
     stopGraceMs: nonNegativeInt(env, 'CCCC_STOP_GRACE_MS', 3000),
     preambleGapMs: nonNegativeInt(env, 'CCCC_PREAMBLE_GAP_MS', 1000),
+    deliveryConfirmMs: positiveInt(env, 'CCCC_DELIVERY_CONFIRM_MS', 15_000),
+    workingStateTickMs: positiveInt(env, 'CCCC_WORKING_STATE_TICK_MS', 1000),
   };
 }
 

@@ -63,6 +63,13 @@ describe('working state with provenance', () => {
     }
   });
 
+  it('the pending state before this launch\'s SessionStart is not evidence: no waiting_user, labelled fallback', () => {
+    const pending = pendingHookState({ runtime: 'claude', groupId: 'g', actorId: 'a', launchToken: 'tok', now: 'T' });
+    const w = deriveWorkingState(input({ hook: pending }));
+    expect(w.state_source).toBe('idle');
+    expect(w.input_state).toBe('unknown');
+  });
+
   it('terminal heuristics, then idle time', () => {
     expect(deriveWorkingState(input({ hook: null, terminal: 'working' }))).toMatchObject({ effective_working_state: 'working', state_source: 'terminal' });
     const idle = (s: number, out = false) => deriveWorkingState(input({ hook: null, idleSeconds: s, hadRecentOutput: out })).effective_working_state;

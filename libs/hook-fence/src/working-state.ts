@@ -43,6 +43,9 @@ export interface WorkingState {
 export function hookStateIsAuthoritative(input: WorkingStateInput): input is WorkingStateInput & { hook: HookState } {
   const { session, launch, hook } = input;
   if (!session || !launch || !hook) return false;
+  // The pending state written before spawn is no evidence yet: this launch's SessionStart has not
+  // landed, so it must not read as a permission wait (which would hold delivery).
+  if (hook.awaiting_session_start) return false;
   return (
     session.runtime === launch.runtime &&
     launch.runtime === hook.runtime &&
@@ -96,7 +99,7 @@ export function deriveWorkingState(input: WorkingStateInput): WorkingState {
       effective_working_state: state,
       effective_working_reason: `${hook.runtime}_hook_${hook.event ?? 'pending'}`,
       busy: state === 'working',
-      input_state: state === 'waiting' ? 'waiting_user' : state === 'stopped' ? 'offline' : hook.awaiting_session_start ? 'unknown' : 'ready',
+      input_state: state === 'waiting' ? 'waiting_user' : state === 'stopped' ? 'offline' : 'ready',
       turn_phase: phase,
       cli_alive: true,
       state_source: 'hook',

@@ -8,6 +8,7 @@ import { LedgerIndex } from './index-db/ledger-index.js';
 import { IndexQueries } from './index-db/queries.js';
 import { catchUpActive, rebuildIndex, staleReason } from './index-db/sync.js';
 import {
+  deliveryConfirmationsIndexed,
   deliveryStateIndexed,
   inboxCountIndexed,
   inboxPeekIndexed,
@@ -18,6 +19,7 @@ import {
 import { readCursors, type CursorEntry } from './mail/cursor-files.js';
 import { consumeInbox, recoverConsume, type ConsumeDeps, type ConsumePhase } from './mail/consume.js';
 import { ledgerPaths, type LedgerPaths } from './paths.js';
+import type { ConfirmationFact } from './projections/confirmation.js';
 import type { ClaimRefusal, DeliveryFact } from './projections/delivery.js';
 import type { HistoryPage } from './projections/history.js';
 import type { InboxView } from './projections/inbox.js';
@@ -293,6 +295,11 @@ export class FileLedgerStore implements LedgerStore {
   deliveryState(sourceEventId: string): DeliveryFact[] {
     this.refresh();
     return deliveryStateIndexed(this.ctx, sourceEventId);
+  }
+
+  deliveryConfirmations(sourceEventId: string): ConfirmationFact[] {
+    this.refresh();
+    return deliveryConfirmationsIndexed(this.ctx, sourceEventId);
   }
 
   private latestDelivery(sourceEventId: string, actorId: string): () => DeliveryFact | undefined {

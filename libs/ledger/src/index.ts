@@ -38,5 +38,10 @@ export {
   type DeliveryFact,
   type ClaimRefusal,
 } from './projections/delivery.js';
+export {
+  deliveryConfirmationsOf,
+  type ConfirmationFact,
+  type ConfirmationState,
+} from './projections/confirmation.js';
 export { generationStart, generationCreatedAt } from './projections/generation.js';
 export { recipientTokens, tokensAddressing, isAddressedTo } from './projections/recipients.js';

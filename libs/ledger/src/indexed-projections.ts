@@ -3,6 +3,7 @@ import { ledgerError, LedgerErrorCodes } from './errors.js';
 import type { IndexQueries } from './index-db/queries.js';
 import { mergeOrds } from './index-db/queries.js';
 import { readCursors } from './mail/cursor-files.js';
+import type { ConfirmationFact, ConfirmationState } from './projections/confirmation.js';
 import type { DeliveryFact } from './projections/delivery.js';
 import { textMatches, type HistoryPage, type HistoryQuery } from './projections/history.js';
 import type { InboxView } from './projections/inbox.js';
@@ -103,4 +104,11 @@ export function deliveryStateIndexed(ctx: IndexedContext, sourceEventId: string)
     transport: r.transport,
     event_id: ctx.queries.idOfOrd(r.ord) ?? '',
   }));
+}
+
+export function deliveryConfirmationsIndexed(ctx: IndexedContext, sourceEventId: string): ConfirmationFact[] {
+  return ctx.queries
+    .confirmations(sourceEventId)
+    .filter((r) => r.state === 'confirmed' || r.state === 'unconfirmed')
+    .map((r) => ({ actor_id: r.actor_id, source_event_id: r.source_id, delivery_id: r.delivery_id, state: r.state as ConfirmationState }));
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { claimInput, latestWith, settleInput } from './delivery-ops.js';
 import { ledgerError, LedgerErrorCodes } from './errors.js';
 import { formatTs } from './event-format.js';
+import { deliveryConfirmationsOf, type ConfirmationFact } from './projections/confirmation.js';
 import { assertSettleAllowed, claimRefusal, deliveryStatesOf, type DeliveryFact } from './projections/delivery.js';
 import { generationCreatedAt } from './projections/generation.js';
 import { messageHistoryOf, type HistoryPage } from './projections/history.js';
@@ -186,6 +187,10 @@ export class MemoryLedgerStore implements LedgerStore {
 
   deliveryState(sourceEventId: string): DeliveryFact[] {
     return deliveryStatesOf(this.events, sourceEventId);
+  }
+
+  deliveryConfirmations(sourceEventId: string): ConfirmationFact[] {
+    return deliveryConfirmationsOf(this.events, sourceEventId);
   }
 
   private latest(sourceEventId: string, actorId: string): DeliveryFact | undefined {

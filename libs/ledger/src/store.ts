@@ -1,4 +1,5 @@
 import type { DeliveryState } from '@cccc/ipc-protocol';
+import type { ConfirmationFact } from './projections/confirmation.js';
 import type { DeliveryFact, ClaimRefusal } from './projections/delivery.js';
 import type { HistoryMode, HistoryPage } from './projections/history.js';
 import type { InboxView } from './projections/inbox.js';
@@ -100,6 +101,8 @@ export interface LedgerStore extends AsyncDisposable {
   messageHistory(q: HistoryRequest): HistoryPage;
   replyObligations(sourceEventId: string): ReplyObligation[];
   deliveryState(sourceEventId: string): DeliveryFact[];
+  /** Latest `x.cccc.delivery_confirmation` per recipient (prompt-submit evidence after `accepted`). */
+  deliveryConfirmations(sourceEventId: string): ConfirmationFact[];
   claimDelivery(req: ClaimRequest): Promise<ClaimResult>;
   settleDelivery(req: SettleRequest): Promise<LedgerEvent>;
   /** Startup step: every `claimed` left by a previous process becomes `ambiguous`. */

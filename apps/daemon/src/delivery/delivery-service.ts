@@ -41,6 +41,10 @@ export class DeliveryService implements Disposable {
         for (const e of events) if (RESUME_KINDS.has(e.kind)) this.kickGroup(e.group_id);
       }),
       actors.onActorStarted(({ groupId, actorId }) => void this.onActorStarted(groupId, actorId)),
+      // Send gate: work held while the runtime waited on the user goes as soon as the wait clears.
+      kernel.workingState.onChanged(({ groupId, actorId, previous, current }) => {
+        if (previous?.state.input_state === 'waiting_user' && current.state.input_state !== 'waiting_user') this.queues.get(`${groupId}/${actorId}`)?.kick();
+      }),
     );
   }
 

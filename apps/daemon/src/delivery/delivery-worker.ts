@@ -10,6 +10,8 @@ import {
 import type { RuntimeTuning } from '../config.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { errorFields } from '../log.js';
+import type { ConfirmedItem } from '../hooks/delivery-confirmations.js';
+import { sessionIdentity } from '../hooks/session-identity.js';
 import type { ActorQueue, WorkItem } from './actor-queue.js';
 import { groupHoldReason, modeOf } from './gates.js';
 import { PreambleLedger, preambleText } from './preamble.js';
@@ -72,8 +74,10 @@ export class DeliveryWorker {
     const session = terminal.session!;
     await this.waitReady(session);
     if (this.holdReason(groupId, actorId) || terminal.session !== session) return 'continue';
+    if (await this.heldOnUser(groupId, actorId, queue)) return 'held';
     await this.sendPreamble(groupId, actorId, session);
     if (this.holdReason(groupId, actorId) || terminal.session !== session) return 'continue';
+    if (await this.heldOnUser(groupId, actorId, queue)) return 'held';
 
     const batch: WorkItem[] = [];
     const store = await this.kernel.ledger(groupId);
@@ -92,6 +96,7 @@ export class DeliveryWorker {
 
     const actor = this.kernel.groups.get(groupId).actors.find((a) => a.id === actorId);
     const runtime = getRuntime(actor?.runtime ?? 'custom');
+    const expectation = sessionIdentity(session) ? this.kernel.confirmations.begin(groupId, actorId, session, 'delivery') : undefined;
     let outcome: SubmitOutcome;
     try {
       const text = renderDeliveryBatch(batch.map(toDeliveryItem), { mailPending: store.inboxCount({ actorId }) });
@@ -103,24 +108,49 @@ export class DeliveryWorker {
     } catch (error) {
       outcome = { outcome: 'ambiguous', reason: String((error as Error).message ?? error), bytesWritten: Number.NaN };
     }
-    for (const item of batch) await this.settle(groupId, actorId, item, outcome);
+    const accepted: ConfirmedItem[] = [];
+    for (const item of batch) {
+      const deliveryId = await this.settle(groupId, actorId, item, outcome);
+      if (deliveryId) accepted.push({ sourceEventId: item.event.id, deliveryId });
+    }
+    if (expectation) {
+      if (accepted.length > 0) this.kernel.confirmations.accepted(groupId, actorId, expectation, accepted);
+      else this.kernel.confirmations.abandon(groupId, actorId, expectation);
+    }
     return 'continue';
   }
 
-  private async settle(groupId: string, actorId: string, item: WorkItem, outcome: SubmitOutcome): Promise<void> {
+  /**
+   * Send gate (issue 7): while the runtime waits on a permission prompt (`waiting_user` from
+   * authoritative hook state) nothing is typed into it. The work stays queued, preclaimed items
+   * keep their claim, and the queue looks again after a tick (or sooner, when the working state
+   * service reports the wait cleared).
+   */
+  private async heldOnUser(groupId: string, actorId: string, queue: ActorQueue): Promise<boolean> {
+    const { state } = await this.kernel.workingState.derive(groupId, actorId);
+    if (state.input_state !== 'waiting_user') return false;
+    setTimeout(() => queue.kick(), this.tuning.workingStateTickMs).unref();
+    return true;
+  }
+
+  /** Records the outcome; returns the delivery id when it was recorded as accepted. */
+  private async settle(groupId: string, actorId: string, item: WorkItem, outcome: SubmitOutcome): Promise<string | undefined> {
     const state = outcome.outcome;
     const reason = 'reason' in outcome && typeof outcome.reason === 'string' ? outcome.reason : undefined;
+    let event: CCCSEventV1;
     try {
       const store = await this.kernel.ledger(groupId);
-      const event = await store.settleDelivery({ actorId, sourceEventId: item.event.id, state, ...(reason ? { reason } : {}) });
+      event = await store.settleDelivery({ actorId, sourceEventId: item.event.id, state, ...(reason ? { reason } : {}) });
       this.kernel.published([event]);
     } catch (error) {
       this.kernel.logger.log('warn', 'could not settle a delivery', { group_id: groupId, actor_id: actorId, event_id: item.event.id, ...errorFields(error) });
-      return;
+      return undefined;
     }
     if (state === 'accepted' && item.event.kind === 'chat.message' && modeOf(item.event) === 'request_reply') {
       this.hooks.onAccepted(groupId, actorId, item.event);
     }
+    const deliveryId = event.data['delivery_id'];
+    return state === 'accepted' && typeof deliveryId === 'string' ? deliveryId : undefined;
   }
 
   /** Readiness gate: the agent's first output, then a short settle so its input loop is up. */
@@ -138,6 +168,8 @@ export class DeliveryWorker {
     const group = this.kernel.groups.get(groupId);
     const actor = group.actors.find((a) => a.id === actorId);
     const runtime = getRuntime(actor?.runtime ?? 'custom');
+    // The preamble's own prompt hook must not be taken for the first delivery's confirmation.
+    const expectation = sessionIdentity(session) ? this.kernel.confirmations.begin(groupId, actorId, session, 'preamble') : undefined;
     const result = await terminal.submit(preambleText(this.kernel.layout, group, actorId), {
       submit: actor?.submit ?? runtime.submit,
       submitDelayMs: this.tuning.submitDelayMs,
@@ -145,6 +177,10 @@ export class DeliveryWorker {
     });
     // Anything but a proven non-write counts as sent: a preamble is never pasted twice.
     if (result.outcome !== 'failed') this.preambles.markSent(groupId, actorId, session);
+    if (expectation) {
+      if (result.outcome === 'accepted') this.kernel.confirmations.accepted(groupId, actorId, expectation, []);
+      else this.kernel.confirmations.abandon(groupId, actorId, expectation);
+    }
     if (result.outcome === 'accepted') await sleep(this.tuning.preambleGapMs);
   }
 }

@@ -8,6 +8,7 @@ import { utcNowIso } from '@cccc/groups';
 import { currentMcpServerLauncher } from '../runtime/mcp-contributor.js';
 import { claudeVersionSupportsHooks, codexProbeArgv, hookCommand, type HookContributorOptions, type HookLauncher } from '../runtime/hook-contributor.js';
 import { hookStatePath, removeLaunchRecord, writeHookState, writeLaunchRecord } from './hook-files.js';
+import { recordSessionIdentity } from './session-identity.js';
 
 let launcherOverride: HookLauncher | undefined;
 
@@ -102,7 +103,7 @@ export function hookedRuntime(plain: LaunchCommand, launch: LaunchCommand): 'cla
  * (its token was never given to the agent) and no hook state of that runtime, so no state is
  * claimed from hooks and `runtime_hook_event` answers `no_hooked_launch`.
  */
-export async function runHookedSpawn<T extends { pid: number }>(
+export async function runHookedSpawn<T extends { pid: number } & object>(
   layout: HomeLayout,
   ids: { groupId: string; actorId: string },
   hook: HookSpawnPlan | null,
@@ -118,6 +119,9 @@ export async function runHookedSpawn<T extends { pid: number }>(
     await rm(hookStatePath(layout, hook.runtime, ids.groupId, ids.actorId), { force: true });
   }
   const child = spawn();
+  // The live session's own identity, in memory: working state trusts hook state only when it
+  // agrees with this and the launch record (an unhooked launch has none).
+  if (hook?.hookEnabled) recordSessionIdentity(child, { runtime: hook.runtime, pid: child.pid, launch_token: hook.launchToken });
   if (hook) {
     await writeLaunchRecord(layout, {
       v: 1,

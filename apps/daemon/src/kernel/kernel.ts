@@ -4,6 +4,9 @@ import type { AppendInput, AppendResult, FileLedgerStore } from '@cccc/ledger';
 import { KeyedMutex } from '../concurrency/keyed-mutex.js';
 import type { RuntimeTuning, StreamTuning } from '../config.js';
 import { DeliveryService } from '../delivery/delivery-service.js';
+import { DeliveryConfirmations, type ConfirmationOutcome } from '../hooks/delivery-confirmations.js';
+import { WorkingStateService } from '../hooks/working-state-service.js';
+import { errorFields } from '../log.js';
 import { ActorRuntimeService } from '../runtime/actor-runtime-service.js';
 import type { Logger } from '../log.js';
 import { RuntimeRegistry } from '../runtime/runtime-registry.js';
@@ -36,18 +39,24 @@ export class Kernel implements AsyncDisposable {
   readonly groupLocks = new KeyedMutex();
   /** Actor processes (start/stop/ownership records) and delivery into them. */
   readonly actorRuntime: ActorRuntimeService;
+  /** Working state with provenance, derived once per tick (issue 7). */
+  readonly workingState: WorkingStateService;
+  /** Prompt-submit evidence for accepted PTY deliveries to hooked runtimes (issue 7). */
+  readonly confirmations: DeliveryConfirmations;
   readonly delivery: DeliveryService;
 
   constructor(
     home: string,
     readonly logger: Logger,
     readonly streamTuning: StreamTuning,
-    runtimeTuning: RuntimeTuning = { submitDelayMs: 1500, stopGraceMs: 3000, preambleGapMs: 1000 },
+    runtimeTuning: RuntimeTuning = { submitDelayMs: 1500, stopGraceMs: 3000, preambleGapMs: 1000, deliveryConfirmMs: 15_000, workingStateTickMs: 1000 },
   ) {
     this.layout = new HomeLayout(home);
     this.groups = new GroupDocCache(this.layout);
     this.ledgers = new LedgerPool(this.layout, this.groups);
     this.actorRuntime = new ActorRuntimeService(this, runtimeTuning);
+    this.workingState = new WorkingStateService(this, runtimeTuning.workingStateTickMs);
+    this.confirmations = new DeliveryConfirmations({ windowMs: runtimeTuning.deliveryConfirmMs, record: (o) => void this.recordConfirmation(o) });
     this.delivery = new DeliveryService(this, this.actorRuntime, runtimeTuning);
   }
 
@@ -72,6 +81,38 @@ export class Kernel implements AsyncDisposable {
     this.commits.published(events);
   }
 
+  /**
+   * runtime_hook_event accepted an event: a UserPromptSubmit may confirm a delivery, and the
+   * actor's working state is derived again now rather than at the next tick.
+   */
+  hookAccepted(groupId: string, actorId: string, runtime: string, event: string): void {
+    if (event === 'UserPromptSubmit') {
+      this.confirmations.promptSubmitted(groupId, actorId, this.runtimes.get(groupId, actorId)?.session, `${runtime}_hook_UserPromptSubmit`);
+    }
+    this.workingState.refreshGroup(groupId).catch((error) => {
+      this.logger.log('warn', 'working state derivation failed', { group_id: groupId, ...errorFields(error) });
+    });
+  }
+
+  private async recordConfirmation(o: ConfirmationOutcome): Promise<void> {
+    try {
+      await this.append(o.groupId, {
+        kind: 'x.cccc.delivery_confirmation',
+        by: 'system',
+        data: {
+          actor_id: o.actorId,
+          source_event_id: o.item.sourceEventId,
+          delivery_id: o.item.deliveryId,
+          state: o.state,
+          evidence: o.evidence,
+          latency_ms: o.latencyMs,
+        },
+      });
+    } catch (error) {
+      this.logger.log('warn', 'could not record a delivery confirmation', { group_id: o.groupId, actor_id: o.actorId, ...errorFields(error) });
+    }
+  }
+
   /** A global change with no ledger to live in any more (a deleted group). */
   publishGlobal(event: CCCSEventV1): void {
     this.globalFeed.push(event);
@@ -81,6 +122,8 @@ export class Kernel implements AsyncDisposable {
   async [Symbol.asyncDispose](): Promise<void> {
     this.streams.closeAll();
     this.activity.closeAll();
+    this.workingState[Symbol.dispose]();
+    this.confirmations[Symbol.dispose]();
     this.delivery[Symbol.dispose]();
     await this.actorRuntime[Symbol.asyncDispose]();
     await this.ledgers[Symbol.asyncDispose]();

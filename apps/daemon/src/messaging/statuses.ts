@@ -4,12 +4,22 @@ import type { LedgerEvent, LedgerStore } from '@cccc/ledger';
 
 /**
  * Per-recipient facts of one chat.message, projected from the ledger: latest delivery state,
- * Mail read (the recipient's cursor covers it), reply obligation state.
+ * Mail read (the recipient's cursor covers it), reply obligation state, and whether an accepted
+ * PTY delivery was confirmed by the runtime's own prompt-submit hook.
  */
 export function recipientStatuses(store: LedgerStore, group: GroupDoc, message: LedgerEvent): Record<string, RecipientStatus> {
   const to = Array.isArray(message.data['to']) ? (message.data['to'] as string[]) : [];
   const mode = message.data['message_mode'];
-  const deliveries = new Map(store.deliveryState(message.id).map((d) => [d.actor_id, d.state]));
+  const facts = store.deliveryState(message.id);
+  const deliveries = new Map(facts.map((d) => [d.actor_id, d.state]));
+  // A confirmation speaks for the delivery it names: only the recipient's current one counts.
+  const deliveryIds = new Map(facts.map((d) => [d.actor_id, d.delivery_id]));
+  const confirmations = new Map(
+    store
+      .deliveryConfirmations(message.id)
+      .filter((c) => deliveryIds.get(c.actor_id) === c.delivery_id)
+      .map((c) => [c.actor_id, c.state]),
+  );
   const obligations = new Map(
     mode === 'request_reply' ? store.replyObligations(message.id).map((o) => [o.actor_id, o.status]) : [],
   );
@@ -30,6 +40,7 @@ export function recipientStatuses(store: LedgerStore, group: GroupDoc, message: 
       reply_requested: obligation !== undefined,
       replied: obligation === 'replied',
       cancelled: obligation === 'cancelled',
+      delivery_confirmation: confirmations.get(actor.id) ?? null,
     };
   }
   return out;

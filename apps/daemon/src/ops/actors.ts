@@ -25,7 +25,18 @@ export function registerActorsOps(router: OpRouter, kernel: Kernel): void {
     const actors = [];
     for (const view of visible) {
       const running = kernel.actorRuntime.isRunning(args.group_id, view.id);
-      const entry = { ...view, role: view.role!, title: view.title ?? '', runtime: view.runtime ?? '', enabled: view.enabled !== false, running };
+      const w = await kernel.workingState.view(args.group_id, view.id);
+      const working = {
+        effective_working_state: w.effective_working_state,
+        effective_working_reason: w.effective_working_reason,
+        effective_working_updated_at: w.effective_working_updated_at,
+        busy: w.busy,
+        input_state: w.input_state,
+        turn_phase: w.turn_phase,
+        cli_alive: w.cli_alive,
+        state_source: w.state_source,
+      };
+      const entry = { ...view, role: view.role!, title: view.title ?? '', runtime: view.runtime ?? '', enabled: view.enabled !== false, running, ...working };
       actors.push(args.include_unread ? { ...entry, unread_count: await unreadCount(kernel, args.group_id, view.id) } : entry);
     }
     return { actors };

@@ -48,6 +48,7 @@ export function registerHooksOps(router: OpRouter, kernel: Kernel): void {
         }
         await writeActivityStore(kernel.layout, gid, commit.entries);
         await writeHookState(kernel.layout, commit.state);
+        kernel.hookAccepted(gid, aid, args.runtime, event.event);
         // Still under the activity lock: subscribers see revisions in commit order.
         kernel.activity.publish(gid, commit.entries);
         return { accepted: true };

@@ -4,5 +4,10 @@ export { MailReadData } from './mail.js';
 export { ReplyRequestCancelledData } from './reply-request.js';
 export { DeliveryState, RuntimeDeliveryData } from './delivery.js';
 export { NotifyPriority, SystemNotifyData } from './notify.js';
-export { ActorAddData } from './actor.js';
+export { ActorAddData, ActorActivityData, ActorActivityEntry, EffectiveWorkingState } from './actor.js';
+export {
+  DELIVERY_CONFIRMATION_KIND,
+  DeliveryConfirmationState,
+  DeliveryConfirmationData,
+} from './delivery-confirmation.js';
 export { kindDataSchemas } from './registry.js';

@@ -4,7 +4,8 @@ import { MailReadData } from './mail.js';
 import { ReplyRequestCancelledData } from './reply-request.js';
 import { RuntimeDeliveryData } from './delivery.js';
 import { SystemNotifyData } from './notify.js';
-import { ActorAddData } from './actor.js';
+import { ActorActivityData, ActorAddData } from './actor.js';
+import { DELIVERY_CONFIRMATION_KIND, DeliveryConfirmationData } from './delivery-confirmation.js';
 
 /** Kinds whose `data` is validated at append time; unknown kinds pass (reference behaviour). */
 export const kindDataSchemas: Readonly<Record<string, z.ZodType>> = {
@@ -14,4 +15,6 @@ export const kindDataSchemas: Readonly<Record<string, z.ZodType>> = {
   'runtime.delivery': RuntimeDeliveryData,
   'system.notify': SystemNotifyData,
   'actor.add': ActorAddData,
+  'actor.activity': ActorActivityData,
+  [DELIVERY_CONFIRMATION_KIND]: DeliveryConfirmationData,
 };

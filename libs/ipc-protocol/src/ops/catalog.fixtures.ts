@@ -211,7 +211,24 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
   actor_list: {
     args: { group_id: G, include_unread: true },
     required: ['group_id'],
-    result: { actors: [{ ...actor, role: 'foreman', running: false, unread_count: 2 }] },
+    result: {
+      actors: [
+        {
+          ...actor,
+          role: 'foreman',
+          running: false,
+          unread_count: 2,
+          effective_working_state: 'stopped',
+          effective_working_reason: 'not_running',
+          effective_working_updated_at: '2026-11-30T08:42:38.902098Z',
+          busy: false,
+          input_state: 'offline',
+          turn_phase: 'unknown_evidence',
+          cli_alive: false,
+          state_source: 'process',
+        },
+      ],
+    },
   },
   actor_add: {
     args: {
@@ -462,7 +479,7 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     result: {
       group_id: G,
       statuses: {
-        [ID]: { peer1: { delivery_state: null, read: true, reply_requested: false, replied: false, cancelled: false } },
+        [ID]: { peer1: { delivery_state: 'accepted', read: false, reply_requested: false, replied: false, cancelled: false, delivery_confirmation: 'confirmed' } },
       },
       unknown_event_ids: [],
     },

@@ -53,6 +53,19 @@ export const ActorListEntry = ActorDoc.extend({
   running: z.boolean(),
   /** Present when `include_unread` was asked for. */
   unread_count: z.number().int().nonnegative().optional(),
+  // Working state with provenance (issue 7, REFERENCE_NOTES §4, runtime-state-model.md).
+  effective_working_state: z.enum(['stopped', 'idle', 'working', 'waiting', 'stuck']),
+  effective_working_reason: z.string(),
+  /** When the effective state last changed (RFC3339 UTC). */
+  effective_working_updated_at: z.string(),
+  busy: z.boolean(),
+  /** `waiting_user` holds PTY delivery (the send gate). */
+  input_state: z.enum(['ready', 'waiting_user', 'unknown', 'offline']),
+  turn_phase: z.enum(['tool_open', 'tool_result_pending_reply', 'user_prompt_pending', 'turn_closed', 'unknown_evidence']),
+  /** The PTY child process is alive. */
+  cli_alive: z.boolean(),
+  /** Which evidence decided the state; terminal heuristics and idle time are labelled fallbacks. */
+  state_source: z.enum(['hook', 'terminal', 'idle', 'process', 'unknown']),
 });
 export type ActorListEntry = z.infer<typeof ActorListEntry>;
 

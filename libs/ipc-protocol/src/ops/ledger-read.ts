@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CCCSEventV1 } from '../events.js';
 import { DeliveryState } from '../kinds/delivery.js';
+import { DeliveryConfirmationState } from '../kinds/delivery-confirmation.js';
 import { defineOp } from './define.js';
 import { EventKindsArg, GroupIdArg, LimitArg } from './shared.js';
 
@@ -18,6 +19,9 @@ import { EventKindsArg, GroupIdArg, LimitArg } from './shared.js';
 //   obligation: reply_requested request_reply and this recipient is a concrete obligee
 //               replied         the recipient replied (reply_to = event) before any cancel
 //               cancelled       chat.reply_request.cancelled closed it before a reply
+//   ledger_statuses also carries delivery_confirmation: after an accepted PTY delivery to a
+//   hooked runtime, "confirmed" (its UserPromptSubmit hook followed) or "unconfirmed" (none
+//   within the window); null when no confirmation applies or none is recorded yet.
 
 export const RecipientReadStatus = z.object({ delivery_state: DeliveryState.nullable(), read: z.boolean() });
 export const RecipientObligationStatus = z.object({
@@ -25,7 +29,9 @@ export const RecipientObligationStatus = z.object({
   replied: z.boolean(),
   cancelled: z.boolean(),
 });
-export const RecipientStatus = RecipientReadStatus.extend(RecipientObligationStatus.shape);
+export const RecipientStatus = RecipientReadStatus.extend(RecipientObligationStatus.shape).extend({
+  delivery_confirmation: DeliveryConfirmationState.nullable(),
+});
 export type RecipientStatus = z.infer<typeof RecipientStatus>;
 
 /** `event_id -> actor_id -> T`. */

@@ -57,4 +57,26 @@ export function deliveryCases(check: Check, withStore: WithStore): void {
       expect((await s.claimDelivery({ actorId: 'peer1', sourceEventId: src.id, transport: 'pty', forceAmbiguous: true })).claimed).toBe(true);
     }),
   );
+
+  check('deliveryConfirmation', 'the latest x.cccc.delivery_confirmation per recipient; other kinds and bad states are ignored', () =>
+    withStore({}, async (s) => {
+      await s.append(actorAdd('peer1'));
+      const src = (await s.append(chat('user', ['peer1', 'peer2'], 'send', 'hello'))).event;
+      const confirm = (actor_id: string, state: string) => ({
+        kind: 'x.cccc.delivery_confirmation',
+        by: 'system',
+        data: { actor_id, source_event_id: src.id, delivery_id: `delivery:${actor_id}:${'a'.repeat(24)}`, state, evidence: 'test', latency_ms: null },
+      });
+      expect(s.deliveryConfirmations(src.id)).toEqual([]);
+      await s.append(confirm('peer2', 'unconfirmed'));
+      await s.append(confirm('peer1', 'unconfirmed'));
+      await s.append(confirm('peer1', 'confirmed'));
+      expect(s.deliveryConfirmations(src.id)).toEqual([
+        { actor_id: 'peer1', source_event_id: src.id, delivery_id: `delivery:peer1:${'a'.repeat(24)}`, state: 'confirmed' },
+        { actor_id: 'peer2', source_event_id: src.id, delivery_id: `delivery:peer2:${'a'.repeat(24)}`, state: 'unconfirmed' },
+      ]);
+      const other = (await s.append(chat('user', ['peer1'], 'send', 'other'))).event;
+      expect(s.deliveryConfirmations(other.id)).toEqual([]);
+    }),
+  );
 }

@@ -31,6 +31,7 @@ export const CONTRACT_CASES = [
   'obligations',
   'delivery',
   'strandedClaims',
+  'deliveryConfirmation',
   'follow',
   'snapshot',
   'lookups',

@@ -44,6 +44,7 @@ export class LedgerIndex {
       insMailRead: db.prepare('INSERT OR REPLACE INTO mail_reads(actor_id, ord, event_id, target_ord) VALUES (?, ?, ?, ?)'),
       insCancel: db.prepare('INSERT OR REPLACE INTO cancels(source_id, ord, by) VALUES (?, ?, ?)'),
       upsertDelivery: db.prepare('INSERT OR REPLACE INTO delivery(source_id, actor_id, state, delivery_id, transport, ord) VALUES (?, ?, ?, ?, ?, ?)'),
+      upsertConfirmation: db.prepare('INSERT OR REPLACE INTO delivery_confirmation(source_id, actor_id, state, delivery_id, ord) VALUES (?, ?, ?, ?, ?)'),
       upsertClientId: db.prepare('INSERT OR REPLACE INTO client_ids(by, client_id, ord) VALUES (?, ?, ?)'),
       firstOrdOfId: db.prepare<[string], { ord: number }>('SELECT ord FROM events WHERE id = ? ORDER BY ord LIMIT 1'),
       insDamage: db.prepare('INSERT OR REPLACE INTO damage(src, off, len, reason) VALUES (?, ?, ?, ?)'),
@@ -145,6 +146,9 @@ export class LedgerIndex {
         } else if (facts.delivery) {
           const d = facts.delivery;
           s.upsertDelivery.run(d.sourceId, d.actorId, d.state, d.deliveryId, d.transport, ord);
+        } else if (facts.confirmation) {
+          const c = facts.confirmation;
+          s.upsertConfirmation.run(c.sourceId, c.actorId, c.state, c.deliveryId, ord);
         }
       }
     } finally {

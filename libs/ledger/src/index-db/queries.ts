@@ -10,6 +10,14 @@ export interface DeliveryRow {
   ord: number;
 }
 
+export interface ConfirmationRow {
+  source_id: string;
+  actor_id: string;
+  state: string;
+  delivery_id: string;
+  ord: number;
+}
+
 /**
  * Read-side queries over the derived index. Every query is an indexed range scan bounded by a
  * LIMIT, so its cost does not grow with the length of the history.
@@ -49,6 +57,7 @@ export class IndexQueries {
       cancels: db.prepare<[string], { ord: number; by: string }>('SELECT ord, by FROM cancels WHERE source_id = ? ORDER BY ord'),
       deliveries: db.prepare<[string], DeliveryRow>('SELECT * FROM delivery WHERE source_id = ? ORDER BY actor_id'),
       delivery: db.prepare<[string, string], DeliveryRow>('SELECT * FROM delivery WHERE source_id = ? AND actor_id = ?'),
+      confirmations: db.prepare<[string], ConfirmationRow>('SELECT * FROM delivery_confirmation WHERE source_id = ? ORDER BY actor_id'),
       stranded: db.prepare<[], DeliveryRow>("SELECT * FROM delivery WHERE state = 'claimed' ORDER BY ord"),
       clientId: db.prepare<[string, string], { ord: number }>('SELECT ord FROM client_ids WHERE by = ? AND client_id = ?'),
       idOfOrd: db.prepare<[number], { id: string }>('SELECT id FROM events WHERE ord = ?'),
@@ -108,6 +117,10 @@ export class IndexQueries {
 
   delivery(sourceId: string, actorId: string): DeliveryRow | undefined {
     return this.s.delivery.get(sourceId, actorId);
+  }
+
+  confirmations(sourceId: string): ConfirmationRow[] {
+    return this.s.confirmations.all(sourceId);
   }
 
   strandedClaims(): DeliveryRow[] {

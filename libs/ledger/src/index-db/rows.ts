@@ -1,4 +1,5 @@
 import type { LedgerEvent } from '../types.js';
+import { DELIVERY_CONFIRMATION_KIND } from '../projections/confirmation.js';
 import { messageMode, recipientTokens } from '../projections/recipients.js';
 
 /**
@@ -11,6 +12,7 @@ export interface IndexFacts {
   mailRead?: { actorId: string; eventId: string };
   cancel?: { sourceId: string };
   delivery?: { actorId: string; sourceId: string; state: string; deliveryId: string; transport: string };
+  confirmation?: { actorId: string; sourceId: string; state: string; deliveryId: string };
 }
 
 function str(v: unknown): string | null {
@@ -42,6 +44,13 @@ export function indexFactsOf(event: LedgerEvent): IndexFacts {
       const state = str(d['state']);
       if (!actorId || !sourceId || !state) return {};
       return { delivery: { actorId, sourceId, state, deliveryId: str(d['delivery_id']) ?? '', transport: str(d['transport']) ?? '' } };
+    }
+    case DELIVERY_CONFIRMATION_KIND: {
+      const actorId = str(d['actor_id']);
+      const sourceId = str(d['source_event_id']);
+      const state = str(d['state']);
+      if (!actorId || !sourceId || !state) return {};
+      return { confirmation: { actorId, sourceId, state, deliveryId: str(d['delivery_id']) ?? '' } };
     }
     default:
       return {};

@@ -1,0 +1,121 @@
+/**
+ * Delivery confirmation (issue 7): after an `accepted` PTY delivery to a hooked runtime, the
+ * runtime's next fenced UserPromptSubmit confirms it; none within the window records it
+ * unconfirmed (typed but perhaps never submitted). Nothing is ever resubmitted.
+ *
+ * Every submit the daemon types into a hooked session (preamble or delivery batch) is an
+ * expectation in one FIFO per session, registered before the first byte is written: a
+ * UserPromptSubmit answers the oldest expectation still waiting for one, so the preamble's
+ * prompt hook cannot be mistaken for the delivery's, and a hook that outruns the `accepted`
+ * settle is still matched. A prompt with no expectation (the user typed) confirms nothing.
+ */
+
+export interface ConfirmedItem {
+  readonly sourceEventId: string;
+  readonly deliveryId: string;
+}
+
+export interface ConfirmationOutcome {
+  readonly groupId: string;
+  readonly actorId: string;
+  readonly item: ConfirmedItem;
+  readonly state: 'confirmed' | 'unconfirmed';
+  readonly evidence: string;
+  readonly latencyMs: number | null;
+}
+
+export interface Expectation {
+  readonly kind: 'preamble' | 'delivery';
+  readonly session: object;
+  acceptedAt?: number;
+  items?: readonly ConfirmedItem[];
+  promptAt?: number;
+  promptEvidence?: string;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+export interface ConfirmationDeps {
+  readonly windowMs: number;
+  readonly record: (outcome: ConfirmationOutcome) => void;
+  readonly now?: () => number;
+}
+
+export class DeliveryConfirmations implements Disposable {
+  private readonly fifo = new Map<string, Expectation[]>();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: ConfirmationDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  private static key(groupId: string, actorId: string): string {
+    return `${groupId}\u0000${actorId}`;
+  }
+
+  /** Right before a submit into a hooked session starts. */
+  begin(groupId: string, actorId: string, session: object, kind: Expectation['kind']): Expectation {
+    const key = DeliveryConfirmations.key(groupId, actorId);
+    const exp: Expectation = { kind, session };
+    const list = this.fifo.get(key) ?? [];
+    list.push(exp);
+    this.fifo.set(key, list);
+    return exp;
+  }
+
+  /** The submit was accepted: confirm now if its prompt hook already came, else start the window. */
+  accepted(groupId: string, actorId: string, exp: Expectation, items: readonly ConfirmedItem[]): void {
+    exp.acceptedAt = this.now();
+    exp.items = items;
+    if (exp.promptAt !== undefined) {
+      this.finish(groupId, actorId, exp, 'confirmed', exp.promptEvidence ?? 'hook_UserPromptSubmit', Math.max(0, exp.promptAt - exp.acceptedAt));
+      return;
+    }
+    exp.timer = setTimeout(
+      () => this.finish(groupId, actorId, exp, 'unconfirmed', `no_UserPromptSubmit_within_${this.deps.windowMs}ms`, null),
+      this.deps.windowMs,
+    );
+    exp.timer.unref?.();
+  }
+
+  /** The submit was not accepted (failed or ambiguous): nothing to confirm. */
+  abandon(groupId: string, actorId: string, exp: Expectation): void {
+    this.remove(groupId, actorId, exp);
+  }
+
+  /** A fenced UserPromptSubmit of the actor's live session was accepted. */
+  promptSubmitted(groupId: string, actorId: string, session: object | undefined, evidence: string): void {
+    const exp = this.fifo.get(DeliveryConfirmations.key(groupId, actorId))?.find((e) => e.session === session && e.promptAt === undefined);
+    if (!exp) return;
+    exp.promptAt = this.now();
+    exp.promptEvidence = evidence;
+    if (exp.acceptedAt !== undefined) this.finish(groupId, actorId, exp, 'confirmed', evidence, Math.max(0, exp.promptAt - exp.acceptedAt));
+  }
+
+  /** Expectations still open for an actor (diagnostics and tests). */
+  pending(groupId: string, actorId: string): number {
+    return this.fifo.get(DeliveryConfirmations.key(groupId, actorId))?.length ?? 0;
+  }
+
+  private finish(groupId: string, actorId: string, exp: Expectation, state: 'confirmed' | 'unconfirmed', evidence: string, latencyMs: number | null): void {
+    if (!this.remove(groupId, actorId, exp)) return;
+    if (exp.kind !== 'delivery') return;
+    for (const item of exp.items ?? []) this.deps.record({ groupId, actorId, item, state, evidence, latencyMs });
+  }
+
+  private remove(groupId: string, actorId: string, exp: Expectation): boolean {
+    if (exp.timer) clearTimeout(exp.timer);
+    const key = DeliveryConfirmations.key(groupId, actorId);
+    const list = this.fifo.get(key);
+    const i = list?.indexOf(exp) ?? -1;
+    if (!list || i < 0) return false;
+    list.splice(i, 1);
+    if (list.length === 0) this.fifo.delete(key);
+    return true;
+  }
+
+  /** Shutdown: open windows are dropped (a confirmation is evidence, never a retry trigger). */
+  [Symbol.dispose](): void {
+    for (const list of this.fifo.values()) for (const e of list) if (e.timer) clearTimeout(e.timer);
+    this.fifo.clear();
+  }
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/**
+ * `x.cccc.delivery_confirmation` (vendor kind, daemon-only): after an `accepted` PTY delivery to
+ * a hooked runtime, the runtime's next fenced UserPromptSubmit confirms it; none within the
+ * window records it unconfirmed (typed but maybe not submitted). Never triggers a resubmission.
+ */
+export const DELIVERY_CONFIRMATION_KIND = 'x.cccc.delivery_confirmation';
+
+export const DeliveryConfirmationState = z.enum(['confirmed', 'unconfirmed']);
+export type DeliveryConfirmationState = z.infer<typeof DeliveryConfirmationState>;
+
+export const DeliveryConfirmationData = z.looseObject({
+  actor_id: z.string().min(1),
+  source_event_id: z.string().min(1),
+  delivery_id: z.string().regex(/^delivery:.+:[0-9a-f]{24}$/, 'delivery_id is "delivery:<aid>:<24 hex>"'),
+  state: DeliveryConfirmationState,
+  /** What decided it: the hook event that confirmed, or the window that ran out. */
+  evidence: z.string().min(1),
+  /** accepted → UserPromptSubmit in ms; null when unconfirmed. */
+  latency_ms: z.number().int().nonnegative().nullable(),
+});
+export type DeliveryConfirmationData = z.infer<typeof DeliveryConfirmationData>;
