@@ -1,0 +1,23 @@
+import './activity.css';
+import { projectBubbles, type ActivityState } from './activity-store';
+
+function formatElapsed(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+/** The runtime ticker above one actor: its current tool activity, newest active first. */
+export function ActivityTicker({ state, actorId, now }: { state: ActivityState; actorId: string; now: number }) {
+  const bubbles = projectBubbles(state, actorId, now).slice(0, 3);
+  if (bubbles.length === 0) return null;
+  return (
+    <ul className="activity-ticker" aria-label={`Activity of ${actorId}`}>
+      {bubbles.map((b) => (
+        <li key={b.key} className="activity-bubble" data-status={b.status} data-kind={b.kind} title={b.key}>
+          <span className="activity-text">{b.text}</span>
+          <span className="activity-time">{formatElapsed(b.elapsedMs)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,165 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { ApiError, get, post, seg } from '../api/http';
+import type { ActorListEntry } from '../api/types';
+import { ArgvEditor } from './ArgvEditor';
+import { PrivateEnvEditor, type PrivateEnvChange } from './PrivateEnvEditor';
+
+/** `GET /api/v1/runtimes` entry: the catalog plus whether the CLI is on the server's PATH. */
+export interface RuntimeInfo {
+  readonly runtime: string;
+  readonly binary?: string;
+  readonly installed: boolean;
+  readonly transport?: string;
+  readonly command: readonly string[];
+}
+
+type SubmitMode = 'enter' | 'newline' | 'none';
+
+let runtimesCache: Promise<RuntimeInfo[]> | undefined;
+function loadRuntimes(): Promise<RuntimeInfo[]> {
+  runtimesCache ??= get<{ runtimes: RuntimeInfo[] }>('/runtimes').then(
+    (r) => r.runtimes,
+    (e: unknown) => {
+      runtimesCache = undefined;
+      throw e;
+    },
+  );
+  return runtimesCache;
+}
+
+const sameArgv = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Add (actor = null) or edit one actor; private env values are write-only. */
+export function ActorForm({ groupId, actor, onDone }: { groupId: string; actor: ActorListEntry | null; onDone: () => void }) {
+  const [runtimes, setRuntimes] = useState<RuntimeInfo[] | null>(null);
+  const [actorId, setActorId] = useState('');
+  const [title, setTitle] = useState(actor?.title ?? '');
+  const [runtime, setRuntime] = useState(actor?.runtime ?? '');
+  const [command, setCommand] = useState<string[]>(actor?.command ? [...actor.command] : []);
+  const [submit, setSubmit] = useState<SubmitMode>(actor?.submit ?? 'enter');
+  const [envKeys, setEnvKeys] = useState<string[]>([]);
+  const [env, setEnv] = useState<PrivateEnvChange>({ set: {}, unset: [] });
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    loadRuntimes().then(
+      (list) => {
+        setRuntimes(list);
+        // A new actor starts on the first installed runtime, else custom.
+        if (!actor) setRuntime((r) => r || (list.find((x) => x.installed && x.command.length > 0)?.runtime ?? 'custom'));
+      },
+      (e: unknown) => setError(`runtimes: ${e instanceof Error ? e.message : String(e)}`),
+    );
+    if (actor) {
+      get<{ keys: string[] }>(`/groups/${seg(groupId)}/actors/${seg(actor.id)}/env_private`).then(
+        (r) => setEnvKeys(r.keys),
+        () => undefined,
+      );
+    }
+  }, [groupId, actor]);
+
+  const chooseRuntime = (next: string) => {
+    const prevDefault = runtimes?.find((r) => r.runtime === runtime)?.command ?? [];
+    const nextDefault = runtimes?.find((r) => r.runtime === next)?.command ?? [];
+    // Follow the runtime's default command unless the user typed their own.
+    if (command.length === 0 || sameArgv(command, prevDefault)) setCommand([...nextDefault]);
+    setRuntime(next);
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaving(true);
+    setError(null);
+    const argv = command.filter((a, i) => i > 0 || a.trim() !== '');
+    try {
+      if (!actor) {
+        await post(`/groups/${seg(groupId)}/actors`, {
+          ...(actorId.trim() ? { actor_id: actorId.trim() } : {}),
+          ...(title.trim() ? { title: title.trim() } : {}),
+          runtime,
+          ...(argv.length > 0 ? { command: argv } : {}),
+          submit,
+          ...(Object.keys(env.set).length > 0 ? { env_private: env.set } : {}),
+        });
+      } else {
+        await post(`/groups/${seg(groupId)}/actors/${seg(actor.id)}`, { patch: { title: title.trim(), runtime, command: argv, submit } });
+        if (Object.keys(env.set).length > 0 || env.unset.length > 0) {
+          await post(`/groups/${seg(groupId)}/actors/${seg(actor.id)}/env_private`, { set: env.set, unset: env.unset });
+        }
+      }
+      setEnv({ set: {}, unset: [] });
+      onDone();
+    } catch (err) {
+      setError(err instanceof ApiError ? `${err.code}: ${err.message}` : String(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const installed = runtimes?.filter((r) => r.installed) ?? [];
+  const missing = runtimes?.filter((r) => !r.installed && r.runtime !== 'custom') ?? [];
+  return (
+    <form className="actor-form" onSubmit={onSubmit} aria-label={actor ? `Edit ${actor.id}` : 'Add actor'}>
+      <h3>{actor ? `Edit ${actor.id}` : 'Add actor'}</h3>
+      {!actor && (
+        <label>
+          Actor id
+          <input value={actorId} onChange={(e) => setActorId(e.target.value)} placeholder="auto (runtime-N)" spellCheck={false} />
+        </label>
+      )}
+      <label>
+        Title
+        <input value={title} onChange={(e) => setTitle(e.target.value)} />
+      </label>
+      <label>
+        Runtime
+        <select value={runtime} onChange={(e) => chooseRuntime(e.target.value)} disabled={!runtimes}>
+          {!runtimes && <option value={runtime}>{runtime || 'loading…'}</option>}
+          <option value="custom">custom (your own command)</option>
+          {installed.length > 0 && (
+            <optgroup label="Installed">
+              {installed.filter((r) => r.runtime !== 'custom').map((r) => (
+                <option key={r.runtime} value={r.runtime}>
+                  {r.runtime}
+                </option>
+              ))}
+            </optgroup>
+          )}
+          {missing.length > 0 && (
+            <optgroup label="Not found on this machine">
+              {missing.map((r) => (
+                <option key={r.runtime} value={r.runtime}>
+                  {r.runtime} (not installed)
+                </option>
+              ))}
+            </optgroup>
+          )}
+        </select>
+      </label>
+      <ArgvEditor argv={command} onChange={setCommand} />
+      <label>
+        Submit with
+        <select value={submit} onChange={(e) => setSubmit(e.target.value as SubmitMode)}>
+          <option value="enter">Enter</option>
+          <option value="newline">Newline</option>
+          <option value="none">Nothing (paste only)</option>
+        </select>
+      </label>
+      <PrivateEnvEditor keys={envKeys} change={env} onChange={setEnv} />
+      {error && (
+        <p className="actor-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="actor-form-actions">
+        <button type="submit" disabled={saving || !runtime}>
+          {actor ? 'Save' : 'Add'}
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,23 @@
+import type { ActorListEntry } from '../api/types';
+
+// The working-state badge names its evidence: a hook projection is authoritative, terminal
+// heuristics and idle time are labelled fallbacks (REFERENCE_NOTES §4), so "idle · terminal"
+// reads as a guess and "working · hook" as a fact.
+
+export type WorkingState = ActorListEntry['effective_working_state'];
+
+export interface WorkingBadge {
+  readonly state: WorkingState | 'unknown';
+  readonly source: string;
+  readonly label: string;
+  readonly title: string;
+}
+
+export function workingBadge(actor: Partial<Pick<ActorListEntry, 'effective_working_state' | 'state_source' | 'effective_working_reason' | 'running' | 'input_state'>>): WorkingBadge {
+  const state = actor.effective_working_state ?? (actor.running === false ? 'stopped' : 'unknown');
+  // A stopped actor's state comes from the process table whatever the daemon labels it.
+  const source = state === 'stopped' ? (actor.state_source ?? 'process') : (actor.state_source ?? 'unknown');
+  const label = state === 'stopped' ? 'stopped' : `${state} · ${source}`;
+  const parts = [actor.effective_working_reason, actor.input_state && actor.input_state !== 'ready' ? `input ${actor.input_state}` : undefined].filter(Boolean);
+  return { state, source, label, title: parts.join(' · ') || label };
+}
