@@ -32,6 +32,7 @@ const launchPath = (fx: Fx, gid: string) => join(fx.home, 'daemon', 'runtime-hoo
 const statePath = (fx: Fx, gid: string) => join(fx.home, 'daemon', 'codex-hook-state', `${key(gid)}.json`);
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 const readIf = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : null);
+const snapshot = async (fx: Fx, gid: string) => (await fx.client.call('runtime_activity_snapshot', { group_id: gid })).events;
 /** argv and environment of the running PTY child (the shim execs the fake agent in place). */
 const procOf = (pid: number) => ({
   argv: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1),
@@ -85,6 +86,24 @@ describe('codex hook injection (real PTY, real `cccc hook codex-state`)', () => 
     expect(idle.seen_turn_ids).toContain(tool.turn_id);
     expect(readFileSync(statePath(fx, gid), 'utf8')).not.toContain('CODEX-SECRET');
 
+    // A subagent, then a permission dialog (PermissionRequest on the open operation) answered
+    // at the terminal.
+    await fx.client.call('send', { group_id: gid, text: 'fake:subagent fake:permission', to: ['peer1'], message_mode: 'send' });
+    const waiting = await waitFor(() => {
+      const s = readJson(statePath(fx!, gid));
+      return s.event === 'PermissionRequest' && s.status === 'waiting' ? s : null;
+    }, 30_000, 'codex permission request');
+    const asked = await snapshot(fx, gid);
+    expect(asked.find((e) => e.kind === 'tool' && e.operation_id === waiting.operation_id)).toMatchObject({ status: 'waiting', turn_id: waiting.turn_id });
+    expect(asked.find((e) => e.kind === 'subagent')).toMatchObject({ status: 'completed', event_type: 'SubagentStop', turn_id: waiting.turn_id });
+    await waitFor(async () => /permission: allow exec_command\?/.test(await screenOf(fx!.kernel, gid, 'peer1')), 10_000, 'the dialog on screen');
+    await fx.kernel.runtimes.get(gid, 'peer1')!.session!.pty.write(Buffer.from('y'));
+    await waitFor(async () => (await snapshot(fx!, gid)).some((e) => e.operation_id === waiting.operation_id && e.status === 'completed'), 30_000, 'allowed tool');
+    const done = await waitFor(() => {
+      const s = readJson(statePath(fx!, gid));
+      return s.event === 'Stop' && s.turn_id === waiting.turn_id ? s : null;
+    }, 15_000, 'second Stop');
+
     // The turn fence: a tool event of the closed turn, or a replayed turn id, is stale.
     const before = readIf(statePath(fx, gid));
     const call = (payload: Record<string, string>) =>
@@ -94,6 +113,10 @@ describe('codex hook injection (real PTY, real `cccc hook codex-state`)', () => 
       reason: 'turn_mismatch',
     });
     expect(await call({ hook_event_name: 'UserPromptSubmit', session_id: sessionId, turn_id: tool.turn_id! })).toEqual({ accepted: false, reason: 'stale_turn' });
+    expect(await call({ hook_event_name: 'PostToolUse', session_id: sessionId, turn_id: done.turn_id, tool_use_id: waiting.operation_id, tool_name: 'exec_command' })).toEqual({
+      accepted: false,
+      reason: 'operation_mismatch',
+    });
     expect(readIf(statePath(fx, gid))).toBe(before);
   });
 
