@@ -15,6 +15,7 @@ const optional: Array<{ name: string; module: string; fn: string }> = [
   { name: 'mcp', module: './bench/mcp.js', fn: 'benchMcp' },
   { name: 'attach', module: './bench/attach.js', fn: 'benchAttach' },
   { name: 'runtime', module: './bench/runtime.js', fn: 'benchRuntime' },
+  { name: 'web', module: './bench/web.js', fn: 'benchWeb' },
 ];
 for (const o of optional) {
   const file = new URL(o.module, import.meta.url);
