@@ -7,6 +7,7 @@ import { HttpError, toErrorResponse } from './http/errors.js';
 import { checkBrowserOrigin } from './http/origin.js';
 import { Router, type RequestContext } from './http/router.js';
 import { accessTokenRoutes } from './routes/access-tokens.js';
+import { blobRoutes } from './routes/blobs.js';
 import { actorRoutes } from './routes/actors.js';
 import type { RouteDeps } from './routes/deps.js';
 import { groupRoutes } from './routes/groups.js';
@@ -66,6 +67,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     .use(streamRoutes(deps))
     .use(runtimeActivityRoutes(deps))
     .use(uploadRoutes(deps))
+    .use(blobRoutes(deps))
     .use(runtimeRoutes())
     .use(accessTokenRoutes(options.home));
 

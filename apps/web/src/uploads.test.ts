@@ -100,4 +100,29 @@ describe('send_upload / reply_upload', () => {
     expect(again.json.result.event.id).toBe(first.json.result.event.id);
     expect(blobs()).toEqual(before);
   });
+
+  it('GET blobs/{name} serves an attachment through the daemon, never as active content', async () => {
+    const r = await upload('send_upload', { to_json: '["peer1"]', message_mode: 'mail' }, [
+      { name: 'pic.png', content: Uint8Array.from([137, 80, 78, 71]) },
+      { name: 'page.html', content: '<script>alert(1)</script>' },
+    ]);
+    const [png, html] = r.json.result.event.data.attachments;
+    const get = (path: string) => fetch(`${web.url}/api/v1/groups/${gid}/blobs/${path.slice('state/blobs/'.length)}`);
+    const img = await get(png.path);
+    expect(img.status).toBe(200);
+    expect(img.headers.get('content-type')).toBe('image/png');
+    expect(img.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await img.arrayBuffer())).toEqual(Buffer.from([137, 80, 78, 71]));
+    const page = await get(html.path);
+    expect(page.headers.get('content-type')).toBe('application/octet-stream');
+    expect(page.headers.get('content-disposition')).toMatch(/^attachment; filename="page.html"$/);
+    expect(page.headers.get('content-security-policy')).toContain('sandbox');
+    expect(await page.text()).toBe('<script>alert(1)</script>');
+    const bad = await fetch(`${web.url}/api/v1/groups/${gid}/blobs/..%2F..%2Fgroup.yaml`);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as any).error.code).toBe('invalid_blob');
+    const missing = await fetch(`${web.url}/api/v1/groups/${gid}/blobs/${'0'.repeat(64)}_nope.txt`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as any).error.code).toBe('blob_not_found');
+  });
 });

@@ -55,4 +55,4 @@ export { OpRouter, type OpHandler, type RequestContext, type Dispatched, type Ro
 export { loopbackConnection, type LoopbackConnection } from './loopback.js';
 export { StreamUpgrade, isStreamUpgrade, type UpgradedConnection } from './upgrade.js';
 export { RuntimeActivityRecord, RuntimeActivityStreamItem, RuntimeHookPayload, RUNTIME_HOOK_PAYLOAD_KEYS } from './ops/hooks.js';
-export { BlobUploadOutcome, MAX_BLOB_UPLOAD_BYTES } from './ops/blobs.js';
+export { BLOB_NAME_PATTERN, BlobUploadOutcome, MAX_BLOB_UPLOAD_BYTES } from './ops/blobs.js';

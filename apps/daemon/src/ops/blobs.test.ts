@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,5 +82,25 @@ describe('blob_upload', () => {
       .uploadBlob({ group_id: gid, name: 'x.txt', content: Buffer.from('x'), by: 'nobody' })
       .then(() => null, (e: { code: string }) => e.code);
     expect(stranger).toBe('permission_denied');
+  });
+
+  it('blob_read streams a stored blob back; other names, missing files and symlinks are refused', async () => {
+    const content = Buffer.alloc(3 * 1024 * 1024 + 17, 7);
+    const ref = await fx.client.uploadBlob({ group_id: gid, name: 'big.bin', content });
+    const name = ref.path.slice('state/blobs/'.length);
+    const blob = await fx.client.readBlob({ group_id: gid, name });
+    expect(blob.bytes).toBe(content.length);
+    const chunks: Buffer[] = [];
+    for await (const c of blob.body) chunks.push(c);
+    expect(Buffer.concat(chunks).equals(content)).toBe(true);
+
+    const code = (p: Promise<unknown>) => p.then(() => null, (e: { code: string }) => e.code);
+    expect(await code(fx.client.readBlob({ group_id: gid, name: '../../group.yaml' }))).toBe('invalid_blob');
+    expect(await code(fx.client.readBlob({ group_id: gid, name: `${'0'.repeat(64)}_missing.txt` }))).toBe('blob_not_found');
+    const secret = join(fx.home, 'secret.txt');
+    writeFileSync(secret, 'secret');
+    const planted = `${'1'.repeat(64)}_link.txt`;
+    symlinkSync(secret, join(blobsDir(), planted));
+    expect(await code(fx.client.readBlob({ group_id: gid, name: planted }))).toBe('blob_not_found');
   });
 });

@@ -1,4 +1,7 @@
-import { IpcError, MAX_BLOB_UPLOAD_BYTES, StreamUpgrade, type OpRouter } from '@cccc/ipc-protocol';
+import { lstat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import { BLOB_NAME_PATTERN, IpcError, MAX_BLOB_UPLOAD_BYTES, StreamUpgrade, type OpRouter, type UpgradedConnection } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
 import { runBlobUpload } from '../messaging/blob-upload-session.js';
 import { storeBlobs } from '../messaging/blobs.js';
@@ -31,4 +34,51 @@ export function registerBlobOps(router: OpRouter, kernel: Kernel): void {
       }),
     );
   });
+
+  /**
+   * blob_read: only a stored blob's own name (`<sha256>_<safe name>`, no separators) is looked
+   * up, and only a regular file (never a symlink) directly in `state/blobs/` is served.
+   */
+  router.register('blob_read', async (args) => {
+    kernel.groups.get(args.group_id);
+    if (!BLOB_NAME_PATTERN.test(args.name)) {
+      throw new IpcError('invalid_blob', 'not a stored blob name (<sha256>_<name>)', { name: args.name });
+    }
+    const path = join(kernel.layout.groupDir(args.group_id), 'state', 'blobs', args.name);
+    const st = await lstat(path).catch(() => null);
+    if (!st?.isFile()) throw new IpcError('blob_not_found', `no blob ${args.name} in this group`, { name: args.name });
+    return new StreamUpgrade({ group_id: args.group_id, name: args.name, bytes: st.size }, (connection) => sendFile(connection, path, st.size));
+  });
+}
+
+/** Stream exactly `size` bytes of the file with backpressure, then close. */
+function sendFile(connection: UpgradedConnection, path: string, size: number): void {
+  const stream = createReadStream(path, { start: 0, end: Math.max(0, size - 1), highWaterMark: 256 * 1024 });
+  const closed = connection.onClose(() => stream.destroy());
+  if (size === 0) {
+    stream.destroy();
+    connection.close();
+    return;
+  }
+  stream.on('data', (chunk) => {
+    if (!connection.write(chunk as Buffer)) {
+      stream.pause();
+      const d = connection.onDrain(() => {
+        d[Symbol.dispose]();
+        stream.resume();
+      });
+    }
+  });
+  stream.on('end', () => {
+    closed[Symbol.dispose]();
+    // Let the last bytes flush before closing the socket.
+    if (connection.pendingBytes === 0) connection.close();
+    else {
+      const d = connection.onDrain(() => {
+        d[Symbol.dispose]();
+        connection.close();
+      });
+    }
+  });
+  stream.on('error', () => connection.close());
 }

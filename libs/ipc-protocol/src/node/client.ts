@@ -119,6 +119,33 @@ export class DaemonClient {
     }
   }
 
+  /**
+   * Download one stored blob (`blob_read`): its size from the handshake, then its bytes as they
+   * arrive. `close()` abandons the download.
+   */
+  async readBlob(args: OpArgsInput<'blob_read'>): Promise<{ bytes: number; body: AsyncIterable<Buffer>; close(): void }> {
+    const { socket, result, rest } = await this.upgrade('blob_read', args as Record<string, unknown>);
+    const bytes = (result as { bytes: number }).bytes;
+    async function* body(): AsyncGenerator<Buffer> {
+      try {
+        let left = bytes;
+        if (rest.length > 0) {
+          left -= rest.length;
+          yield rest;
+        }
+        for await (const chunk of socket) {
+          if (left <= 0) break;
+          left -= (chunk as Buffer).length;
+          yield chunk as Buffer;
+        }
+        if (left > 0) throw new DaemonTransportError('closed', `blob_read: connection closed ${left} bytes short`, true);
+      } finally {
+        socket.destroy();
+      }
+    }
+    return { bytes, body: body(), close: () => socket.destroy() };
+  }
+
   async openTermAttach(args: OpArgsInput<'term_attach'>): Promise<TermAttachment> {
     const { socket, result, rest } = await this.upgrade('term_attach', args as Record<string, unknown>);
     const handshake = TermAttachHandshake.parse(result);

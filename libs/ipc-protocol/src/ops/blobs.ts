@@ -37,3 +37,19 @@ export const BlobUploadOutcome = z.union([
   z.object({ t: z.literal('error'), code: z.string(), message: z.string() }),
 ]);
 export type BlobUploadOutcome = z.infer<typeof BlobUploadOutcome>;
+
+/** A stored blob's file name: `<sha256>_<safe name>` (what blob_upload and send_files write). */
+export const BLOB_NAME_PATTERN = /^[0-9a-f]{64}_[A-Za-z0-9._-]{1,120}$/;
+
+/**
+ * blob_read (extension, issue 8): download one stored blob of the group, by its file name under
+ * `state/blobs/`. The handshake gives its size; exactly that many raw bytes follow, then the
+ * daemon closes. Names that are not a stored blob's (`BLOB_NAME_PATTERN`) are `invalid_blob`;
+ * a missing file, or anything that is not a regular file, is `blob_not_found`.
+ */
+export const blob_read = defineOp({
+  summary: 'Upgrade to a raw download of one stored blob of the group.',
+  upgrade: 'raw_stream',
+  args: z.object({ group_id: GroupIdArg, name: z.string().min(1).max(256), by: ByArg }),
+  result: z.object({ group_id: z.string(), name: z.string(), bytes: z.number().int().nonnegative() }),
+});

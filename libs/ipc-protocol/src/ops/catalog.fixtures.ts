@@ -529,6 +529,11 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     required: ['group_id', 'name', 'bytes'],
     result: { group_id: G, max_bytes: 20 * 1024 * 1024 },
   },
+  blob_read: {
+    args: { group_id: G, name: `${'a'.repeat(64)}_notes.txt` },
+    required: ['group_id', 'name'],
+    result: { group_id: G, name: `${'a'.repeat(64)}_notes.txt`, bytes: 12 },
+  },
   // §8.8 Context and Tasks, §8.6 tracked_send (issue 5)
   context_get: {
     args: { group_id: G, detail: 'summary' },

@@ -53,7 +53,7 @@ import { actor_new_session } from './runtime.js';
 import { ledger_search, ledger_statuses, ledger_tail } from './ledger-read.js';
 import { context_get, context_sync, task_list, tracked_send } from './context.js';
 import { runtime_activity_snapshot, runtime_activity_stream, runtime_hook_event } from './hooks.js';
-import { blob_upload } from './blobs.js';
+import { blob_read, blob_upload } from './blobs.js';
 import {
   term_attachment_status,
   term_resize,
@@ -159,6 +159,7 @@ export const opCatalog = {
   runtime_activity_stream,
   // Extensions (issue 8), advertised in ping.capabilities
   blob_upload,
+  blob_read,
 } as const satisfies Record<string, OpSpec>;
 
 export type OpCatalog = typeof opCatalog;

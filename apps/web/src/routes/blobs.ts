@@ -1,0 +1,59 @@
+import { BLOB_NAME_PATTERN } from '@cccc/ipc-protocol';
+import { HttpError } from '../http/errors.js';
+import { Router } from '../http/router.js';
+import { BY, type RouteDeps } from './deps.js';
+import { RESPONDED } from './streams.js';
+
+/** Rendered inline: raster images and plain text only. Everything else is a download. */
+const INLINE: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  txt: 'text/plain; charset=utf-8',
+  md: 'text/plain; charset=utf-8',
+  log: 'text/plain; charset=utf-8',
+  csv: 'text/plain; charset=utf-8',
+  json: 'text/plain; charset=utf-8',
+};
+
+/**
+ * `GET /groups/{gid}/blobs/{name}` (REFERENCE_NOTES §8.2): an attachment's bytes, read through
+ * the daemon (`blob_read`). Uploaded content is untrusted and served from the app's own origin,
+ * so nothing is ever rendered as active content: only images and plain text are inline, every
+ * response has `nosniff` and a sandboxing CSP, and the rest (HTML, SVG, PDF, ...) downloads.
+ */
+export function blobRoutes({ client }: RouteDeps): Router {
+  const r = new Router('/api/v1/groups/:gid');
+  r.get('/blobs/:name', async (ctx) => {
+    const gid = ctx.params.gid!;
+    ctx.requireGroup(gid);
+    const name = ctx.params.name!;
+    if (!BLOB_NAME_PATTERN.test(name)) throw new HttpError(400, 'invalid_blob', 'not a stored blob name (<sha256>_<name>)', { name });
+    const blob = await client.readBlob({ group_id: gid, name, by: BY });
+    const title = name.slice(65);
+    const ext = /\.([A-Za-z0-9]+)$/.exec(title)?.[1]?.toLowerCase() ?? '';
+    const inline = INLINE[ext];
+    ctx.res.writeHead(200, {
+      'Content-Type': inline ?? 'application/octet-stream',
+      'Content-Length': blob.bytes,
+      'Content-Disposition': `${inline ? 'inline' : 'attachment'}; filename="${title}"`,
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "default-src 'none'; sandbox",
+      // Content-addressed names never change content.
+      'Cache-Control': 'private, max-age=31536000, immutable',
+    });
+    ctx.res.on('close', () => blob.close());
+    try {
+      for await (const chunk of blob.body) {
+        if (!ctx.res.write(chunk)) await new Promise((resolve) => ctx.res.once('drain', resolve));
+      }
+      ctx.res.end();
+    } catch {
+      ctx.res.destroy();
+    }
+    return RESPONDED;
+  });
+  return r;
+}
