@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { writeFileAtomic } from '@cccc/durable-fs';
-import type { AttachmentRefV1 } from '@cccc/ipc-protocol';
+import { BLOB_NAME_PATTERN, IpcError, type AttachmentRefV1 } from '@cccc/ipc-protocol';
 
 const MIME: Record<string, string> = {
   '.txt': 'text/plain',
@@ -75,4 +75,29 @@ export async function storeBlobs(groupDir: string, sources: readonly BlobSource[
     out.push(ref);
   }
   return out;
+}
+
+/**
+ * Attachment records on send/reply must name blobs this daemon stored (`state/blobs/<sha256>_
+ * <name>`, a regular file): callers cannot manufacture records pointing anywhere else (§8.6
+ * send_files). Checked before anything is written.
+ */
+export function assertStoredAttachments(groupDir: string, attachments: readonly AttachmentRefV1[] | undefined): void {
+  (attachments ?? []).forEach((a, index) => {
+    const name = a.path.startsWith('state/blobs/') ? a.path.slice('state/blobs/'.length) : '';
+    let ok = BLOB_NAME_PATTERN.test(name);
+    if (ok) {
+      try {
+        ok = lstatSync(join(groupDir, 'state', 'blobs', name)).isFile();
+      } catch {
+        ok = false;
+      }
+    }
+    if (!ok) {
+      throw new IpcError('invalid_attachment', `attachment ${index} is not a stored blob of this group (upload it with blob_upload)`, {
+        field: `attachments.${index}.path`,
+        path: a.path,
+      });
+    }
+  });
 }

@@ -2,7 +2,7 @@ import { activeScopeRoot, checkPermission, readScopedFiles, type GroupDoc, type 
 import { IpcError, type AttachmentRefV1, type CCCSEventV1, type OpArgs } from '@cccc/ipc-protocol';
 import type { LedgerEvent, LedgerStore } from '@cccc/ledger';
 import type { Kernel } from '../kernel/kernel.js';
-import { storeBlobs, type BlobSource } from './blobs.js';
+import { assertStoredAttachments, storeBlobs, type BlobSource } from './blobs.js';
 import { findClientDuplicate } from './client-id.js';
 import { assertKnownSender, validateOutgoing, type Outgoing } from './outgoing.js';
 import { principalOf } from './principal.js';
@@ -66,6 +66,7 @@ export class MessagingService {
     const { group, store } = await this.context(args.group_id);
     const dup = findClientDuplicate(store, by, args.client_id);
     if (dup) return { event: dup, message_mode: modeOf(dup) };
+    assertStoredAttachments(this.kernel.layout.groupDir(args.group_id), args.attachments);
     const out = this.validate(group, by, args, { hasAttachments: (args.attachments?.length ?? 0) > 0 });
     return this.commit(args.group_id, by, this.scopeKeyFor(group, args.path), this.messageData(args, out));
   }
@@ -105,6 +106,7 @@ export class MessagingService {
     const dup = findClientDuplicate(store, by, args.client_id);
     if (dup) return { event: dup, message_mode: modeOf(dup) };
     const source = resolveChatMessage(store, args.reply_to, 'reply_to');
+    assertStoredAttachments(this.kernel.layout.groupDir(args.group_id), args.attachments);
     const mode = args.message_mode ?? 'send';
     const out = validateOutgoing(group, {
       by,

@@ -103,4 +103,16 @@ describe('blob_upload', () => {
     symlinkSync(secret, join(blobsDir(), planted));
     expect(await code(fx.client.readBlob({ group_id: gid, name: planted }))).toBe('blob_not_found');
   });
+
+  it('send and reply refuse attachment records that are not stored blobs of the group, writing nothing', async () => {
+    const lines = () => fx.ledgerLines(gid).length;
+    const before = lines();
+    const code = (p: Promise<unknown>) => p.then(() => null, (e: { code: string }) => e.code);
+    for (const path of ['../../../etc/passwd', 'state/blobs/../group.yaml', `state/blobs/${'0'.repeat(64)}_missing.txt`, '/etc/passwd']) {
+      expect(await code(fx.client.call('send', { group_id: gid, text: 'x', to: ['peer1'], message_mode: 'mail', attachments: [{ path }] }))).toBe('invalid_attachment');
+    }
+    const ok = await fx.client.call('send', { group_id: gid, text: 'ok', to: ['peer1'], message_mode: 'mail' });
+    expect(await code(fx.client.call('reply', { group_id: gid, reply_to: ok.event.id, text: 'r', to: ['peer1'], message_mode: 'mail', attachments: [{ path: '/etc/passwd' }] }))).toBe('invalid_attachment');
+    expect(lines()).toBe(before + 1);
+  });
 });
