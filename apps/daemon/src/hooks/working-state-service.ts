@@ -71,13 +71,15 @@ export class WorkingStateService implements Disposable {
     const seen = this.sampleOutput(live, now);
     const idleSeconds = Math.max(0, (now - seen.at) / 1000);
     const actor = this.kernel.groups.get(groupId).actors.find((a) => a.id === actorId);
+    // Screen heuristics exist only for the CLIs they were written for.
+    const screenRuntime = actor?.runtime === 'claude' || actor?.runtime === 'codex' ? actor.runtime : undefined;
     const state = deriveWorkingState({
       running: true,
       cliAlive: true,
       session: identity,
       launch,
       hook,
-      terminal: terminalWorkingHint(actor?.runtime, this.screenTail(live)),
+      terminal: screenRuntime ? terminalWorkingHint(screenRuntime, this.screenTail(live)) : null,
       idleSeconds,
       hadRecentOutput: live.firstOutputAt !== undefined && idleSeconds < RECENT_OUTPUT_S,
     });
@@ -91,12 +93,15 @@ export class WorkingStateService implements Disposable {
     return { ...state, running, idle_seconds: idleSeconds, effective_working_updated_at: t.updatedAt };
   }
 
-  /** Derive and record every actor of a group; append `actor.activity` when an effective state changed. */
-  refreshGroup(groupId: string): Promise<void> {
-    return this.groupLocks.run(groupId, () => this.refreshLocked(groupId));
+  /**
+   * Derive and record the actors of a group (only `actorId` when given: the others keep their
+   * last derivation); append `actor.activity` when an effective state changed.
+   */
+  refreshGroup(groupId: string, actorId?: string): Promise<void> {
+    return this.groupLocks.run(groupId, () => this.refreshLocked(groupId, actorId));
   }
 
-  private async refreshLocked(groupId: string): Promise<void> {
+  private async refreshLocked(groupId: string, only?: string): Promise<void> {
     let actorIds: string[];
     try {
       actorIds = this.kernel.groups.get(groupId).actors.map((a) => a.id);
@@ -107,8 +112,13 @@ export class WorkingStateService implements Disposable {
     const next = new Map<string, TrackedState>();
     const now = utcNowIso();
     for (const actorId of actorIds) {
+      const before = prev.get(actorId);
+      if (only !== undefined && actorId !== only && before) {
+        next.set(actorId, before);
+        continue;
+      }
       const { running, idleSeconds, state } = await this.derive(groupId, actorId);
-      next.set(actorId, track(prev.get(actorId), running, idleSeconds, state, now));
+      next.set(actorId, track(before, running, idleSeconds, state, now));
     }
     const changed = activityChanged(prev, next);
     if (next.size > 0) this.tracked.set(groupId, next);

@@ -89,7 +89,7 @@ export class Kernel implements AsyncDisposable {
     if (event === 'UserPromptSubmit') {
       this.confirmations.promptSubmitted(groupId, actorId, this.runtimes.get(groupId, actorId)?.session, `${runtime}_hook_UserPromptSubmit`);
     }
-    this.workingState.refreshGroup(groupId).catch((error) => {
+    this.workingState.refreshGroup(groupId, actorId).catch((error) => {
       this.logger.log('warn', 'working state derivation failed', { group_id: groupId, ...errorFields(error) });
     });
   }
