@@ -60,6 +60,7 @@ describe('working state with provenance', () => {
       expect(w.state_source).not.toBe('hook');
       expect(w.input_state).toBe('unknown');
       expect(w.turn_phase).toBe('unknown_evidence');
+      expect(w.effective_working_reason).toMatch(/^hook_unavailable\/idle_/);
     }
   });
 
@@ -68,6 +69,7 @@ describe('working state with provenance', () => {
     const w = deriveWorkingState(input({ hook: pending }));
     expect(w.state_source).toBe('idle');
     expect(w.input_state).toBe('unknown');
+    expect(w.effective_working_reason).toBe('hook_pending/idle_100s');
   });
 
   it('terminal heuristics, then idle time', () => {
@@ -78,5 +80,7 @@ describe('working state with provenance', () => {
     expect(idle(200)).toBe('waiting');
     expect(idle(300)).toBe('stuck');
     expect(deriveWorkingState(input({ hook: null })).state_source).toBe('idle');
+    // Never hooked: the fallback is the whole story, no hook note.
+    expect(deriveWorkingState(input({ hook: null, session: null, launch: null })).effective_working_reason).toBe('idle_100s');
   });
 });

@@ -77,6 +77,17 @@ function turnPhaseOf(hook: HookState): TurnPhase {
   }
 }
 
+/**
+ * Why a hooked launch's state came from a fallback, as a reason prefix: its SessionStart has not
+ * landed yet (`hook_pending/`), or the identities disagree or are missing (`hook_unavailable/`).
+ * An actor that was never hooked gets no prefix.
+ */
+function hookNote(input: WorkingStateInput): string {
+  if (!input.session && !input.launch) return '';
+  if (input.hook?.awaiting_session_start && input.session && input.launch && input.hook.launch_token === input.session.launch_token) return 'hook_pending/';
+  return 'hook_unavailable/';
+}
+
 const offline = (reason: string, cliAlive: boolean): WorkingState => ({
   effective_working_state: 'stopped',
   effective_working_reason: reason,
@@ -106,10 +117,11 @@ export function deriveWorkingState(input: WorkingStateInput): WorkingState {
     };
   }
   const unknownFields = { input_state: 'unknown' as const, turn_phase: 'unknown_evidence' as const, cli_alive: true };
+  const note = hookNote(input);
   if (input.terminal) {
     return {
       effective_working_state: input.terminal,
-      effective_working_reason: `terminal_${input.terminal}`,
+      effective_working_reason: `${note}terminal_${input.terminal}`,
       busy: input.terminal === 'working',
       ...unknownFields,
       state_source: 'terminal',
@@ -119,7 +131,7 @@ export function deriveWorkingState(input: WorkingStateInput): WorkingState {
   const state: EffectiveWorkingState = s < 5 ? (input.hadRecentOutput ? 'working' : 'waiting') : s < 300 ? 'waiting' : 'stuck';
   return {
     effective_working_state: state,
-    effective_working_reason: `idle_${Math.floor(s)}s`,
+    effective_working_reason: `${note}idle_${Math.floor(s)}s`,
     busy: state === 'working',
     ...unknownFields,
     state_source: 'idle',

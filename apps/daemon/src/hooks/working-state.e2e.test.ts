@@ -146,6 +146,7 @@ describe('working state with provenance (real daemon, real hooks)', () => {
     const w = await peer1(fx, gid);
     expect(w.state_source).not.toBe('hook');
     expect(w).toMatchObject({ input_state: 'unknown', turn_phase: 'unknown_evidence', cli_alive: true });
+    expect(w.effective_working_reason).toMatch(/^hook_unavailable\//);
     writeFileSync(launchPath(fx, gid), '{not json');
     expect((await peer1(fx, gid)).input_state).toBe('unknown');
   }, 90_000);
