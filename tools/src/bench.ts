@@ -16,6 +16,7 @@ const optional: Array<{ name: string; module: string; fn: string }> = [
   { name: 'attach', module: './bench/attach.js', fn: 'benchAttach' },
   { name: 'runtime', module: './bench/runtime.js', fn: 'benchRuntime' },
   { name: 'web', module: './bench/web.js', fn: 'benchWeb' },
+  { name: 'web-render', module: './bench/web-render.js', fn: 'benchWebRender' },
 ];
 for (const o of optional) {
   const file = new URL(o.module, import.meta.url);

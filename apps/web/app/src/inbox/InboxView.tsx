@@ -1,4 +1,114 @@
-// Being built in this session; see apps/web/README.md.
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError, get, post, seg } from '../api/http';
+import type { LedgerEvent } from '../api/types';
+import { useActors } from '../api/use-actors';
+import { ACTOR_KINDS, ledgerStreamUrl, useEventSource } from '../api/use-event-source';
+import { chatFields, shortTime } from '../chat/message';
+
+type Peek = { messages: LedgerEvent[]; cursor: { event_id: string; ts: string } };
+
+/**
+ * One actor's unread Mail (inbox_peek: does not move the cursor) and "mark read" (inbox_read:
+ * consumes the unread prefix and appends mail.read). Follows the ledger so new Mail and reads by
+ * the agent itself show up.
+ */
 export function InboxView({ groupId }: { groupId: string }) {
-  return <section className="empty">InboxView: not built yet</section>;
+  const base = `/groups/${seg(groupId)}`;
+  const { actors, reload: reloadActors } = useActors(groupId);
+  const [actorId, setActorId] = useState<string | null>(null);
+  const [peek, setPeek] = useState<Peek | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [tick, setTick] = useState(0);
+  const refresh = useCallback(() => setTick((t) => t + 1), []);
+  const current = actorId ?? actors[0]?.id ?? null;
+
+  useEffect(() => {
+    if (!current) return;
+    let live = true;
+    get<Peek>(`${base}/inbox/${seg(current)}?limit=200`).then(
+      (r) => {
+        if (!live) return;
+        setPeek(r);
+        setError(null);
+      },
+      (e: Error) => live && setError(e instanceof ApiError ? `${e.code}: ${e.message}` : e.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [base, current, tick]);
+
+  useEventSource<LedgerEvent>(ledgerStreamUrl(groupId, ['chat.message', 'mail.read', ...ACTOR_KINDS]), 'ledger', (event) => {
+    if (event.kind === 'mail.read' || (event.kind === 'chat.message' && (event.data as { message_mode?: string }).message_mode === 'mail')) {
+      refresh();
+      reloadActors();
+    }
+    if (event.kind.startsWith('actor.')) reloadActors();
+  });
+
+  const markRead = () => {
+    if (!current) return;
+    setBusy(true);
+    post(`${base}/inbox/${seg(current)}/read?limit=200`).then(
+      () => {
+        setBusy(false);
+        refresh();
+        reloadActors();
+      },
+      (e: Error) => {
+        setBusy(false);
+        setError(e instanceof ApiError ? `${e.code}: ${e.message}` : e.message);
+      },
+    );
+  };
+
+  if (actors.length === 0) return <p className="empty">No actors in this group: Mail is addressed to actors.</p>;
+  return (
+    <section className="inbox" aria-label="Inbox">
+      <div className="inbox-bar">
+        <label>
+          Actor{' '}
+          <select aria-label="Inbox actor" value={current ?? ''} onChange={(e) => setActorId(e.target.value)}>
+            {actors.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.id}
+                {a.unread_count ? ` (${a.unread_count})` : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button onClick={refresh}>Refresh</button>
+        <button onClick={markRead} disabled={busy || !peek || peek.messages.length === 0}>
+          Mark read
+        </button>
+      </div>
+      {error && <p className="form-error">{error}</p>}
+      {peek && peek.messages.length === 0 ? (
+        <p className="empty">No unread Mail for {current}.</p>
+      ) : (
+        <ul className="inbox-list" aria-label="Unread mail">
+          {peek?.messages.map((e) => {
+            const m = chatFields(e);
+            return (
+              <li key={e.id} className="msg" data-event-id={e.id}>
+                <header className="msg-head">
+                  <span className="msg-sender">{m.senderTitle ?? e.by}</span>
+                  <span className="msg-to">→ {m.to.join(', ')}</span>
+                  <span className="mode-chip" data-mode="mail">
+                    mail
+                  </span>
+                  <time className="msg-time" dateTime={e.ts}>
+                    {shortTime(e.ts)}
+                  </time>
+                </header>
+                {m.quote && <blockquote className="msg-quote">{m.quote}</blockquote>}
+                <div className="msg-text">{m.text}</div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
 }

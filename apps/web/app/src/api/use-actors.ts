@@ -1,0 +1,29 @@
+import { useCallback, useEffect, useState } from 'react';
+import { get, seg } from './http';
+import type { ActorListEntry } from './types';
+
+/**
+ * The group's actors with unread Mail counts. `reload` is called by views that saw an actor.*
+ * or mail event on their ledger stream; failures keep the last good list.
+ */
+export function useActors(groupId: string): { actors: ActorListEntry[]; reload: () => void; error: string | null } {
+  const [actors, setActors] = useState<ActorListEntry[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    get<{ actors: ActorListEntry[] }>(`/groups/${seg(groupId)}/actors?include_unread=true`).then(
+      (r) => {
+        if (!live) return;
+        setActors(r.actors);
+        setError(null);
+      },
+      (e: Error) => live && setError(e.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [groupId, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { actors, reload, error };
+}

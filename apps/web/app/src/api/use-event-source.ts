@@ -1,0 +1,53 @@
+import { useEffect, useRef } from 'react';
+
+/**
+ * Follow one named SSE event of `url` (null = not now). EventSource reconnects by itself; the
+ * handler is read through a ref so a re-render does not reopen the stream.
+ */
+export function useEventSource<T>(url: string | null, eventName: string, onEvent: (data: T) => void): void {
+  const handler = useRef(onEvent);
+  handler.current = onEvent;
+  useEffect(() => {
+    if (!url) return;
+    const source = new EventSource(url, { withCredentials: true });
+    const listener = (e: MessageEvent<string>) => {
+      let data: T;
+      try {
+        data = JSON.parse(e.data) as T;
+      } catch {
+        return; // a malformed frame is skipped; the next reload reads the authority
+      }
+      handler.current(data);
+    };
+    source.addEventListener(eventName, listener as EventListener);
+    return () => {
+      source.removeEventListener(eventName, listener as EventListener);
+      source.close();
+    };
+  }, [url, eventName]);
+}
+
+/** `{v,id,ts,kind,group_id}` frames of `GET /api/v1/events/stream`. */
+export interface GlobalEvent {
+  readonly id: string;
+  readonly kind: string;
+  readonly group_id?: string;
+}
+
+/** The global event stream (group lifecycle and every group's ledger, as summaries). */
+export function useGlobalEvents(onEvent: (event: GlobalEvent) => void): void {
+  useEventSource<GlobalEvent>('/api/v1/events/stream', 'event', onEvent);
+}
+
+/**
+ * URL of a group's ledger SSE stream. The daemon streams only the chat kinds of spec §8.15 when
+ * no kinds are named, so views that also need actor.* or delivery confirmations name them all.
+ */
+export function ledgerStreamUrl(groupId: string, kinds: readonly string[], since?: string | null): string {
+  const qs = new URLSearchParams();
+  if (kinds.length > 0) qs.set('kind', kinds.join(','));
+  if (since) qs.set('since_event_id', since);
+  return `/api/v1/groups/${encodeURIComponent(groupId)}/ledger/stream?${qs.toString()}`;
+}
+
+export const ACTOR_KINDS = ['actor.add', 'actor.update', 'actor.remove', 'actor.set_role', 'actor.start', 'actor.stop'] as const;

@@ -1,0 +1,204 @@
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { ApiError, api, post, seg } from '../api/http';
+import type { ActorListEntry, LedgerEvent } from '../api/types';
+import { applyCandidate, candidates, mentionAt, recipientsOf, type Candidate } from './mentions';
+import { chatFields, type Mode } from './message';
+
+interface Props {
+  readonly groupId: string;
+  readonly actors: readonly ActorListEntry[];
+  readonly replyTo: LedgerEvent | null;
+  readonly onCancelReply: () => void;
+  readonly onSent: () => void;
+}
+
+/**
+ * Text, @-recipient completion, the send / request_reply / mail choice, Enter to send and
+ * Shift+Enter for a newline. A reply goes to `/reply` (send or mail only, per the spec); files
+ * go through the upload routes when the server has them.
+ */
+export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Props) {
+  const [text, setText] = useState('');
+  const [mode, setMode] = useState<Mode>('send');
+  const [files, setFiles] = useState<File[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [uploadsUnavailable, setUploadsUnavailable] = useState(false);
+  const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
+  const [highlight, setHighlight] = useState(0);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const actorIds = useMemo(() => actors.map((a) => a.id), [actors]);
+  const to = recipientsOf(text, actorIds);
+  const options: Candidate[] = mention ? candidates(mention.query, actors).slice(0, 8) : [];
+  const effectiveMode: Mode = replyTo && mode === 'request_reply' ? 'send' : mode;
+
+  const refreshMention = (value: string, caret: number) => {
+    setMention(mentionAt(value, caret));
+    setHighlight(0);
+  };
+
+  const pick = (c: Candidate) => {
+    const el = input.current;
+    if (!el || !mention) return;
+    const next = applyCandidate(text, mention.start, el.selectionStart, c.token);
+    setText(next.text);
+    setMention(null);
+    requestAnimationFrame(() => {
+      el.focus();
+      el.setSelectionRange(next.caret, next.caret);
+    });
+  };
+
+  const submit = async () => {
+    if (busy) return;
+    if (!text.trim() && files.length === 0) return;
+    setBusy(true);
+    setError(null);
+    const base = `/groups/${seg(groupId)}`;
+    try {
+      if (files.length > 0) {
+        const form = new FormData();
+        form.set('text', text);
+        form.set('to_json', JSON.stringify(to));
+        form.set('message_mode', effectiveMode);
+        if (replyTo) form.set('reply_to', replyTo.id);
+        for (const f of files) form.append('files', f, f.name);
+        await api('POST', `${base}/${replyTo ? 'reply_upload' : 'send_upload'}`, form);
+      } else if (replyTo) {
+        // `to` omitted: the daemon addresses the original sender.
+        await post(`${base}/reply`, { reply_to: replyTo.id, text, message_mode: effectiveMode, ...(to.length > 0 ? { to } : {}) });
+      } else {
+        await post(`${base}/send`, { text, message_mode: effectiveMode, ...(to.length > 0 ? { to } : {}) });
+      }
+      setText('');
+      setFiles([]);
+      if (fileInput.current) fileInput.current.value = '';
+      onSent();
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404 && e.code === 'unknown_route' && files.length > 0) {
+        setUploadsUnavailable(true);
+        setError('File uploads are not available on this server; remove the files to send the text.');
+      } else setError(e instanceof ApiError ? `${e.code}: ${e.message}` : (e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.nativeEvent.isComposing) return;
+    if (options.length > 0) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        setHighlight((h) => (h + (e.key === 'ArrowDown' ? 1 : options.length - 1)) % options.length);
+        return;
+      }
+      if (e.key === 'Enter' || e.key === 'Tab') {
+        e.preventDefault();
+        pick(options[Math.min(highlight, options.length - 1)]!);
+        return;
+      }
+      if (e.key === 'Escape') {
+        setMention(null);
+        return;
+      }
+    }
+    if (e.key === 'Escape' && replyTo) onCancelReply();
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      void submit();
+    }
+  };
+
+  return (
+    <form
+      className="composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      {replyTo && (
+        <div className="composer-reply">
+          <span>
+            Replying to <b>{replyTo.by}</b>: <q>{chatFields(replyTo).text.slice(0, 100)}</q>
+          </span>
+          <button type="button" aria-label="Cancel reply" onClick={onCancelReply}>
+            ×
+          </button>
+        </div>
+      )}
+      {options.length > 0 && (
+        <ul className="mention-list" role="listbox" aria-label="Recipients">
+          {options.map((c, i) => (
+            <li
+              key={c.token}
+              role="option"
+              aria-selected={i === highlight}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                pick(c);
+              }}
+            >
+              {c.label}
+            </li>
+          ))}
+        </ul>
+      )}
+      <textarea
+        ref={input}
+        aria-label="Message"
+        placeholder={replyTo ? 'Reply… (Enter sends, Shift+Enter newline)' : 'Message… @ to address (Enter sends, Shift+Enter newline)'}
+        rows={2}
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          refreshMention(e.target.value, e.target.selectionStart);
+        }}
+        onKeyDown={onKeyDown}
+        onClick={(e) => refreshMention(text, e.currentTarget.selectionStart)}
+        onBlur={() => setMention(null)}
+      />
+      <div className="composer-bar">
+        <span className="composer-to" aria-label="Recipients">
+          To: {to.length > 0 ? to.join(', ') : replyTo ? replyTo.by : 'group default'}
+        </span>
+        <select aria-label="Message mode" value={effectiveMode} onChange={(e) => setMode(e.target.value as Mode)}>
+          <option value="send">send</option>
+          {!replyTo && <option value="request_reply">request reply</option>}
+          <option value="mail">mail</option>
+        </select>
+        {!uploadsUnavailable && (
+          <label className="composer-attach">
+            📎
+            <input ref={fileInput} type="file" multiple aria-label="Attach files" onChange={(e) => setFiles([...(e.target.files ?? [])])} />
+          </label>
+        )}
+        {files.length > 0 && (
+          <span className="muted">
+            {files.length} file{files.length > 1 ? 's' : ''}
+            <button
+              type="button"
+              aria-label="Remove files"
+              onClick={() => {
+                setFiles([]);
+                if (fileInput.current) fileInput.current.value = '';
+              }}
+            >
+              ×
+            </button>
+          </span>
+        )}
+        <button type="submit" disabled={busy || (!text.trim() && files.length === 0)}>
+          {replyTo ? 'Reply' : 'Send'}
+        </button>
+      </div>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}

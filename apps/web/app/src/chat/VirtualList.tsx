@@ -1,0 +1,155 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+
+/** First index i with offsets[i + 1] > y (the row that covers y), clamped to [0, n]. */
+function rowAt(offsets: Float64Array, n: number, y: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (offsets[mid + 1]! > y) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+export interface VirtualListProps<T> {
+  readonly items: readonly T[];
+  readonly keyOf: (item: T) => string;
+  readonly render: (item: T) => ReactNode;
+  /** Height assumed for a row until it has been measured. */
+  readonly estimate?: number;
+  /** Pixels rendered beyond each edge of the viewport. */
+  readonly overscan?: number;
+  /** Called when the user is near the top (load older); the caller guards re-entry. */
+  readonly onReachTop?: () => void;
+  /** Keys of the rows currently mounted, whenever that set changes. */
+  readonly onRenderedChange?: (keys: readonly string[]) => void;
+  readonly className?: string;
+  readonly label?: string;
+}
+
+/**
+ * A windowed list for chat: only rows near the viewport are mounted; each mounted row is
+ * measured with a ResizeObserver and its real height replaces the estimate. It sticks to the
+ * bottom while the user is there (live messages stay in view) and otherwise keeps the first
+ * visible row still when rows are prepended (older pages) or re-measured above it.
+ */
+export function VirtualList<T>({ items, keyOf, render, estimate = 72, overscan = 800, onReachTop, onRenderedChange, className, label }: VirtualListProps<T>) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const heights = useRef(new Map<string, number>());
+  const [, setMeasured] = useState(0);
+  const [viewport, setViewport] = useState({ top: 0, height: 0 });
+  const stick = useRef(true);
+  const anchor = useRef<{ key: string; delta: number } | null>(null);
+
+  const keys = useMemo(() => items.map(keyOf), [items, keyOf]);
+  const indexOf = useMemo(() => new Map(keys.map((k, i) => [k, i])), [keys]);
+  const n = keys.length;
+  const offsets = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) offsets[i + 1] = offsets[i]! + (heights.current.get(keys[i]!) ?? estimate);
+  const total = offsets[n]!;
+  const first = rowAt(offsets, n, viewport.top - overscan);
+  const last = Math.min(n, rowAt(offsets, n, viewport.top + viewport.height + overscan) + 1);
+  const layout = useRef({ offsets, keys, n });
+  layout.current = { offsets, keys, n };
+
+  const observer = useMemo(
+    () =>
+      typeof ResizeObserver === 'undefined'
+        ? null
+        : new ResizeObserver((entries) => {
+            let changed = false;
+            for (const entry of entries) {
+              const key = (entry.target as HTMLElement).dataset.key;
+              if (!key) continue;
+              const h = entry.borderBoxSize?.[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight;
+              if (h > 0 && Math.abs((heights.current.get(key) ?? -1) - h) > 0.5) {
+                heights.current.set(key, h);
+                changed = true;
+              }
+            }
+            if (changed) setMeasured((t) => t + 1);
+          }),
+    [],
+  );
+  useEffect(() => () => observer?.disconnect(), [observer]);
+
+  const measure = useCallback(
+    (el: HTMLDivElement | null) => {
+      if (!el || !observer) return;
+      observer.observe(el);
+      return () => observer.unobserve(el);
+    },
+    [observer],
+  );
+
+  const syncViewport = useCallback(() => {
+    const el = scroller.current;
+    if (!el) return;
+    setViewport((v) => (v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight }));
+  }, []);
+
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (!el) return;
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    const { offsets: o, keys: k, n: count } = layout.current;
+    const i = rowAt(o, count, el.scrollTop);
+    anchor.current = i < count ? { key: k[i]!, delta: o[i]! - el.scrollTop } : null;
+    syncViewport();
+    if (el.scrollTop < 400) onReachTop?.();
+  }, [onReachTop, syncViewport]);
+
+  // After every render: pin to the bottom, or keep the anchor row where the user saw it.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    if (stick.current) {
+      const bottom = el.scrollHeight - el.clientHeight;
+      if (Math.abs(el.scrollTop - bottom) >= 1) el.scrollTop = bottom;
+    } else if (anchor.current) {
+      const i = indexOf.get(anchor.current.key);
+      if (i !== undefined) {
+        const desired = offsets[i]! - anchor.current.delta;
+        if (Math.abs(el.scrollTop - desired) >= 1) el.scrollTop = desired;
+      }
+    }
+    syncViewport();
+    if (el.scrollTop < 400 && n > 0) onReachTop?.();
+  });
+
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => syncViewport());
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [syncViewport]);
+
+  const renderedKey = useRef('');
+  useEffect(() => {
+    const slice = keys.slice(first, last);
+    const joined = slice.join(',');
+    if (joined !== renderedKey.current) {
+      renderedKey.current = joined;
+      onRenderedChange?.(slice);
+    }
+  });
+
+  const rows: ReactNode[] = [];
+  for (let i = first; i < last; i++) {
+    const item = items[i]!;
+    rows.push(
+      <div key={keys[i]} data-key={keys[i]} ref={measure} className="vrow" style={{ top: offsets[i] }}>
+        {render(item)}
+      </div>,
+    );
+  }
+  return (
+    <div ref={scroller} className={`vlist ${className ?? ''}`} onScroll={onScroll} role="log" aria-label={label}>
+      <div className="vlist-inner" style={{ height: total }}>
+        {rows}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import { useEffect, useState } from 'react';
+import { ApiError, del, get, post, seg } from '../api/http';
+import type { GroupDoc } from '../api/types';
+
+type Scope = { scope_key: string; url: string; label?: string };
+
+/**
+ * The selected group's lifecycle and scopes: start / stop, active / idle / paused, attach a
+ * directory, detach a scope. Every action reports the daemon's error code as it came.
+ */
+export function GroupControls({ groupId, onChanged }: { groupId: string; onChanged: () => void }) {
+  const [group, setGroup] = useState<GroupDoc | null>(null);
+  const [path, setPath] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    get<{ group: GroupDoc }>(`/groups/${seg(groupId)}`).then(
+      (r) => live && setGroup(r.group),
+      (e: Error) => live && setError(e instanceof ApiError ? `${e.code}: ${e.message}` : e.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [groupId]);
+
+  const act = (run: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    run().then(
+      () => {
+        setBusy(false);
+        onChanged();
+      },
+      (e: Error) => {
+        setBusy(false);
+        setError(e instanceof ApiError ? `${e.code}: ${e.message}` : e.message);
+      },
+    );
+  };
+  const base = `/groups/${seg(groupId)}`;
+  const running = group?.running ?? false;
+  const state = running ? (group?.state ?? 'active') : 'stopped';
+  const scopes = (group?.scopes ?? []) as Scope[];
+
+  return (
+    <section className="group-controls" aria-label="Group controls">
+      <h3 title={groupId}>{group?.title ?? groupId}</h3>
+      <div className="row">
+        <button disabled={busy || running} onClick={() => act(() => post(`${base}/start`))}>
+          Start
+        </button>
+        <button disabled={busy || !running} onClick={() => act(() => post(`${base}/stop`))}>
+          Stop
+        </button>
+        <select
+          aria-label="Group state"
+          value={state}
+          disabled={busy || !running}
+          onChange={(e) => act(() => post(`${base}/state`, { state: e.target.value }))}
+        >
+          <option value="active">active</option>
+          <option value="idle">idle</option>
+          <option value="paused">paused</option>
+          {!running && <option value="stopped">stopped</option>}
+        </select>
+      </div>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const p = path.trim();
+          if (p) act(() => post(`${base}/attach`, { path: p }).then(() => setPath('')));
+        }}
+      >
+        <input aria-label="Directory to attach" placeholder="/path/to/project" value={path} onChange={(e) => setPath(e.target.value)} />
+        <button type="submit" disabled={busy || !path.trim()}>
+          Attach
+        </button>
+      </form>
+      {scopes.length > 0 && (
+        <ul className="scope-list" aria-label="Scopes">
+          {scopes.map((s) => (
+            <li key={s.scope_key} data-active={s.scope_key === group?.active_scope_key ? 'true' : undefined}>
+              <code title={s.scope_key}>{s.url}</code>
+              <button aria-label={`Detach ${s.url}`} disabled={busy} onClick={() => act(() => del(`${base}/scopes/${seg(s.scope_key)}`))}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {error && <p className="form-error">{error}</p>}
+    </section>
+  );
+}
