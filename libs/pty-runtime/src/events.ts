@@ -17,21 +17,26 @@ export function toDisposable(fn: () => void): Disposable {
 
 /** A synchronous multi-listener event source. A throwing listener does not starve the others. */
 export class Emitter<T> implements Disposable {
-  private listeners = new Set<Listener<T>>();
+  // Copy-on-write: `fire` runs on every PTY read, so it iterates this array as it was when the
+  // fire started (the same snapshot semantics as copying per fire) without allocating.
+  private listeners: ReadonlyArray<Listener<T>> = [];
   private disposed = false;
 
   readonly event: Event<T> = (listener) => {
     if (this.disposed) return toDisposable(() => {});
     // Wrap so the same function subscribed twice gets two independent subscriptions.
     const entry: Listener<T> = (v) => listener(v);
-    this.listeners.add(entry);
-    return toDisposable(() => this.listeners.delete(entry));
+    this.listeners = [...this.listeners, entry];
+    return toDisposable(() => {
+      this.listeners = this.listeners.filter((l) => l !== entry);
+    });
   };
 
   fire(value: T): void {
-    for (const l of [...this.listeners]) {
+    const listeners = this.listeners;
+    for (let i = 0; i < listeners.length; i++) {
       try {
-        l(value);
+        listeners[i]!(value);
       } catch (err) {
         queueMicrotask(() => {
           throw err;
@@ -41,12 +46,12 @@ export class Emitter<T> implements Disposable {
   }
 
   get hasListeners(): boolean {
-    return this.listeners.size > 0;
+    return this.listeners.length > 0;
   }
 
   [Symbol.dispose](): void {
     this.disposed = true;
-    this.listeners.clear();
+    this.listeners = [];
   }
 }
 

@@ -52,6 +52,8 @@ export class AttachSession implements Disposable {
     if (this.ended) return connection.close();
     this.connection = connection;
     const { session, terminal } = this.options;
+    // Ring pages written as views stay unreused until the socket has handed them to the OS.
+    this.store.add(session.ring.pin(() => this.sendCursor - connection.pendingBytes));
     this.store.add(connection.onClose(() => this.end('client closed')));
     this.store.add(connection.onDrain(() => this.pump()));
     this.store.add(connection.onData((chunk) => this.onInput(chunk)));
@@ -91,7 +93,7 @@ export class AttachSession implements Disposable {
       const end = ring.endCursor;
       if (this.sendCursor >= end) return;
       const to = Math.min(end, this.sendCursor + attachTuning.chunkBytes);
-      // Views of the ring's pages: retained bytes are never rewritten, so nothing is copied here.
+      // Views of the ring's pages, not copies: the pin taken in start() keeps them intact.
       const views = ring.views(this.sendCursor, to);
       this.sendCursor = to;
       for (const view of views) c.write(view);

@@ -1,13 +1,18 @@
 import { existsSync, statSync } from 'node:fs';
 import { spawn as ptySpawn, type IPty } from 'node-pty';
 import { Emitter } from '../events.js';
+import { spawnWithDirectReads } from './direct-read.js';
 import { FdWriter } from './fd-writer.js';
 import { PtySpawnError, PtyWriteError, type PtyExit, type PtySession, type PtySpawnOptions } from './pty-session.js';
 import { findExecutable } from './which.js';
 
 const encoder = new TextEncoder();
 
-/** The real PTY: node-pty, reading raw bytes (`encoding: null`) and writing through `FdWriter`. */
+/**
+ * The real PTY: node-pty spawns and reaps; output is read into a reused buffer (`direct-read.ts`,
+ * falling back to node-pty's `onData` with `encoding: null`) and input is written through
+ * `FdWriter`.
+ */
 export function spawnNodePty(options: PtySpawnOptions): PtySession {
   const [command, ...args] = options.argv;
   if (!command) throw new PtySpawnError('empty_command', 'cannot spawn an empty command');
@@ -16,26 +21,30 @@ export function spawnNodePty(options: PtySpawnOptions): PtySession {
   }
   const file = findExecutable(command, options.env.PATH ?? process.env.PATH);
   if (!file) throw new PtySpawnError('command_not_found', `command not found on PATH: ${command}`);
-  let pty: IPty;
+  const data = new Emitter<Uint8Array>();
+  let spawned: { pty: IPty; direct: boolean };
   try {
-    pty = ptySpawn(file, args, {
-      name: options.env.TERM ?? 'xterm-256color',
-      cols: options.cols,
-      rows: options.rows,
-      cwd: options.cwd,
-      env: { ...options.env },
-      encoding: null,
-    });
+    spawned = spawnWithDirectReads(
+      () =>
+        ptySpawn(file, args, {
+          name: options.env.TERM ?? 'xterm-256color',
+          cols: options.cols,
+          rows: options.rows,
+          cwd: options.cwd,
+          env: { ...options.env },
+          encoding: null,
+        }),
+      (chunk) => data.fire(chunk),
+    );
   } catch (err) {
     throw new PtySpawnError('spawn_failed', `failed to spawn ${command}: ${(err as Error).message}`, { cause: err });
   }
-  return new NodePtySession(pty, options.cols, options.rows);
+  return new NodePtySession(spawned.pty, options.cols, options.rows, data, spawned.direct);
 }
 
 class NodePtySession implements PtySession {
-  private readonly dataEmitter = new Emitter<Uint8Array>();
   private readonly exitEmitter = new Emitter<PtyExit>();
-  readonly onData = this.dataEmitter.event;
+  readonly onData: PtySession['onData'];
   readonly onExit = this.exitEmitter.event;
   private readonly writer: FdWriter | undefined;
   private exitInfo: PtyExit | undefined;
@@ -46,7 +55,10 @@ class NodePtySession implements PtySession {
     private readonly pty: IPty,
     cols: number,
     rows: number,
+    private readonly dataEmitter: Emitter<Uint8Array>,
+    directReads: boolean,
   ) {
+    this.onData = dataEmitter.event;
     this._cols = cols;
     this._rows = rows;
     // Windows (conpty) has no master fd; there node-pty's write is the only path and completion
@@ -54,7 +66,7 @@ class NodePtySession implements PtySession {
     const fd = (pty as unknown as { fd?: number }).fd;
     this.writer = typeof fd === 'number' && process.platform !== 'win32' ? new FdWriter(fd) : undefined;
     // With `encoding: null` node-pty hands out Buffers although its typings say string.
-    pty.onData((chunk) => this.dataEmitter.fire(chunk as unknown as Uint8Array));
+    if (!directReads) pty.onData((chunk) => this.dataEmitter.fire(chunk as unknown as Uint8Array));
     pty.onExit(({ exitCode, signal }) => {
       this.writer?.close('process exited');
       const sig = signal ? signal : null;

@@ -34,6 +34,10 @@ export interface PtySession extends Disposable {
   resize(cols: number, rows: number): void;
   /** Signals the whole process group (agents spawn helpers that must not outlive them). */
   kill(signal?: NodeJS.Signals): void;
+  /**
+   * Output as it is read. The chunk may be a view of a read buffer that is reused for the next
+   * read: it is valid only during the listener call, so copy what you keep.
+   */
   readonly onData: Event<Uint8Array>;
   /** Fires once, after the last `onData`. */
   readonly onExit: Event<PtyExit>;

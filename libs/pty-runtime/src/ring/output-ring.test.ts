@@ -154,18 +154,56 @@ describe('OutputRing', () => {
       ),
     );
   });
-  it('views: the same bytes as slice, as uncopied page views that survive later appends and eviction', () => {
+  it('views: the same bytes as slice, as uncopied page views that a pin keeps intact through eviction and reuse', () => {
     const ring = new OutputRing({ capBytes: 200 * 1024 });
-    const all = Buffer.alloc(300 * 1024);
+    const all = Buffer.alloc(600 * 1024);
     for (let i = 0; i < all.length; i++) all[i] = i % 251;
     ring.append(all.subarray(0, 150 * 1024));
     const views = ring.views(1000, 140 * 1024);
+    using _pin = ring.pin(() => 1000);
     expect(views.length).toBeGreaterThan(1);
     const joined = Buffer.concat(views);
     expect(joined.equals(ring.slice(1000, 140 * 1024))).toBe(true);
-    ring.append(all.subarray(150 * 1024));
+    ring.append(all.subarray(150 * 1024, 300 * 1024));
     ring.clear();
+    ring.append(all.subarray(300 * 1024));
     expect(Buffer.concat(views).equals(joined)).toBe(true);
-    expect(ring.views(0)).toEqual([]);
+    expect(ring.slice(ring.startCursor).equals(all.subarray(all.length - 200 * 1024))).toBe(true);
+  });
+
+  it('reuses evicted full-size pages once at its cap, so a flood stops allocating', () => {
+    const ring = new OutputRing({ capBytes: 256 * 1024 });
+    const chunk = Buffer.alloc(4096, 7);
+    const seen = new Set<ArrayBufferLike>();
+    let fresh = 0;
+    for (let i = 0; i < 1000; i++) {
+      ring.append(chunk);
+      const last = ring.views(ring.endCursor - 1)[0]!.buffer;
+      if (!seen.has(last)) fresh++;
+      seen.add(last);
+    }
+    // ~4 MB went through a 256 KiB ring: without reuse that would be ~60 page allocations.
+    expect(fresh).toBeLessThanOrEqual(12);
+    expect(ring.allocatedBytes).toBeLessThanOrEqual(256 * 1024 + 6 * 64 * 1024);
+    expect(ring.slice(ring.startCursor).every((b) => b === 7)).toBe(true);
+  });
+
+  it('never reuses a page a pin may still read; the pin released, reuse resumes', () => {
+    const ring = new OutputRing({ capBytes: 128 * 1024 });
+    const a = Buffer.alloc(64 * 1024, 0x61);
+    for (let i = 0; i < 10; i++) ring.append(a); // past the small first pages, at the cap
+    const cursor = ring.endCursor - 64 * 1024;
+    const held = ring.views(cursor, ring.endCursor);
+    const pin = ring.pin(() => cursor);
+    const b = Buffer.alloc(64 * 1024, 0x62);
+    for (let i = 0; i < 8; i++) ring.append(b);
+    expect(held.every((v) => v.every((x) => x === 0x61))).toBe(true);
+    pin[Symbol.dispose]();
+    const before = new Set(ring.views(ring.startCursor).map((v) => v.buffer));
+    for (let i = 0; i < 8; i++) ring.append(b);
+    const after = ring.views(ring.startCursor).map((v) => v.buffer);
+    // With nothing pinned, new output lands in pages that were evicted (not all fresh ones).
+    expect(after.some((buf) => !before.has(buf))).toBe(true);
+    expect(ring.slice(ring.startCursor).every((x) => x === 0x62)).toBe(true);
   });
 });

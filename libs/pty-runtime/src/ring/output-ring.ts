@@ -3,6 +3,8 @@ import { completeBoundary, skipContinuation } from './utf8.js';
 export const DEFAULT_RING_CAP_BYTES = 10 * 1024 * 1024;
 const MIN_PAGE = 4 * 1024;
 const MAX_PAGE = 64 * 1024;
+/** Evicted full-size pages kept for reuse. A ring at its cap evicts about one page per new one. */
+const MAX_FREE_PAGES = 4;
 
 export interface OutputRingOptions {
   /** Retained bytes; older output falls out of the window. Default 10 MiB. */
@@ -34,10 +36,20 @@ interface Page {
   len: number;
 }
 
+interface FreePage {
+  readonly buf: Buffer;
+  /** Cursor after the last byte the page held: a pin before it may still be reading it. */
+  readonly end: number;
+}
+
 /**
  * A session's output, addressed by absolute byte cursors counted from session start. Memory
  * grows page by page as output arrives (small pages first, so idle agents cost little) and is
  * bounded by `capBytes`; nothing parses the bytes here, rendering happens on request.
+ *
+ * Once a flooding session reaches its cap, evicted full-size pages are reused for new output:
+ * touching freshly allocated memory (page faults, GC of external memory) cost more than the
+ * copy itself. A page is reused only when no pin (see `pin`) may still read its bytes.
  */
 export class OutputRing {
   readonly capBytes: number;
@@ -45,6 +57,8 @@ export class OutputRing {
   private head = 0;
   private _start = 0;
   private _end = 0;
+  private free: FreePage[] = [];
+  private pins: Array<() => number> = [];
 
   constructor(options: OutputRingOptions = {}) {
     this.capBytes = Math.max(1, Math.floor(options.capBytes ?? DEFAULT_RING_CAP_BYTES));
@@ -65,7 +79,22 @@ export class OutputRing {
   get allocatedBytes(): number {
     let n = 0;
     for (let i = this.head; i < this.pages.length; i++) n += this.pages[i]!.buf.byteLength;
+    for (const f of this.free) n += f.buf.byteLength;
     return n;
+  }
+
+  /**
+   * Declares that views from `views()` may still be read (e.g. queued on a socket) from cursor
+   * `oldestInUse()` on. Pages holding bytes at or after it are never reused while the pin is
+   * held; dispose the pin once the views are no longer read.
+   */
+  pin(oldestInUse: () => number): Disposable {
+    this.pins = [...this.pins, oldestInUse];
+    return {
+      [Symbol.dispose]: () => {
+        this.pins = this.pins.filter((p) => p !== oldestInUse);
+      },
+    };
   }
 
   append(chunk: Uint8Array): void {
@@ -75,11 +104,12 @@ export class OutputRing {
       if (!page || this.pages.length === this.head || page.len === page.buf.byteLength) {
         const prev = page && this.pages.length > this.head ? page.buf.byteLength : MIN_PAGE / 2;
         const size = Math.min(MAX_PAGE, Math.max(MIN_PAGE, prev * 2));
-        page = { buf: Buffer.allocUnsafe(size), start: this._end, len: 0 };
+        page = { buf: (size === MAX_PAGE && this.reusablePage()) || Buffer.allocUnsafe(size), start: this._end, len: 0 };
         this.pages.push(page);
       }
       const n = Math.min(page.buf.byteLength - page.len, chunk.byteLength - offset);
-      page.buf.set(chunk.subarray(offset, offset + n), page.len);
+      // The common PTY read fits the current page whole: copy it without making a view first.
+      page.buf.set(n === chunk.byteLength ? chunk : chunk.subarray(offset, offset + n), page.len);
       page.len += n;
       offset += n;
       this._end += n;
@@ -108,8 +138,9 @@ export class OutputRing {
 
   /**
    * The bytes in [from, to) as views of the ring's own pages, without copying: for writing
-   * straight to a socket. Retained bytes are never overwritten (pages are only appended to and
-   * dropped), so a view stays valid after the window moves on.
+   * straight to a socket. Retained bytes are never overwritten; after they fall out of the
+   * window their page may be reused, so whoever keeps views beyond the current call must hold
+   * a `pin` covering them.
    */
   views(from: number, to: number = this._end): Buffer[] {
     const a = Math.max(from, this._start);
@@ -165,11 +196,21 @@ export class OutputRing {
     return lo;
   }
 
+  /** The oldest evicted full-size page, if no pin may still read it. */
+  private reusablePage(): Buffer | undefined {
+    const oldest = this.free[0];
+    if (!oldest) return undefined;
+    for (const pin of this.pins) if (pin() < oldest.end) return undefined;
+    this.free.shift();
+    return oldest.buf;
+  }
+
   private evictBefore(cursor: number): void {
     this._start = cursor;
     while (this.head < this.pages.length) {
       const page = this.pages[this.head]!;
       if (page.start + page.len > cursor) break;
+      if (page.buf.byteLength === MAX_PAGE && this.free.length < MAX_FREE_PAGES) this.free.push({ buf: page.buf, end: page.start + page.len });
       this.head++;
     }
     if (this.head > 32 || this.head === this.pages.length) {

@@ -21,7 +21,7 @@ export class SequenceScanner<K extends string> {
 
   /** Matches that end inside `chunk`, in the order they occur. */
   scan(chunk: Uint8Array): K[] {
-    const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const carried = this.carry.byteLength;
     // Cheap exit for the common case: nothing carried and no byte that can start a pattern.
     if (carried === 0 && !this.firstBytes.some((b) => buf.indexOf(b) >= 0)) return [];

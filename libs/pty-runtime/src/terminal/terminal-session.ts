@@ -18,6 +18,7 @@ export interface TerminalSessionOptions {
 }
 
 export interface OutputChunk {
+  /** Valid only during the listener call (it may view a reused read buffer); the ring keeps a copy. */
   readonly data: Uint8Array;
   /** Cursor of the first byte of `data`. */
   readonly start: number;
