@@ -17,6 +17,7 @@ const optional: Array<{ name: string; module: string; fn: string }> = [
   { name: 'runtime', module: './bench/runtime.js', fn: 'benchRuntime' },
   { name: 'web', module: './bench/web.js', fn: 'benchWeb' },
   { name: 'web-render', module: './bench/web-render.js', fn: 'benchWebRender' },
+  { name: 'hooks', module: './bench/hooks.js', fn: 'benchHooks' },
 ];
 for (const o of optional) {
   const file = new URL(o.module, import.meta.url);
