@@ -100,7 +100,7 @@ describe('actors panel', () => {
     await card.getByText('Fake Claude renamed').waitFor({ timeout: 30_000 });
     expect((await webApi<{ keys: string[] }>(web.url, 'GET', `/groups/${gid}/actors/agent1/env_private`)).keys).toEqual([]);
     await context.close();
-  });
+  }, 180_000);
 
   it('stops, restarts and removes the actor from its card; the list follows the ledger', async () => {
     const { context, page } = await browser.newPage();
@@ -126,7 +126,7 @@ describe('actors panel', () => {
     await expect.poll(() => page.locator('.actor-card[data-actor="other"]').count(), { timeout: 30_000 }).toBe(0);
     expect((await listActors()).map((a) => a.id)).toEqual(['agent1']);
     await context.close();
-  });
+  }, 180_000);
 
   it('shows the daemon error code when a form is refused, and touches nothing', async () => {
     const { context, page } = await browser.newPage();
@@ -143,5 +143,5 @@ describe('actors panel', () => {
     await expect.poll(() => form.getByRole('alert').textContent(), { timeout: 30_000 }).toMatch(/^actor_exists: /);
     expect((await listActors()).map((a) => a.id)).toEqual(['agent1']);
     await context.close();
-  });
+  }, 180_000);
 });

@@ -57,7 +57,7 @@ describe('terminal tab', () => {
     await expect.poll(() => screen(page), { timeout: 30_000 }).toContain('[fake-agent] received: hello from the browser');
     await saveScreenshot(page, 'terminal-desktop');
     await context.close();
-  });
+  }, 180_000);
 
   it('ack_v1: an output burst far beyond the flow-control window arrives whole (the browser acknowledges what it parsed)', async () => {
     const { context, page } = await browser.newPage();
@@ -68,15 +68,16 @@ describe('terminal tab', () => {
     // ~600 KiB of output against the bridge's 256 KiB window, so it only completes with acks.
     const big = 'y'.repeat(600 * 1024) + ' END-OF-BURST';
     await page.locator('.terminal-host').click();
-    await page.evaluate((text) => {
+    // (browser-side code as a string: this file is type-checked without the DOM library)
+    await page.evaluate(`(() => {
       const data = new DataTransfer();
-      data.setData('text/plain', text);
-      document.querySelector('.terminal-host textarea')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-    }, big);
+      data.setData('text/plain', ${JSON.stringify(big)});
+      document.querySelector('.terminal-host textarea').dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    })()`);
     await page.keyboard.press('Enter');
     await expect.poll(() => screen(page), { timeout: 60_000 }).toMatch(/END-OF-BURST\s*fake-agent>/);
     await context.close();
-  });
+  }, 180_000);
 
   it('a second browser is read-only until it takes control; the first then turns read-only; the PTY follows the writer size', async () => {
     const first = await browser.newPage();
@@ -116,7 +117,7 @@ describe('terminal tab', () => {
     await second.page.getByRole('button', { name: 'View only' }).click();
     await expect.poll(() => state(second.page).getAttribute('data-mode'), { timeout: 30_000 }).toBe('viewer');
     for (const p of [first, second, third]) await p.context.close();
-  });
+  }, 180_000);
 
   it('is readable and scrollable on a phone-sized screen', async () => {
     const { context, page } = await browser.newPage({ phone: true });
@@ -128,7 +129,7 @@ describe('terminal tab', () => {
     // Fitted to the phone: the whole terminal width is on screen, in a legible font.
     const viewport = page.viewportSize()!;
     await expect.poll(async () => (await page.locator('.terminal-host .xterm-screen').boundingBox())!.width, { timeout: 30_000 }).toBeLessThanOrEqual(viewport.width);
-    const fontPx = await page.locator('.terminal-host .xterm-rows').evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    const fontPx = Number(await page.evaluate(`parseFloat(getComputedStyle(document.querySelector('.terminal-host .xterm-rows')).fontSize)`));
     expect(fontPx).toBeGreaterThanOrEqual(12);
     const [cols] = (await size(page))!.split('x').map(Number);
     expect(cols).toBeGreaterThanOrEqual(30);
@@ -153,5 +154,5 @@ describe('terminal tab', () => {
     for (let i = 0; i < pages; i++) await page.getByRole('button', { name: 'Scroll down' }).click();
     await expect.poll(() => screen(page), { timeout: 10_000 }).toContain('received: line-40');
     await context.close();
-  });
+  }, 180_000);
 });

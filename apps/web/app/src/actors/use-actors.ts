@@ -1,13 +1,30 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { get, seg } from '../api/http';
 import type { ActorListEntry } from '../api/types';
-import { useLedgerStream } from '../api/use-ledger-stream';
 
 /** Working state changes even when nothing is appended (terminal heuristics, idle time). */
 const POLL_MS = 5000;
 
 /**
- * The group's actor list, live: re-read on actor.* and system.* ledger events (coalesced), and
+ * The ledger kinds that change the list. A stream that names no kinds carries only the chat
+ * kinds (§8.15), so they are named; actor.activity is the daemon's working-state change event.
+ */
+const ACTOR_STREAM_KINDS = [
+  'actor.add',
+  'actor.update',
+  'actor.remove',
+  'actor.set_role',
+  'actor.start',
+  'actor.stop',
+  'actor.restart',
+  'actor.activity',
+  'group.start',
+  'group.stop',
+  'group.set_state',
+].join(',');
+
+/**
+ * The group's actor list, live: re-read on actor and group lifecycle ledger events, and
  * on a slow poll while the page is visible so the working-state badge stays current.
  */
 export function useActors(groupId: string): { actors: ActorListEntry[] | null; error: string | null; refresh: () => void } {
@@ -47,9 +64,15 @@ export function useActors(groupId: string): { actors: ActorListEntry[] | null; e
     return () => clearInterval(timer);
   }, [refresh]);
 
-  useLedgerStream(groupId, (event) => {
-    if (event.kind.startsWith('actor.') || event.kind.startsWith('system.')) refresh();
-  });
+  // Only the kinds named above arrive; each one re-reads the list (coalesced while a read runs).
+  useEffect(() => {
+    const source = new EventSource(`/api/v1/groups/${seg(groupId)}/ledger/stream?kind=${encodeURIComponent(ACTOR_STREAM_KINDS)}`, { withCredentials: true });
+    source.addEventListener('ledger', refresh);
+    return () => {
+      source.removeEventListener('ledger', refresh);
+      source.close();
+    };
+  }, [groupId, refresh]);
 
   return { actors, error, refresh };
 }
