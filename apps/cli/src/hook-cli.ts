@@ -1,3 +1,4 @@
 import { runHook } from './hook-main.js';
 
-await runHook(process.argv[3] ?? '');
+// Bundled as CommonJS (dist/hook-cli.cjs, see tsup.hooks.config.ts): no top-level await.
+void runHook(process.argv[3] ?? '');

@@ -27,13 +27,19 @@ describe('the cccc hook fast path', () => {
     expect(isFastHook(['node', 'cccc', 'send', 'hi'])).toBe(false);
   });
 
-  it('the state hooks are one self-contained file that loads only node builtins', () => {
-    const graph = [...staticGraph(join(DIST, 'hook-cli.js'))];
-    expect(graph).toEqual([join(DIST, 'hook-cli.js'), 'fs', 'net']);
-    const text = readFileSync(join(DIST, 'hook-cli.js'), 'utf8');
-    // No other file is imported at all, dynamically or not, except the recorder bundle on demand.
+  it('the state hooks are one self-contained CommonJS file that loads only node builtins', () => {
+    const text = readFileSync(join(DIST, 'hook-cli.cjs'), 'utf8');
+    expect([...text.matchAll(/\brequire\(["']([^"']+)["']\)/g)].map((m) => m[1])).toEqual(['fs', 'net']);
+    // No other file is loaded at all, except the recorder bundle on demand.
     expect([...text.matchAll(/\bimport\((.*?)\);/g)].map((m) => m[1])).toEqual(['activityBundle()']);
+    expect(text).not.toMatch(/^import /m);
     expect(text).not.toMatch(/zod|opCatalog|commander/);
+  });
+
+  it('the bin shim is CommonJS and requires the hook bundle for the hook commands only', () => {
+    const bin = join(DIST, '..', 'bin');
+    expect(JSON.parse(readFileSync(join(bin, 'package.json'), 'utf8')).type).toBe('commonjs');
+    expect(readFileSync(join(bin, 'cccc.js'), 'utf8')).toContain("require('../dist/hook-cli.cjs')");
   });
 
   it('the activity hook bundle loads neither commander, the IPC op catalog nor a workspace package', () => {

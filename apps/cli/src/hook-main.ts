@@ -1,14 +1,15 @@
 // Fast entry for `cccc hook <name>`: agents wait on it at every tool call, so it skips building
-// the command tree and is bundled into one self-contained file (see tsup.hooks.config.ts) that
-// loads only node builtins: no workspace package, no zod, no op catalog. Always exits 0, never
-// prints.
+// the command tree and is bundled into one self-contained CommonJS file (see
+// tsup.hooks.config.ts) that loads only node builtins: no workspace package, no zod, no op
+// catalog, and no ESM loader start-up. Always exits 0, never prints.
 import { runStateHook } from './hook-fast/state-hook.js';
 
 /**
- * The session recorder is a separate bundle beside this one. Its path is computed at run time so
- * the bundler leaves it out of this file: the state hooks never parse it.
+ * The session recorder is a separate (ESM) bundle beside this one, imported relative to this
+ * file. The specifier comes from a function so the bundler leaves it out of this file: the state
+ * hooks never parse it.
  */
-const activityBundle = (): string => new URL('./hook-activity.js', import.meta.url).href;
+const activityBundle = (): string => './hook-activity.js';
 
 const HOOKS: Record<string, () => Promise<void>> = {
   'claude-activity': async () => {
