@@ -54,7 +54,7 @@ describe('the control room in a real browser', () => {
     await expect.poll(() => page.locator('.group-item[aria-current="true"]').textContent(), { timeout: 30_000 }).toContain('e2e team');
 
     await page.getByLabel('Directory to attach').fill(scopeDir);
-    await page.getByRole('button', { name: 'Attach', exact: true }).click();
+    await page.getByRole('region', { name: 'Group controls' }).getByRole('button', { name: 'Attach', exact: true }).click();
     await page.locator('.scope-list code', { hasText: scopeDir }).waitFor({ timeout: 30_000 });
 
     // Actor setup through the API (the actors panel is another screen's test): the first actor
@@ -66,7 +66,7 @@ describe('the control room in a real browser', () => {
         body: JSON.stringify({ actor_id: id, runtime: 'custom', command: fakeAgentArgv([]) }),
       });
     }
-    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.getByRole('region', { name: 'Group controls' }).getByRole('button', { name: 'Start', exact: true }).click();
     await expect.poll(() => page.locator('.group-item[aria-current="true"] .state-badge').textContent(), { timeout: 60_000 }).toBe('active');
     await until(async () => (await client.call('actor_list', { group_id: gid })).actors.filter((a) => a.running).length === 2, 'both actors running', 60_000);
   }, 180_000);

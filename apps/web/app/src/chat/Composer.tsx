@@ -171,7 +171,7 @@ export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Pr
         </select>
         {!uploadsUnavailable && (
           <label className="composer-attach">
-            📎
+            Files…
             <input ref={fileInput} type="file" multiple aria-label="Attach files" onChange={(e) => setFiles([...(e.target.files ?? [])])} />
           </label>
         )}

@@ -54,8 +54,9 @@ export const MessageRow = memo(function MessageRow({ groupId, event, statuses, o
         <ul className="msg-attachments">
           {m.attachments.map((a) => (
             <li key={a.path}>
+              <span className="muted">{a.kind ?? 'file'}:</span>{' '}
               <a href={blobHref(groupId, a.path)} target="_blank" rel="noreferrer">
-                📎 {a.title ?? a.path.split('/').pop()}
+                {a.title ?? a.path.split('/').pop()}
               </a>{' '}
               <span className="muted">{formatBytes(a.bytes)}</span>
             </li>
