@@ -8,6 +8,7 @@ import type { ActorRuntimeService } from '../runtime/actor-runtime-service.js';
 import { ActorQueue } from './actor-queue.js';
 import { DeliveryWorker, TRANSPORT } from './delivery-worker.js';
 import { addressedActors, groupHoldReason, modeOf, pushAudience } from './gates.js';
+import { legacyReadTarget, withoutConsumedLegacyNudges } from './legacy-read-watermark.js';
 import { NoticeTimers } from './notice-timers.js';
 
 const RESUME_KINDS = new Set(['group.start', 'group.set_state', 'actor.update', 'actor.start']);
@@ -144,14 +145,24 @@ export class DeliveryService implements Disposable {
       const store = await this.kernel.ledger(groupId);
       const group = this.kernel.groups.get(groupId);
       let pending: CCCSEventV1[] = [];
+      let generationAddId: string | undefined;
+      let legacyReads: Array<{ id: string; targetId: string }> = [];
       for (const e of store.readForward()) {
-        if (e.kind === 'actor.add' && (e.data['actor'] as { id?: string } | undefined)?.id === actorId) pending = [];
+        if (e.kind === 'actor.add' && (e.data['actor'] as { id?: string } | undefined)?.id === actorId) {
+          pending = [];
+          legacyReads = [];
+          generationAddId = e.id;
+        }
+        const readTarget = legacyReadTarget(e, actorId);
+        if (readTarget !== undefined) legacyReads.push({ id: e.id, targetId: readTarget });
         if (e.kind !== 'chat.message' && e.kind !== 'system.notify') continue;
         if (!pushAudience(e, group).enabled.includes(actorId)) continue;
         const fact = store.deliveryState(e.id).find((f) => f.actor_id === actorId);
         if (fact && fact.state !== 'failed') continue;
         pending.push(e);
       }
+      // §8.6: nudges a legacy chat.read watermark marks as consumed before the upgrade stay put.
+      if (legacyReads.length > 0) pending = withoutConsumedLegacyNudges(pending, legacyReads, generationAddId, (id) => store.ordinalOf(id));
       const q = this.queue(groupId, actorId);
       for (const e of pending) q.push({ event: e });
       q.kick();
