@@ -84,4 +84,15 @@ describe('ActivitySession', () => {
     expect(ended).toBe('slow_subscriber');
     expect(s.isEnded).toBe(true);
   });
+
+  it('a session whose handshake was never written ends on its own and leaves the hub', async () => {
+    const hub = new ActivityHub();
+    let remove = () => {};
+    const s = new ActivitySession([], true, { ...opts, attachTimeoutMs: 20, onEnd: () => remove() }, NOW);
+    remove = hub.add('g_1', s);
+    hub.publish('g_1', [entry('r1', 'a', 'started')]);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(s.isEnded).toBe(true);
+    expect(hub.subscriberCount('g_1')).toBe(0);
+  });
 });

@@ -6,6 +6,11 @@ export interface ActivitySessionOptions {
   /** The bounded queue: unsent bytes past this end the subscriber with `slow_subscriber`. */
   readonly maxPendingBytes: number;
   readonly onEnd: (reason: string) => void;
+  /**
+   * The handshake may never be written (the client left while the handler ran): a session not
+   * attached by then is ended, so it neither stays subscribed nor buffers forever.
+   */
+  readonly attachTimeoutMs?: number;
 }
 
 /**
@@ -26,10 +31,13 @@ export class ActivitySession {
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly subscriptions: Disposable[] = [];
   private ended = false;
+  private readonly attachDeadline: NodeJS.Timeout;
   delivered = 0;
 
   /** `initial` is null when the store was unreadable at attach: nothing to replay, empty view. */
   constructor(initial: readonly ActivityEntry[] | null, replay: boolean, private readonly options: ActivitySessionOptions, now = new Date()) {
+    this.attachDeadline = setTimeout(() => this.end('never attached'), options.attachTimeoutMs ?? 10_000);
+    this.attachDeadline.unref();
     if (!initial) return;
     this.view = new Set(initial.map((e) => e.record.id));
     if (replay) for (const event of activitySnapshot(initial, now)) this.early.push({ t: 'runtime-activity', event });
@@ -44,6 +52,7 @@ export class ActivitySession {
       connection.close();
       return;
     }
+    clearTimeout(this.attachDeadline);
     this.connection = connection;
     this.heartbeat = setInterval(() => this.write({ t: 'heartbeat', ts: new Date().toISOString() }), this.options.heartbeatMs);
     this.heartbeat.unref();
@@ -69,7 +78,9 @@ export class ActivitySession {
   end(reason: string): void {
     if (this.ended) return;
     this.ended = true;
+    clearTimeout(this.attachDeadline);
     clearInterval(this.heartbeat);
+    this.early = [];
     for (const s of this.subscriptions.splice(0)) s[Symbol.dispose]();
     if (reason === 'client closed' || reason === 'daemon stopping') this.connection?.close();
     this.options.onEnd(reason);
