@@ -19,8 +19,8 @@ describe('cccc actor (real daemon)', () => {
 
     const list = await cli.cccc(['actor', 'list']);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/^ID\s+TITLE\s+ROLE\s+RUNTIME\s+ENABLED\s+RUNNING/);
-    expect(list.stdout).toMatch(/lead\s+Lead\s+foreman\s+custom\s+yes/);
+    expect(list.stdout).toMatch(/^ID\s+TITLE\s+ROLE\s+RUNTIME\s+ENABLED\s+RUNNING\s+STATE\s+SOURCE/);
+    expect(list.stdout).toMatch(/lead\s+Lead\s+foreman\s+custom\s+yes\s+no\s+stopped\s+process/);
     expect(list.stdout).toMatch(/helper\s+.*peer\s+custom\s+no/);
 
     const updated = await cli.json(['actor', 'update', 'helper', '--title', 'Helper', '--enabled', 'true']);

@@ -53,11 +53,22 @@ export function registerActorCommands(program: Command, setExit: SetExit): void 
         const result = await ctx.client.call('actor_list', { group_id: ctx.groupId, ...(opts.unread ? { include_unread: true } : {}) });
         if (ctx.json) return printJson(result);
         if (result.actors.length === 0) return printLines(['no actors (add one with `cccc actor add`)']);
-        const headers = ['id', 'title', 'role', 'runtime', 'enabled', 'running', ...(opts.unread ? ['unread'] : [])];
+        // STATE is the effective working state; SOURCE names the evidence it came from.
+        const headers = ['id', 'title', 'role', 'runtime', 'enabled', 'running', 'state', 'source', ...(opts.unread ? ['unread'] : [])];
         printLines(
           formatTable(
             headers,
-            result.actors.map((a) => [a.id, a.title, a.role, a.runtime, a.enabled, a.running, ...(opts.unread ? [a.unread_count ?? 0] : [])]),
+            result.actors.map((a) => [
+              a.id,
+              a.title,
+              a.role,
+              a.runtime,
+              a.enabled,
+              a.running,
+              a.effective_working_state,
+              a.state_source,
+              ...(opts.unread ? [a.unread_count ?? 0] : []),
+            ]),
           ),
         );
       }),
