@@ -119,6 +119,29 @@ describe('terminal tab', () => {
     for (const p of [first, second, third]) await p.context.close();
   }, 180_000);
 
+  it('follows a restart: the tab reattaches to the new session by itself', async () => {
+    const { context, page } = await browser.newPage();
+    await page.goto(`${web.url}/?group=${gid}&actor=agent1`);
+    await expect.poll(() => state(page).textContent(), { timeout: 30_000 }).toMatch(/control|read-only/);
+    if ((await state(page).getAttribute('data-writable')) !== 'true') await page.getByRole('button', { name: 'Take control' }).click();
+    await expect.poll(() => state(page).getAttribute('data-writable'), { timeout: 30_000 }).toBe('true');
+    await page.locator('.terminal-host').click();
+    await page.keyboard.type('before-restart');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => screen(page), { timeout: 30_000 }).toContain('received: before-restart');
+
+    await webApi(web.url, 'POST', `/groups/${gid}/actors/agent1/restart`);
+    // The new session's screen replaces the old one (no stale output), and it is writable.
+    await expect.poll(() => screen(page), { timeout: 60_000 }).not.toContain('before-restart');
+    await expect.poll(() => screen(page), { timeout: 30_000 }).toContain('fake-term ready');
+    await expect.poll(() => state(page).getAttribute('data-writable'), { timeout: 30_000 }).toBe('true');
+    await page.locator('.terminal-host').click();
+    await page.keyboard.type('after-restart');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => screen(page), { timeout: 30_000 }).toContain('received: after-restart');
+    await context.close();
+  }, 180_000);
+
   it('is readable and scrollable on a phone-sized screen', async () => {
     const { context, page } = await browser.newPage({ phone: true });
     await page.goto(`${web.url}/?group=${gid}&actor=agent1`);
