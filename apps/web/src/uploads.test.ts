@@ -86,6 +86,8 @@ describe('send_upload / reply_upload', () => {
     expect(badTo).toMatchObject({ status: 400, json: { error: { code: 'invalid_request', details: { field: 'to_json' } } } });
     const noReplyTo = await upload('reply_upload', {}, [{ name: 'x.txt', content: 'x' }]);
     expect(noReplyTo).toMatchObject({ status: 400, json: { error: { code: 'missing_reply_to' } } });
+    const huge = await upload('send_upload', { to_json: '["peer1"]' }, Array.from({ length: 4 }, (_, i) => ({ name: `part${i}.bin`, content: new Uint8Array(17 * 1024 * 1024) })));
+    expect(huge).toMatchObject({ status: 413, json: { error: { code: 'payload_too_large' } } });
     const asJson = await json('POST', `/api/v1/groups/${gid}/send_upload`, { text: 'x' });
     expect(asJson).toMatchObject({ status: 415, json: { error: { code: 'unsupported_media_type' } } });
     expect({ blobs: blobs(), chats: await chatCount() }).toEqual(before);

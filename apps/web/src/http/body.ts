@@ -5,23 +5,34 @@ import { HttpError } from './errors.js';
 /** JSON bodies are small control requests; uploads are not served yet. */
 export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
 
+/**
+ * How much of an oversized body is still read (and dropped) before answering 413: a client that
+ * is still sending when the server answers and closes sees a reset instead of the 413. Beyond
+ * this the connection is cut.
+ */
+const MAX_DRAIN_BYTES = 128 * 1024 * 1024;
+
 /** Read the raw body, refusing more than `limit` bytes with 413 payload_too_large. */
 export async function readBody(req: IncomingMessage, limit = MAX_JSON_BODY_BYTES): Promise<Buffer> {
+  const tooLarge = () => new HttpError(413, 'payload_too_large', `request body exceeds ${limit} bytes`, { limit });
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
+  if (Number.isFinite(declared) && declared > limit + MAX_DRAIN_BYTES) {
     req.resume();
-    throw new HttpError(413, 'payload_too_large', `request body exceeds ${limit} bytes`, { limit });
+    throw tooLarge();
   }
+  let over = Number.isFinite(declared) && declared > limit;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) {
-      req.resume();
-      throw new HttpError(413, 'payload_too_large', `request body exceeds ${limit} bytes`, { limit });
+    if (size > limit) over = true;
+    if (!over) chunks.push(chunk as Buffer);
+    else if (size > limit + MAX_DRAIN_BYTES) {
+      req.destroy();
+      break;
     }
-    chunks.push(chunk as Buffer);
   }
+  if (over) throw tooLarge();
   return Buffer.concat(chunks);
 }
 
