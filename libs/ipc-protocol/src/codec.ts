@@ -1,3 +1,5 @@
+import { preserializedResponseText } from './preserialized.js';
+
 /**
  * NDJSON framing (§4.2) over a byte stream, with a hard line limit so a peer that never sends a
  * newline cannot make us buffer without bound. Browser-safe: only Uint8Array and TextDecoder.
@@ -99,5 +101,5 @@ export function encodeLine(value: unknown): Uint8Array {
 }
 
 export function encodeLineText(value: unknown): string {
-  return JSON.stringify(value) + '\n';
+  return (preserializedResponseText(value) ?? JSON.stringify(value)) + '\n';
 }

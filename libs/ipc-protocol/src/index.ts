@@ -50,6 +50,7 @@ export {
   type OpResult,
 } from './ops/catalog.js';
 export { NdjsonDecoder, encodeLine, encodeLineText, type DecodedLine } from './codec.js';
+export { PreserializedResult } from './preserialized.js';
 export { MAX_REQUEST_LINE_BYTES, MAX_RESPONSE_LINE_BYTES } from './limits.js';
 export { OpRouter, type OpHandler, type RequestContext, type Dispatched, type RouterOptions } from './router.js';
 export { loopbackConnection, type LoopbackConnection } from './loopback.js';

@@ -3,6 +3,7 @@ import { DaemonRequestV1, errorResponse, okResponse, type DaemonResponseV1 } fro
 import { ErrorCodes, IpcError, isIpcError } from './errors.js';
 import { opCatalog, type OpArgs, type OpName, type OpResult } from './ops/catalog.js';
 import type { OpSpec } from './ops/define.js';
+import { PreserializedResult } from './preserialized.js';
 import { isStreamUpgrade, type StreamUpgrade, type UpgradedConnection } from './upgrade.js';
 
 export interface RequestContext {
@@ -158,7 +159,7 @@ export class OpRouter {
 
   private checked(route: Route, op: string, result: unknown): Record<string, unknown> {
     if (this.options.validateResults) {
-      const check = route.spec.result.safeParse(result);
+      const check = route.spec.result.safeParse(result instanceof PreserializedResult ? result.value : result);
       if (!check.success) throw new Error(`handler for ${op} returned an invalid result: ${describe(check.error)}`);
     }
     return result as Record<string, unknown>;

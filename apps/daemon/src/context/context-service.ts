@@ -1,6 +1,6 @@
-import { ContextStore, contextView, overviewView, taskList, type ActorRoles, type ContextPrincipal, type SyncResult, type TaskListArgs } from '@cccc/context';
+import { ContextStore, contextView, overviewView, taskList, type ActorRoles, type ContextHead, type ContextPrincipal, type SyncResult, type TaskListArgs } from '@cccc/context';
 import { effectiveRole, isVisibleActor, type GroupDoc } from '@cccc/groups';
-import { IpcError } from '@cccc/ipc-protocol';
+import { IpcError, PreserializedResult } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
 
 /**
@@ -9,6 +9,13 @@ import type { Kernel } from '../kernel/kernel.js';
  */
 export class ContextService {
   private readonly stores = new Map<string, ContextStore>();
+  /**
+   * The last `context_get` answer per group and detail, with its JSON text. A summary of 2,000
+   * tasks is ~1 MB; serializing it again for every unchanged read cost more than the read
+   * itself. Valid while the store's head (one object per version_state.json content) and the
+   * visible actor list are the same.
+   */
+  private readonly views = new Map<string, { head: ContextHead; actors: string; result: PreserializedResult }>();
 
   constructor(private readonly kernel: Kernel) {}
 
@@ -47,6 +54,22 @@ export class ContextService {
     const store = this.store(groupId);
     if (detail === 'overview') return overviewView(store.readHead(), this.actorIds(group));
     return contextView(store.read(), detail, this.actorIds(group));
+  }
+
+  /** `get` for the wire: the same value, serialized once per context revision. */
+  getSerialized(groupId: string, detail: 'overview' | 'summary' | 'full'): PreserializedResult {
+    const group = this.kernel.groups.get(groupId);
+    const head = this.store(groupId).readHead();
+    const actors = this.actorIds(group).join('\n');
+    const key = `${groupId}\n${detail}`;
+    const hit = this.views.get(key);
+    if (hit && hit.head === head && hit.actors === actors) return hit.result;
+    const value = this.get(groupId, detail);
+    const result = PreserializedResult.of(value);
+    // get() read the head again; file the view only if it was built from this same revision
+    // (versions change exactly when content does), never an older view under a newer head.
+    if (value['version'] === head.version && value['tasks_version'] === head.tasks_version) this.views.set(key, { head, actors, result });
+    return result;
   }
 
   list(groupId: string, args: TaskListArgs): Record<string, unknown> {

@@ -166,3 +166,25 @@ describe('tracked_send', () => {
     expect((task as any).task).toMatchObject({ title: 'big', assignee: 'peer2' });
   });
 });
+
+// Last: it adds a task and an actor that the earlier cases do not expect.
+describe('context_get caching', () => {
+  it('context_get answers from a per-revision serialized view that follows every change', async () => {
+    const first = await fx.client.call('context_get', { group_id: gid, detail: 'summary' });
+    // Unchanged context: the same answer again (served from the cached text).
+    expect(await fx.client.call('context_get', { group_id: gid, detail: 'summary' })).toEqual(first);
+    // A context change is visible at once, at every detail level.
+    await sync('user', [{ op: 'task.create', title: 'cache probe', outcome: 'seen' }]);
+    const after = await fx.client.call('context_get', { group_id: gid, detail: 'summary' });
+    expect(after.version).not.toBe(first.version);
+    expect(after.coordination.tasks!.map((t) => t['title'])).toContain('cache probe');
+    expect((await fx.client.call('context_get', { group_id: gid })).coordination.tasks!.map((t) => t['title'])).toContain('cache probe');
+    // A change of the visible actors (not a context write) is visible too.
+    await fx.client.call('actor_add', { group_id: gid, actor_id: 'peer3', runtime: 'custom', command: ['sh'] });
+    const withPeer3 = await fx.client.call('context_get', { group_id: gid, detail: 'summary' });
+    expect(withPeer3.agent_states.map((a) => a.id)).toContain('peer3');
+    expect(withPeer3.version).toBe(after.version);
+    await fx.client.call('actor_remove', { group_id: gid, actor_id: 'peer3' });
+    expect((await fx.client.call('context_get', { group_id: gid, detail: 'summary' })).agent_states.map((a) => a.id)).not.toContain('peer3');
+  });
+});

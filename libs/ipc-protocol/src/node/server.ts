@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { NdjsonDecoder, encodeLineText } from '../codec.js';
+import { encodeResponseLine } from '../preserialized.js';
 import { errorResponse } from '../envelope.js';
 import { ErrorCodes } from '../errors.js';
 import { MAX_REQUEST_LINE_BYTES } from '../limits.js';
@@ -91,7 +92,7 @@ export class IpcServer implements AsyncDisposable {
           }
           const dispatched = await this.router.dispatchLine(item.text);
           if (socket.destroyed) return;
-          const flushed = socket.write(encodeLineText(dispatched.response));
+          const flushed = socket.write(encodeResponseLine(dispatched.response));
           if (dispatched.upgrade) {
             upgraded = true;
             socket.setTimeout(0);
