@@ -120,6 +120,26 @@ describe('codex hook injection (real PTY, real `cccc hook codex-state`)', () => 
     expect(readIf(statePath(fx, gid))).toBe(before);
   });
 
+  it('the default codex runtime command (found on PATH) is probed and hooked the same way', { timeout: 120_000 }, async () => {
+    fx = await runtimeFixture();
+    const { group_id: gid } = await fx.client.call('group_create', { title: 'codex runtime' });
+    const scope = join(fx.home, 'scopes', gid);
+    mkdirSync(scope, { recursive: true });
+    await fx.client.call('attach', { path: scope, group_id: gid });
+    const dir = join(fx.home, 'bin', gid);
+    agentShim(dir, 'codex');
+    await fx.client.call('actor_add', { group_id: gid, actor_id: 'peer1', runtime: 'codex', env: { PATH: `${dir}:${process.env.PATH}` } });
+    await fx.client.call('group_start', { group_id: gid });
+    await waitFor(() => (existsSync(statePath(fx!, gid)) ? readJson(statePath(fx!, gid)) : null)?.session_id, 20_000, 'SessionStart');
+    const record = readJson(launchPath(fx, gid));
+    expect(record).toMatchObject({ runtime: 'codex', hook_enabled: true });
+    const { argv } = procOf(record.pid);
+    expect(argv).toContain('shell_environment_policy.inherit=all');
+    expect(argv).toContain('--dangerously-bypass-approvals-and-sandbox');
+    expect(argv.some((a) => a.startsWith('hooks.state='))).toBe(true);
+    expect(await screenOf(fx.kernel, gid, 'peer1')).not.toMatch(/need review/);
+  });
+
   it('a codex whose pre-probe fails launches unhooked and is marked so: no token, no hook state, events rejected', { timeout: 120_000 }, async () => {
     fx = await runtimeFixture();
     const gid = await codexGroup(fx, { FAKE_AGENT_CODEX_HOOKS: 'unsupported' });
