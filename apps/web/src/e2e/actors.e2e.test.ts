@@ -144,4 +144,21 @@ describe('actors panel', () => {
     expect((await listActors()).map((a) => a.id)).toEqual(['agent1']);
     await context.close();
   }, 180_000);
+
+  it('fits a phone-sized screen: the actors pane has no sideways overflow', async () => {
+    const { context, page } = await browser.newPage({ phone: true });
+    await page.goto(`${web.url}/?group=${gid}`);
+    await page.getByRole('button', { name: 'Actors', exact: true }).click();
+    const card = page.locator('.actor-card[data-actor="agent1"]');
+    await card.waitFor({ timeout: 30_000 });
+    const width = page.viewportSize()!.width;
+    for (const name of ['Stop', 'Restart', 'Terminal', 'Edit', 'Remove']) {
+      const box = (await card.getByRole('button', { name, exact: true }).boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+    }
+    await saveScreenshot(page, 'actors-panel-phone');
+    await card.getByRole('button', { name: 'Terminal' }).click();
+    await expect.poll(() => page.locator('.terminal-state').getAttribute('data-phase'), { timeout: 30_000 }).toBe('open');
+    await context.close();
+  }, 180_000);
 });

@@ -33,14 +33,28 @@ export function useRuntimeActivity(groupId: string): { state: ActivityState; now
       try {
         const data = JSON.parse(e.data) as ActivityRecord | { event: ActivityRecord };
         apply(['event' in data ? data.event : data]);
+        setError(null);
       } catch {
         // a malformed frame is skipped: this is an observability buffer, not an audit log
       }
     };
+    // A named `error` frame carries the daemon's code (runtime_activity_unavailable, ...); a
+    // plain connection error has no data and EventSource simply reconnects with replay.
+    const onStreamError = (e: Event) => {
+      if (!(e instanceof MessageEvent) || typeof e.data !== 'string') return;
+      try {
+        const body = JSON.parse(e.data) as { code?: string; message?: string };
+        if (!closed) setError(`${body.code ?? 'error'}: ${body.message ?? ''}`);
+      } catch {
+        // not ours
+      }
+    };
     source.addEventListener('runtime-activity', onActivity as EventListener);
+    source.addEventListener('error', onStreamError);
     return () => {
       closed = true;
       source.removeEventListener('runtime-activity', onActivity as EventListener);
+      source.removeEventListener('error', onStreamError);
       source.close();
       setState(emptyActivity);
     };
