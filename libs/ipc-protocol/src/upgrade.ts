@@ -2,6 +2,8 @@
 export interface UpgradedConnection {
   /** Queue bytes; returns false when the peer is not keeping up (wait for `onDrain`). */
   write(data: Uint8Array | string): boolean;
+  /** Queue several chunks as one write (one writev syscall on sockets); returns like `write`. */
+  writev?(chunks: readonly Uint8Array[]): boolean;
   onData(listener: (chunk: Uint8Array) => void): Disposable;
   onDrain(listener: () => void): Disposable;
   onClose(listener: () => void): Disposable;

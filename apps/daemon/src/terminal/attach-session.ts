@@ -27,6 +27,8 @@ export class AttachSession implements Disposable {
   private inputQueue: Uint8Array[] = [];
   private queuedInputBytes = 0;
   private flushTimer: NodeJS.Timeout | undefined;
+  /** Output arrived during the current coalescing window. */
+  private pendingOutput = false;
   private inputRunning = false;
   private ended = false;
   private readonly startTimer: NodeJS.Timeout;
@@ -68,16 +70,27 @@ export class AttachSession implements Disposable {
 
   /**
    * Output is coalesced (VS Code's pty host does the same): the first chunk after a quiet spell
-   * goes out at once, so keystroke echo is not delayed; chunks that follow within
-   * `coalesceMs` go out together. PTY reads are ~4 KiB, so a flood would otherwise cost one
-   * socket write per 4 KiB on both ends.
+   * goes out at once, so keystroke echo is not delayed; chunks that follow go out together once
+   * per `coalesceMs` window for as long as output keeps coming. PTY reads are ~4 KiB, so a flood
+   * would otherwise cost one socket write per 4 KiB on both ends.
    */
   private onOutput(_chunk: OutputChunk): void {
-    if (this.ended || !this.connection || this.flushTimer) return;
+    if (this.ended || !this.connection) return;
+    if (this.flushTimer) {
+      this.pendingOutput = true;
+      return;
+    }
     this.pump();
+    this.armFlush();
+  }
+
+  private armFlush(): void {
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
+      if (!this.pendingOutput) return; // a quiet window: the next chunk is written at once
+      this.pendingOutput = false;
       this.pump();
+      this.armFlush();
     }, attachTuning.coalesceMs);
   }
 
@@ -96,7 +109,8 @@ export class AttachSession implements Disposable {
       // Views of the ring's pages, not copies: the pin taken in start() keeps them intact.
       const views = ring.views(this.sendCursor, to);
       this.sendCursor = to;
-      for (const view of views) c.write(view);
+      if (views.length > 1 && c.writev) c.writev(views);
+      else for (const view of views) c.write(view);
     }
   }
 

@@ -11,6 +11,15 @@ export function socketConnection(socket: Socket, leading: Uint8Array): UpgradedC
   let pendingLeading: Uint8Array | undefined = leading.length > 0 ? leading : undefined;
   return {
     write: (data) => (socket.destroyed ? false : socket.write(data)),
+    writev(chunks) {
+      if (socket.destroyed) return false;
+      // Corked writes leave as one writev when uncorked, instead of one syscall per chunk.
+      socket.cork();
+      let ok = true;
+      for (const chunk of chunks) ok = socket.write(chunk);
+      socket.uncork();
+      return ok;
+    },
     onData(listener) {
       if (pendingLeading) {
         const first = pendingLeading;
