@@ -92,14 +92,21 @@ export function exchangeLine(endpoint: Endpoint, line: string, connectMs = HOOK_
     const socket: Socket = createConnection(endpoint as never);
     let connected = false;
     let buffered = '';
+    let settled = false;
     const fail = (message: string): void => {
+      if (settled || (message.startsWith('connect timed out') && connected)) return;
+      settled = true;
       clearTimeout(connectTimer);
       clearTimeout(totalTimer);
       socket.destroy();
       reject(new Error(message));
     };
-    const connectTimer = setTimeout(() => fail(`connect timed out after ${connectMs} ms`), connectMs);
-    const totalTimer = setTimeout(() => fail(`no answer within ${totalMs} ms`), totalMs);
+    // A starved process can wake up late with its timer and its socket both due: timers run
+    // before I/O callbacks, so a timeout gives pending I/O one more turn (setImmediate runs after
+    // the poll phase) before it counts.
+    const after = (message: string) => () => setImmediate(() => fail(message));
+    const connectTimer = setTimeout(after(`connect timed out after ${connectMs} ms`), connectMs);
+    const totalTimer = setTimeout(after(`no answer within ${totalMs} ms`), totalMs);
     socket.once('connect', () => {
       connected = true;
       clearTimeout(connectTimer);
@@ -110,6 +117,8 @@ export function exchangeLine(endpoint: Endpoint, line: string, connectMs = HOOK_
       buffered += chunk;
       const nl = buffered.indexOf('\n');
       if (nl < 0 && buffered.length < MAX_ANSWER) return;
+      if (settled) return;
+      settled = true;
       clearTimeout(totalTimer);
       socket.destroy();
       resolve(nl < 0 ? buffered : buffered.slice(0, nl));
