@@ -18,6 +18,7 @@ const optional: Array<{ name: string; module: string; fn: string }> = [
   { name: 'web', module: './bench/web.js', fn: 'benchWeb' },
   { name: 'web-render', module: './bench/web-render.js', fn: 'benchWebRender' },
   { name: 'hooks', module: './bench/hooks.js', fn: 'benchHooks' },
+  { name: 'working-state', module: './bench/working-state.js', fn: 'benchWorkingState' },
 ];
 for (const o of optional) {
   const file = new URL(o.module, import.meta.url);
