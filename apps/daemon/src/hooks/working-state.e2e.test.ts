@@ -247,6 +247,13 @@ describe('working state with provenance (real daemon, real hooks)', () => {
     await new Promise((r) => setTimeout(r, 1_000));
     expect(st.statuses[event.id]!['peer1']).toMatchObject({ delivery_state: 'accepted', delivery_confirmation: null });
     expect(events(fx, gid).filter((e) => e.kind === 'x.cccc.delivery_confirmation')).toEqual([]);
-    expect((await peer1(fx, gid)).state_source).not.toBe('hook');
+    const unhooked = await peer1(fx, gid);
+    expect(unhooked.state_source).toMatch(/^(idle|terminal)$/);
+    expect(unhooked.effective_working_reason).not.toMatch(/^hook_/);
+    // A previously running actor that stops is reported once as stopped.
+    await fx.client.call('actor_stop', { group_id: gid, actor_id: 'peer1' });
+    await waitFor(() => activityStates(fx!, gid).at(-1) === 'stopped', 5_000, 'actor.activity stopped');
+    const stopped = events(fx, gid).filter((e) => e.kind === 'actor.activity').at(-1)!;
+    expect((stopped.data['actors'] as unknown[])[0]).toMatchObject({ id: 'peer1', running: false, state_source: 'process', input_state: 'offline' });
   }, 90_000);
 });
