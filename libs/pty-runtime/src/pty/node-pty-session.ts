@@ -22,20 +22,20 @@ export function spawnNodePty(options: PtySpawnOptions): PtySession {
   const file = findExecutable(command, options.env.PATH ?? process.env.PATH);
   if (!file) throw new PtySpawnError('command_not_found', `command not found on PATH: ${command}`);
   const data = new Emitter<Uint8Array>();
+  const spawn = () =>
+    ptySpawn(file, args, {
+      name: options.env.TERM ?? 'xterm-256color',
+      cols: options.cols,
+      rows: options.rows,
+      cwd: options.cwd,
+      env: { ...options.env },
+      encoding: null,
+    });
   let spawned: { pty: IPty; direct: boolean };
   try {
-    spawned = spawnWithDirectReads(
-      () =>
-        ptySpawn(file, args, {
-          name: options.env.TERM ?? 'xterm-256color',
-          cols: options.cols,
-          rows: options.rows,
-          cwd: options.cwd,
-          env: { ...options.env },
-          encoding: null,
-        }),
-      (chunk) => data.fire(chunk),
-    );
+    // CCCC_PTY_STREAM_READS=1 keeps node-pty's own read stream: a fallback should the direct
+    // path misbehave somewhere, and the same-run baseline of the attach benchmark.
+    spawned = process.env.CCCC_PTY_STREAM_READS === '1' ? { pty: spawn(), direct: false } : spawnWithDirectReads(spawn, (chunk) => data.fire(chunk));
   } catch (err) {
     throw new PtySpawnError('spawn_failed', `failed to spawn ${command}: ${(err as Error).message}`, { cause: err });
   }
