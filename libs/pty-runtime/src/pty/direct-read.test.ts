@@ -29,6 +29,32 @@ describe('direct PTY reads (onread into a reused buffer)', () => {
     expect(viaNodePty).toBe(0);
   });
 
+  it('CCCC_PTY_STREAM_READS=1 falls back to node-pty data events, with the same bytes and exit', async () => {
+    process.env.CCCC_PTY_STREAM_READS = '1';
+    const original = tty.ReadStream;
+    let swapped = false;
+    try {
+      // Spawning must not swap tty.ReadStream at all on the fallback path.
+      Object.defineProperty(tty, 'ReadStream', {
+        configurable: true,
+        get: () => original,
+        set: () => {
+          swapped = true;
+        },
+      });
+      const pty = spawnNodePty({ argv: numberedLines(3000), cwd: process.cwd(), env, cols: 120, rows: 40 });
+      const ring = new OutputRing();
+      pty.onData((d) => ring.append(d));
+      const exit = await new Promise<{ exitCode: number | null }>((resolve) => pty.onExit(resolve));
+      expect(exit.exitCode).toBe(7);
+      expect(swapped).toBe(false);
+      expect(ring.slice(0).toString('latin1').split('\r\n').filter(Boolean)).toHaveLength(3000);
+    } finally {
+      delete process.env.CCCC_PTY_STREAM_READS;
+      Object.defineProperty(tty, 'ReadStream', { configurable: true, writable: true, enumerable: true, value: original });
+    }
+  }, 30_000);
+
   it('restores tty.ReadStream even when the spawn throws', () => {
     const original = tty.ReadStream;
     expect(() =>
