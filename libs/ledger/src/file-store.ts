@@ -26,7 +26,8 @@ import type { InboxView } from './projections/inbox.js';
 import type { ReplyObligation } from './projections/obligations.js';
 import { roleOrPeer } from './projections/recipients.js';
 import { GroupCommitAppender, type Decide } from './storage/appender.js';
-import { compactLocked, type CompactReport } from './storage/compact.js';
+import { compactLocked, MAX_ACTIVE_BYTES, type CompactReport } from './storage/compact.js';
+import { MIN_COMPACT_INTERVAL_MS } from './storage/compact-policy.js';
 import { LedgerFollower } from './storage/follower.js';
 import { LedgerFiles } from './storage/ledger-files.js';
 import { CLIENT_ID_WINDOW_MS } from './storage/limits.js';
@@ -59,6 +60,12 @@ export class FileLedgerStore implements LedgerStore {
   private closed = false;
   /** A read found bytes that differ from what the index recorded. */
   private indexDisagrees = false;
+  /** The automatic compaction in flight, and the earliest time the next one may start. */
+  private autoCompaction: Promise<void> | undefined;
+  private nextAutoCompactMs = 0;
+  private thresholdSeen: { value: number; atMs: number } | undefined;
+  /** Outcome of the last automatic compaction (observability and tests). */
+  lastAutoCompaction: { report?: CompactReport; error?: unknown } | undefined;
 
   constructor(
     readonly paths: LedgerPaths,
@@ -71,11 +78,54 @@ export class FileLedgerStore implements LedgerStore {
     this.queries = new IndexQueries(index.db);
     this.appender = new GroupCommitAppender(paths, files, index);
     if (opts.lockTimeoutMs) this.appender.lockTimeoutMs = opts.lockTimeoutMs;
+    if (opts.autoCompact) this.appender.onCommitted = (bytes) => this.maybeAutoCompact(bytes);
     this.ctx = { queries: this.queries, readOrd: (ord) => this.readOrd(ord), cursorsPath: paths.cursors, historyQueryPage: opts.historyQueryPage };
   }
 
   recoverAtOpen(): void {
     this.recovered = recoverConsume(this.consumeDeps());
+  }
+
+  private now(): Date {
+    return this.opts.clock ? this.opts.clock() : new Date();
+  }
+
+  private threshold(): number {
+    return this.opts.maxActiveBytes?.() ?? MAX_ACTIVE_BYTES;
+  }
+
+  /** The threshold for the per-batch trigger check, asked at most once a second. */
+  private triggerThreshold(nowMs: number): number {
+    if (!this.thresholdSeen || nowMs - this.thresholdSeen.atMs >= 1000 || nowMs < this.thresholdSeen.atMs) {
+      this.thresholdSeen = { value: this.threshold(), atMs: nowMs };
+    }
+    return this.thresholdSeen.value;
+  }
+
+  /**
+   * The size trigger: a cheap check after each durable batch. The rotation itself runs on a
+   * later turn, takes the writer lock like any compaction (appends wait for it, none is lost)
+   * and re-decides there from the shared manifest, so several processes cannot rotate twice.
+   */
+  private maybeAutoCompact(activeBytes: number): void {
+    if (this.closed || this.autoCompaction) return;
+    const nowMs = this.now().getTime();
+    if (nowMs < this.nextAutoCompactMs || activeBytes < this.triggerThreshold(nowMs)) return;
+    const interval = this.opts.compactMinIntervalMs ?? MIN_COMPACT_INTERVAL_MS;
+    this.autoCompaction = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.compact({ reason: 'auto' }))
+      .then(
+        (report) => {
+          this.lastAutoCompaction = { report };
+        },
+        (error: unknown) => {
+          this.lastAutoCompaction = { error }; // e.g. a malformed record: tried again after the interval
+        },
+      )
+      .finally(() => {
+        this.nextAutoCompactMs = nowMs + interval;
+        this.autoCompaction = undefined;
+      });
   }
 
   private nowIso(): string {
@@ -350,14 +400,15 @@ export class FileLedgerStore implements LedgerStore {
     this.ensureOpen();
     const lock = await FileLock.acquire(this.paths.lock, this.opts.lockTimeoutMs ?? 30_000);
     try {
+      this.ensureOpen(); // closed while we waited for the lock
       this.appender.flushIndex();
       catchUpActive(this.index, this.files);
-      const now = this.opts.clock ? this.opts.clock() : new Date();
       return compactLocked(this.paths, this.files, this.index, {
-        now,
+        now: this.now(),
         reason: opts.reason ?? 'manual',
         force: opts.force ?? false,
-        ...(opts.maxActiveBytes !== undefined ? { maxActiveBytes: opts.maxActiveBytes } : {}),
+        maxActiveBytes: opts.maxActiveBytes ?? this.threshold(),
+        minIntervalMs: this.opts.compactMinIntervalMs ?? MIN_COMPACT_INTERVAL_MS,
       });
     } finally {
       lock.release();
@@ -383,6 +434,7 @@ export class FileLedgerStore implements LedgerStore {
   async close(): Promise<void> {
     if (this.closed) return;
     while (!this.appender.idle) await sleep(1);
+    await this.autoCompaction;
     this.closed = true;
     this.appender.close();
     this.files.close();

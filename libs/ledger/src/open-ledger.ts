@@ -23,6 +23,17 @@ export interface OpenLedgerOptions {
   clientIdWindowMs?: number;
   /** Rows fetched per step when history filters by text (default 256). */
   historyQueryPage?: number;
+  /**
+   * Rotate the active file automatically once it reaches `maxActiveBytes` (reference rule:
+   * group.yaml `ledger.max_active_bytes`, default 5,000,000), at most once per
+   * `compactMinIntervalMs` (300 s). Runs after the appends that crossed the threshold were
+   * acknowledged, never on their path. Off by default: the daemon, the single writer, opts in.
+   */
+  autoCompact?: boolean;
+  /** The rotation threshold, asked at each decision so an edited group.yaml applies at once. */
+  maxActiveBytes?: () => number | undefined;
+  /** Minimum time between non-forced rotations (manual or automatic); default 300 s. */
+  compactMinIntervalMs?: number;
   /** Test seam: called after each durable step of a consuming Inbox read. */
   onConsumePhase?: (phase: ConsumePhase) => void;
 }

@@ -2,6 +2,17 @@ import { effectiveRole, type HomeLayout } from '@cccc/groups';
 import { openGroupLedger, type FileLedgerStore } from '@cccc/ledger';
 import type { GroupDocCache } from './group-cache.js';
 
+/** `ledger.max_active_bytes` of group.yaml when it is a positive integer; else the default. */
+export function maxActiveBytesOf(groups: GroupDocCache, groupId: string): number | undefined {
+  try {
+    const ledger = (groups.get(groupId) as { ledger?: unknown }).ledger;
+    const v = ledger && typeof ledger === 'object' ? (ledger as Record<string, unknown>)['max_active_bytes'] : undefined;
+    return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Open ledgers of this daemon, one per group, opened on first use. The daemon is the single
  * writer, so it opens each ledger once and settles claims stranded by a previous process.
@@ -22,6 +33,10 @@ export class LedgerPool implements AsyncDisposable {
         home: this.layout.home,
         groupId,
         settleStrandedDeliveries: true,
+        // Reference rotation rule: group.yaml ledger.max_active_bytes (default 5,000,000), at
+        // most every 300 s; read per decision so an edited group.yaml applies at once.
+        autoCompact: true,
+        maxActiveBytes: () => maxActiveBytesOf(this.groups, groupId),
         roleOf: (actorId: string) => {
           try {
             return effectiveRole(this.groups.get(groupId).actors, actorId);

@@ -54,6 +54,8 @@ export class GroupCommitAppender {
   lockTimeoutMs = 30_000;
   /** Counters that make group commit observable: one write + one fdatasync per batch. */
   readonly stats = { batches: 0, appends: 0 };
+  /** Called after each durable batch with the active file's size (after acknowledging it). */
+  onCommitted: ((activeBytes: number) => void) | undefined;
   /** Set when the index could not record a durable batch; the store resynchronizes it. */
   indexNeedsResync = false;
   /**
@@ -208,6 +210,7 @@ export class GroupCommitAppender {
       this.unindexed.push({ start: size, end: size + buf.length, items });
       this.unindexedCount += items.length;
       for (const p of toWrite) p.resolve({ written: true, event: p.prepared.event });
+      this.onCommitted?.(this.knownEnd);
     } catch (err) {
       for (const p of batch) p.reject(err);
     } finally {

@@ -8,6 +8,7 @@ import type { LedgerPaths } from '../paths.js';
 import type { LedgerFiles } from './ledger-files.js';
 import { readManifest, writeManifest, type Manifest, type ManifestSegment } from './manifest.js';
 import { listSegments, readSegmentBytes, segmentFileName, type SegmentFile } from './segment-files.js';
+import { compactDecision, lastRotationMs, MIN_COMPACT_INTERVAL_MS } from './compact-policy.js';
 import { scanStrict } from './snapshot.js';
 
 /** Reference default: rotate when the active file reaches this size (unless forced). */
@@ -85,7 +86,7 @@ export function compactLocked(
   paths: LedgerPaths,
   files: LedgerFiles,
   index: LedgerIndex,
-  opts: { now: Date; reason: string; force: boolean; maxActiveBytes?: number },
+  opts: { now: Date; reason: string; force: boolean; maxActiveBytes?: number; minIntervalMs?: number },
 ): CompactReport {
   if (!existsSync(paths.segmentsDir)) {
     mkdirSync(paths.segmentsDir, { recursive: true });
@@ -93,16 +94,27 @@ export function compactLocked(
   }
   const manifest = readManifest(paths.manifest);
   const stamp = manifestStamp(opts.now);
+  // The rotation time of the newest segment before this call (reconcile may stamp recovered ones now).
+  const lastRotation = lastRotationMs(manifest);
   const { added } = reconcile(paths, manifest, stamp);
   files.invalidate();
+  const size = existsSync(paths.active) ? statSync(paths.active).size : 0;
+  const decision = compactDecision({
+    force: opts.force,
+    activeBytes: size,
+    threshold: opts.maxActiveBytes ?? MAX_ACTIVE_BYTES,
+    nowMs: opts.now.getTime(),
+    lastRotationMs: lastRotation,
+    minIntervalMs: opts.minIntervalMs ?? MIN_COMPACT_INTERVAL_MS,
+  });
+  // Decided before the strict scan: that scan reads the whole history, and nothing is sealed
+  // (so nothing needs checking) when the answer is no.
+  if (!decision.rotate) {
+    if (added.length) writeManifest(paths.manifest, { ...manifest, updated_at: stamp });
+    return { rotated: false, reason: decision.reason, reconciled: added, compressed: [] };
+  }
   // Reject damage before rotating: sealing a malformed record would hide it in a segment.
   scanStrict(files, () => undefined);
-  const size = existsSync(paths.active) ? statSync(paths.active).size : 0;
-  const threshold = opts.maxActiveBytes ?? MAX_ACTIVE_BYTES;
-  if (size === 0 || (!opts.force && size < threshold)) {
-    if (added.length) writeManifest(paths.manifest, { ...manifest, updated_at: stamp });
-    return { rotated: false, reason: size === 0 ? 'active ledger is empty' : `active ledger ${size} < ${threshold} bytes`, reconciled: added, compressed: [] };
-  }
 
   const seq = manifest.next_segment_seq;
   const name = segmentFileName(opts.now, seq);
