@@ -76,4 +76,21 @@ describe('claude lifecycle hooks from the fake agent (real PTY, real daemon)', (
     expect(ended).toMatchObject({ status: 'stopped', session_closed: true, session_id: sessionId });
     expect(readFileSync(statePath(fx, gid), 'utf8')).not.toMatch(/please|fake:/);
   });
+
+  it('a claude older than 2.1.141 launches unhooked and is marked so', { timeout: 120_000 }, async () => {
+    fx = await runtimeFixture();
+    const { group_id: gid } = await fx.client.call('group_create', { title: 'old claude' });
+    const scope = join(fx.home, 'scopes', gid);
+    mkdirSync(scope, { recursive: true });
+    await fx.client.call('attach', { path: scope, group_id: gid });
+    const shim = agentShim(join(fx.home, 'bin'), 'claude', { env: { FAKE_AGENT_VERSION: '2.1.140' } });
+    await fx.client.call('actor_add', { group_id: gid, actor_id: 'peer1', runtime: 'custom', command: [shim] });
+    await fx.client.call('group_start', { group_id: gid });
+    await waitFor(async () => /fake-agent ready/.test(await screenOf(fx!.kernel, gid, 'peer1')), 20_000, 'the unhooked agent to run');
+    const record = readJson(join(fx.home, 'daemon', 'runtime-hook-launch', `${actorHookKey(gid, 'peer1')}.json`));
+    expect(record).toMatchObject({ runtime: 'claude', hook_enabled: false, pid: fx.kernel.runtimes.get(gid, 'peer1')?.session?.pid });
+    expect(existsSync(statePath(fx, gid))).toBe(false);
+    const argv = readFileSync(`/proc/${record.pid}/cmdline`, 'utf8').split('\0');
+    expect(argv).not.toContain('--settings');
+  });
 });
