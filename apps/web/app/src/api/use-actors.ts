@@ -3,16 +3,17 @@ import { get, seg } from './http';
 import type { ActorListEntry } from './types';
 
 /**
- * The group's actors with unread Mail counts. `reload` is called by views that saw an actor.*
- * or mail event on their ledger stream; failures keep the last good list.
+ * The group's actors, with unread Mail counts when `withUnread` (counting walks each actor's
+ * unread Mail, which the chat's completion does not need). `reload` is called by views that saw
+ * an actor.* or mail event on their ledger stream; failures keep the last good list.
  */
-export function useActors(groupId: string): { actors: ActorListEntry[]; reload: () => void; error: string | null } {
+export function useActors(groupId: string, withUnread = false): { actors: ActorListEntry[]; reload: () => void; error: string | null } {
   const [actors, setActors] = useState<ActorListEntry[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [tick, setTick] = useState(0);
   useEffect(() => {
     let live = true;
-    get<{ actors: ActorListEntry[] }>(`/groups/${seg(groupId)}/actors?include_unread=true`).then(
+    get<{ actors: ActorListEntry[] }>(`/groups/${seg(groupId)}/actors${withUnread ? '?include_unread=true' : ''}`).then(
       (r) => {
         if (!live) return;
         setActors(r.actors);
@@ -23,7 +24,7 @@ export function useActors(groupId: string): { actors: ActorListEntry[]; reload: 
     return () => {
       live = false;
     };
-  }, [groupId, tick]);
+  }, [groupId, withUnread, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { actors, reload, error };
 }

@@ -17,6 +17,26 @@ const keyOf = (e: LedgerEvent) => e.id;
 /** Messages, everything that changes their status, and actor changes (composer completion). */
 const STREAM_KINDS = ['chat.message', ...STATUS_KINDS, ...ACTOR_KINDS];
 
+/** The newest chat page plus the newest ledger event of any kind (where the live stream starts). */
+function fetchInitial(groupId: string): Promise<[Page, Page]> {
+  const base = `/groups/${seg(groupId)}`;
+  return Promise.all([get<Page>(`${base}/ledger/tail?kind=chat.message&limit=${PAGE}`), get<Page>(`${base}/ledger/tail?limit=1`)]);
+}
+
+// A deep link's chat is requested as soon as the bundle runs, not after React's first commit:
+// first render of a big group is dominated by this round trip on a busy machine.
+let prefetched: { groupId: string; pages: Promise<[Page, Page]> } | null = null;
+const linkedGroup = typeof window === 'undefined' ? null : new URLSearchParams(window.location.search).get('group');
+if (linkedGroup) {
+  prefetched = { groupId: linkedGroup, pages: fetchInitial(linkedGroup) };
+  prefetched.pages.catch(() => undefined); // the view reports errors when it consumes it
+}
+function initialPages(groupId: string): Promise<[Page, Page]> {
+  const p = prefetched;
+  prefetched = null;
+  return p && p.groupId === groupId ? p.pages : fetchInitial(groupId);
+}
+
 /**
  * The group chat: the newest page of chat.message events from ledger_tail, older pages on
  * scroll-up, live events over the ledger SSE stream (started right after the newest ledger
@@ -41,7 +61,7 @@ export function ChatView({ groupId }: { groupId: string }) {
 
   useEffect(() => {
     let live = true;
-    Promise.all([get<Page>(`${base}/ledger/tail?kind=chat.message&limit=${PAGE}`), get<Page>(`${base}/ledger/tail?limit=1`)]).then(
+    initialPages(groupId).then(
       ([page, newest]) => {
         if (!live) return;
         setMessages(page.events);
@@ -54,7 +74,7 @@ export function ChatView({ groupId }: { groupId: string }) {
     return () => {
       live = false;
     };
-  }, [base]);
+  }, [groupId]);
 
   useEventSource<LedgerEvent>(
     loaded ? ledgerStreamUrl(groupId, STREAM_KINDS, since) : null,

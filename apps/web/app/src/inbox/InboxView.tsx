@@ -14,7 +14,7 @@ type Peek = { messages: LedgerEvent[]; cursor: { event_id: string; ts: string } 
  */
 export function InboxView({ groupId }: { groupId: string }) {
   const base = `/groups/${seg(groupId)}`;
-  const { actors, reload: reloadActors } = useActors(groupId);
+  const { actors, reload: reloadActors } = useActors(groupId, true);
   const [actorId, setActorId] = useState<string | null>(null);
   const [peek, setPeek] = useState<Peek | null>(null);
   const [error, setError] = useState<string | null>(null);
