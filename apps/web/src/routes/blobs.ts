@@ -47,7 +47,9 @@ export function blobRoutes({ client }: RouteDeps): Router {
     ctx.res.on('close', () => blob.close());
     try {
       for await (const chunk of blob.body) {
-        if (!ctx.res.write(chunk)) await new Promise((resolve) => ctx.res.once('drain', resolve));
+        if (ctx.res.destroyed) break;
+        // Wait for the browser to take the bytes, or for it to go away (then the loop ends).
+        if (!ctx.res.write(chunk)) await new Promise((resolve) => (ctx.res.once('drain', resolve), ctx.res.once('close', resolve)));
       }
       ctx.res.end();
     } catch {
