@@ -145,6 +145,7 @@ describe('activity ticker and working-state badge in Chromium', () => {
     const { context, page } = await browser.newPage();
     await page.goto(`${web.url}/?group=${gid}`);
     const badge = page.locator('.actor-card[data-actor="agent1"] .working-badge');
+    await badge.waitFor({ timeout: 60_000 });
     await expect.poll(() => badge.getAttribute('data-state'), { timeout: 30_000 }).toMatch(/idle|waiting/);
 
     await webApi(web.url, 'POST', `/groups/${gid}/send`, { text: 'please run a tool', to: ['agent1'] });
