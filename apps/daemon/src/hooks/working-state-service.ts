@@ -14,6 +14,11 @@ const SCREEN_TAIL_BYTES = 4096;
 /** REFERENCE_NOTES §4: visible output within this window counts as working in the idle fallback. */
 const RECENT_OUTPUT_S = 5;
 
+/** An unreadable identity or state file is no evidence: the derivation falls back, never throws. */
+function failClosed<T>(read: Promise<T | null>): Promise<T | null> {
+  return read.catch(() => null);
+}
+
 export interface WorkingStateChange {
   readonly groupId: string;
   readonly actorId: string;
@@ -62,11 +67,11 @@ export class WorkingStateService implements Disposable {
       return { running: false, idleSeconds: null, state };
     }
     const identity = sessionIdentity(live);
-    const record = await readLaunchRecord(this.kernel.layout, groupId, actorId);
+    const record = await failClosed(readLaunchRecord(this.kernel.layout, groupId, actorId));
     const launch: LaunchIdentity | null =
       record && record.hook_enabled && record.pid !== null ? { runtime: record.runtime, pid: record.pid, launch_token: record.launch_token } : null;
     const runtime = identity?.runtime ?? launch?.runtime;
-    const hook = runtime === 'claude' || runtime === 'codex' ? await readHookState(this.kernel.layout, runtime, groupId, actorId) : null;
+    const hook = runtime === 'claude' || runtime === 'codex' ? await failClosed(readHookState(this.kernel.layout, runtime, groupId, actorId)) : null;
     const now = Date.now();
     const seen = this.sampleOutput(live, now);
     const idleSeconds = Math.max(0, (now - seen.at) / 1000);
