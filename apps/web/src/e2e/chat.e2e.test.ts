@@ -134,6 +134,21 @@ describe('the control room in a real browser', () => {
     expect(await page.locator('.composer-reply').count()).toBe(0);
   }, 120_000);
 
+  it('sends a file attachment through the upload route and links it from the row', async () => {
+    const box = page.getByRole('textbox', { name: 'Message', exact: true });
+    await page.getByLabel('Message mode').selectOption('send');
+    await page.getByLabel('Attach files').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('attached notes\n') });
+    await box.fill('@peer1 see the attached notes');
+    await box.press('Enter');
+    const sent = row(page, 'see the attached notes');
+    await sent.waitFor({ timeout: 30_000 });
+    const link = sent.locator('.msg-attachments a', { hasText: 'notes.txt' });
+    await link.waitFor();
+    const href = (await link.getAttribute('href'))!;
+    const body = await page.evaluate(async (url) => (await fetch(url)).text(), href);
+    expect(body).toBe('attached notes\n');
+  }, 120_000);
+
   it('shows the Mail inbox of an actor and marks it read (the chat row follows)', async () => {
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Inbox' }).click();
     await page.getByLabel('Inbox actor').selectOption('peer1');

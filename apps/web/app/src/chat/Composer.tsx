@@ -61,7 +61,7 @@ export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Pr
       if (files.length > 0) {
         const form = new FormData();
         form.set('text', text);
-        form.set('to_json', JSON.stringify(to));
+        if (to.length > 0) form.set('to_json', JSON.stringify(to));
         form.set('message_mode', effectiveMode);
         if (replyTo) form.set('reply_to', replyTo.id);
         for (const f of files) form.append('files', f, f.name);
