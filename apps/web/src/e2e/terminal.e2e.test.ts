@@ -142,6 +142,19 @@ describe('terminal tab', () => {
     await context.close();
   }, 180_000);
 
+  it('a stopped actor cannot be attached: the tab says so instead of showing an empty screen', async () => {
+    // (adding to an active group starts the actor; stop it)
+    await webApi(web.url, 'POST', `/groups/${gid}/actors`, { actor_id: 'idle1', runtime: 'custom', command: fakeAgentArgv() });
+    await webApi(web.url, 'POST', `/groups/${gid}/actors/idle1/stop`);
+    const actors = (await webApi<{ actors: { id: string; running: boolean }[] }>(web.url, 'GET', `/groups/${gid}/actors`)).actors;
+    expect(actors.find((a) => a.id === 'idle1')?.running).toBe(false);
+    const { context, page } = await browser.newPage();
+    await page.goto(`${web.url}/?group=${gid}&actor=idle1`);
+    await expect.poll(() => page.locator('.terminal-message').textContent(), { timeout: 30_000 }).toContain('cannot attach');
+    expect(await state(page).getAttribute('data-phase')).toBe('closed');
+    await context.close();
+  }, 180_000);
+
   it('is readable and scrollable on a phone-sized screen', async () => {
     const { context, page } = await browser.newPage({ phone: true });
     await page.goto(`${web.url}/?group=${gid}&actor=agent1`);

@@ -92,9 +92,12 @@ export class TermSession {
     const ws = new WebSocket(termUrl(window.location, this.groupId, this.actorId, { mode, takeover, ...size }));
     ws.binaryType = 'arraybuffer';
     this.ws = ws;
-    this.update({ phase: 'connecting', mode, writable: false, message: null, final: false });
+    // A retry keeps the last message up (why it is retrying); a manual attach clears it.
+    this.update({ phase: 'connecting', mode, writable: false, final: false, ...(this.retries === 0 ? { message: null } : {}) });
+    let attached = false;
     ws.onmessage = (e) => {
       if (this.ws !== ws || !(e.data instanceof ArrayBuffer)) return;
+      attached = true;
       this.onFrame(e.data);
     };
     ws.onclose = (e) => {
@@ -104,7 +107,9 @@ export class TermSession {
       if (this.disposed) return;
       // 4401: the access token was revoked; never retry that by ourselves.
       const final = e.code === 4401 || this.retries >= MAX_RETRIES;
-      const message = e.code === 4401 ? 'unauthorized' : e.reason || (e.code === 1000 ? 'terminal stream ended' : 'disconnected');
+      // A refused upgrade (not running, not a PTY actor, no access) never got a handshake.
+      const message =
+        e.code === 4401 ? 'unauthorized' : !attached ? 'cannot attach: is the actor running?' : e.reason || (e.code === 1000 ? 'terminal stream ended' : 'disconnected');
       this.update({ phase: 'closed', writable: false, message, final });
       if (!final) {
         const delay = 500 * 2 ** this.retries++;
