@@ -50,7 +50,7 @@ describe('the control room in a real browser', () => {
     await page.getByLabel('New group title').fill('e2e team');
     await page.getByRole('button', { name: 'Create' }).click();
     // Selecting the new group writes the deep link.
-    gid = await until(() => new URL(page.url()).searchParams.get('group'), 'the new group in the URL');
+    gid = await until(() => new URL(page.url()).searchParams.get('group') ?? '', 'the new group in the URL');
     await expect.poll(() => page.locator('.group-item[aria-current="true"]').textContent(), { timeout: 30_000 }).toContain('e2e team');
 
     await page.getByLabel('Directory to attach').fill(scopeDir);
@@ -219,7 +219,8 @@ describe('the control room in a real browser', () => {
       // One pane at a time: the chat is shown, the sidebar is not.
       expect(await phone.page.locator('.pane-groups').isVisible()).toBe(false);
       expect(await phone.page.getByRole('textbox', { name: 'Message', exact: true }).isVisible()).toBe(true);
-      const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
+      // Page-side code sees the DOM; this file compiles without the DOM library.
+      const width = await phone.page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
       expect(width).toBeLessThanOrEqual(390);
       await saveScreenshot(phone.page, 'chat-phone');
       await phone.page.getByRole('navigation', { name: 'Panes' }).getByRole('button', { name: 'Groups' }).click();
@@ -265,5 +266,13 @@ describe('a long timeline', () => {
     expect(await page.locator('article.msg').count()).toBeLessThan(100);
     // Statuses were fetched for the rows on screen.
     await row(page, 'seed message 0').locator('li[data-actor="peer1"]').waitFor({ timeout: 30_000 });
+
+    // Search reads the whole ledger (ledger_search), not only the pages loaded so far.
+    await page.getByLabel('Search messages').fill('seed message 777');
+    await page.getByLabel('Search messages').press('Enter');
+    await page.getByRole('button', { name: /^Back to chat/ }).waitFor({ timeout: 30_000 });
+    await row(page, 'seed message 777').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: /^Back to chat/ }).click();
+    await row(page, `seed message ${N - 1}`).waitFor({ timeout: 30_000 });
   }, 240_000);
 });
