@@ -32,8 +32,8 @@ export class LedgerIndex {
   private constructor(db: Database.Database) {
     this.db = db;
     this.buffers = {
-      events: new RowBuffer(db, 'INSERT', 'events', ['ord', 'id', 'src', 'off', 'len', 'kind', 'by', 'ts']),
-      chat: new RowBuffer(db, 'INSERT', 'chat', ['ord', 'by', 'mode', 'reply_to']),
+      events: new RowBuffer(db, 'INSERT OR FAIL', 'events', ['ord', 'id', 'src', 'off', 'len', 'kind', 'by', 'ts']),
+      chat: new RowBuffer(db, 'INSERT OR FAIL', 'chat', ['ord', 'by', 'mode', 'reply_to']),
       audience: new RowBuffer(db, 'INSERT OR IGNORE', 'audience', ['token', 'ord', 'mode', 'by']),
     };
     this.stmts = {
@@ -106,6 +106,11 @@ export class LedgerIndex {
     return this.stmts.maxOrd.get()?.m ?? 0;
   }
 
+  /** The last ord held by a sealed segment: rows above it are the active file's. */
+  sealedMaxOrd(): number {
+    return Number(this.meta('sealed_max_ord') ?? 0);
+  }
+
   /** Byte offset in the active file up to which complete lines are indexed. */
   activeHwm(): number {
     return Number(this.meta('active_hwm') ?? 0);
@@ -116,6 +121,7 @@ export class LedgerIndex {
       for (const t of ALL_TABLES) this.db.exec(`DELETE FROM ${t}`);
       this.setMeta('schema', INDEX_SCHEMA_VERSION);
       this.setMeta('active_hwm', 0);
+      this.setMeta('sealed_max_ord', 0);
     })();
   }
 

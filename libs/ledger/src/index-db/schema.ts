@@ -2,7 +2,7 @@
  * Schema of the derived index `ts-index.sqlite3`. Bump INDEX_SCHEMA_VERSION on any change: a
  * different version is treated like a corrupt index and rebuilt from the JSONL.
  */
-export const INDEX_SCHEMA_VERSION = '4';
+export const INDEX_SCHEMA_VERSION = '5';
 
 export const INDEX_DDL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -11,7 +11,9 @@ CREATE TABLE IF NOT EXISTS events (
   ord INTEGER PRIMARY KEY, id TEXT NOT NULL, src INTEGER NOT NULL, off INTEGER NOT NULL,
   len INTEGER NOT NULL, kind TEXT NOT NULL, by TEXT NOT NULL, ts TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS events_id ON events(id);
-CREATE INDEX IF NOT EXISTS events_src ON events(src, ord);
+-- No (src, ord) index: the active file's rows are exactly the ords above meta sealed_max_ord
+-- (append order puts every sealed event first), so that index only cost a B-tree insert per event.
+DROP INDEX IF EXISTS events_src;
 -- One row per (addressed token | "from:<by>") of each chat.message.
 CREATE TABLE IF NOT EXISTS audience (
   token TEXT NOT NULL, ord INTEGER NOT NULL, mode TEXT NOT NULL, by TEXT NOT NULL,

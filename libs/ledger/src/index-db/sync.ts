@@ -92,8 +92,8 @@ export function staleReason(index: LedgerIndex, files: LedgerFiles): string | un
   const { size } = files.activeReadFd();
   if (hwm > size) return `index claims ${hwm} active bytes, file has ${size}`;
   const last = index.db
-    .prepare<[], { id: string; off: number; len: number }>('SELECT id, off, len FROM events WHERE src = 0 ORDER BY ord DESC LIMIT 1')
-    .get();
+    .prepare<[number], { id: string; off: number; len: number }>('SELECT id, off, len FROM events WHERE ord > ? ORDER BY ord DESC LIMIT 1')
+    .get(index.sealedMaxOrd());
   if (last) {
     if (last.off + last.len >= hwm) return 'active high-water mark precedes the last indexed event';
     const decoded = decodeLine(files.readAt(ACTIVE_SRC, last.off, last.len).toString('utf8'));
@@ -116,6 +116,7 @@ export function rebuildIndex(index: LedgerIndex, files: LedgerFiles): void {
       const { lines: n } = indexLines(index, lines);
       index.db.prepare('INSERT INTO sources(src, lines, bytes) VALUES (?, ?, ?)').run(seg.seq, n, statSync(seg.path).size);
     }
+    index.setMeta('sealed_max_ord', index.eventCount());
   });
   catchUpActive(index, files);
 }

@@ -133,7 +133,9 @@ export function compactLocked(
   writeManifest(paths.manifest, manifest);
 
   index.exclusive(() => {
-    index.db.prepare('UPDATE events SET src = ? WHERE src = 0').run(seq);
+    // The active file's rows are the ords above the last sealed one: a rowid range, not a scan.
+    index.db.prepare('UPDATE events SET src = ? WHERE ord > ?').run(seq, index.sealedMaxOrd());
+    index.setMeta('sealed_max_ord', index.eventCount());
     index.db.prepare('UPDATE damage SET src = ? WHERE src = 0').run(seq);
     index.db.prepare('INSERT OR REPLACE INTO sources(src, lines, bytes) VALUES (?, ?, ?)').run(seq, entry.line_count, bytes.length);
     index.setMeta('active_hwm', 0);
