@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+// The working-state badge names its evidence (REFERENCE_NOTES §4); pure, no DOM.
+import { workingBadge } from './working-badge';
+
+describe('working-state badge', () => {
+  it('reads "<state> · <source>" for a running actor', () => {
+    expect(workingBadge({ running: true, effective_working_state: 'working', state_source: 'hook', effective_working_reason: 'claude_hook_UserPromptSubmit' })).toMatchObject({
+      state: 'working',
+      source: 'hook',
+      label: 'working · hook',
+      title: 'claude_hook_UserPromptSubmit',
+    });
+    expect(workingBadge({ running: true, effective_working_state: 'idle', state_source: 'terminal' }).label).toBe('idle · terminal');
+  });
+
+  it('a stopped actor is just "stopped"; a missing state is unknown, never guessed', () => {
+    expect(workingBadge({ running: false, effective_working_state: 'stopped', state_source: 'process' }).label).toBe('stopped');
+    expect(workingBadge({ running: false }).label).toBe('stopped');
+    expect(workingBadge({ running: true })).toMatchObject({ state: 'unknown', label: 'unknown · unknown' });
+  });
+
+  it('the tooltip adds a held input state', () => {
+    expect(workingBadge({ running: true, effective_working_state: 'waiting', state_source: 'hook', effective_working_reason: 'r', input_state: 'waiting_user' }).title).toBe('r · input waiting_user');
+  });
+});
