@@ -14,18 +14,16 @@ import type { PreparedEvent } from './prepare-event.js';
 const fdatasyncAsync = promisify(fdatasync);
 const SEPARATOR = Buffer.from('\n');
 /**
- * Index rows of acknowledged batches are written while the next batch's fdatasync is in flight
- * (the main thread would only wait then), or by this timer once appends stop; reads flush
- * earlier. Indexing on the timer alone blocked the loop between an fsync's completion and the
- * next batch: in a CPU profile of 8 concurrent writers it was ~40 % of the main thread's work.
+ * Deferred index rows are written at most this late (reads flush earlier). Fewer, larger SQLite
+ * commits rewrite far fewer WAL pages, and those pages would otherwise ride along with the
+ * ledger's next fdatasync (ext4 data=ordered flushes them in the same journal commit).
+ *
+ * Tried and measured against this (8 writers, same runs): indexing inside each batch's
+ * fdatasync window. Per-batch commits cost ~+25 % CPU per append; at 64 events per commit the
+ * CPU matched but the flush outlasted the fsync it was meant to hide, and on two loaded cores
+ * it slowed the fsync itself: 7.5k-8.0k appends/s against 9.1k-9.3k for this timer.
  */
 const FLUSH_INDEX_AFTER_MS = 250;
-/**
- * Index during an fdatasync only once this many events wait: each SQLite commit writes its
- * dirty pages to the WAL, and committing every batch cost more CPU than it hid (measured with
- * 8 writers: ~+25 % CPU per append at 8 events per commit, on par with the timer at 64).
- */
-const INDEX_DURING_SYNC_MIN = 64;
 
 /**
  * Decided under the writer lock with the index caught up, so checks such as client_id
@@ -200,11 +198,7 @@ export class GroupCommitAppender {
       try {
         // The write only copies into the page cache; the fdatasync is the slow, async part.
         writeAll(fd, buf);
-        const durable = fdatasyncAsync(fd);
-        // The disk works on libuv's pool now and the main thread would only wait: index the
-        // earlier, already durable batches meanwhile, so SQLite stays off the ack path.
-        if (this.unindexedCount >= INDEX_DURING_SYNC_MIN) this.flushIndex();
-        await durable;
+        await fdatasyncAsync(fd);
       } catch (err) {
         const failure = ledgerError(LedgerErrorCodes.writeFailed, `ledger append failed: ${(err as Error).message}`);
         for (const p of toWrite) p.reject(failure);
