@@ -76,12 +76,13 @@ describe('activity ticker and working-state badge in Chromium', () => {
     await expect.poll(() => new URL(page.url()).searchParams.get('group'), { timeout: 30_000 }).toBe(otherGid);
     expect(await page.locator('.activity-bubble').count()).toBe(0);
     await page.locator('.pane-groups').getByText('activity-e2e').first().click();
-    await expect.poll(() => bubble.getAttribute('data-status'), { timeout: 30_000 }).toBe('started');
+    // Still active (on a slow machine more than 60 s may have passed: then it reads "stuck").
+    await expect.poll(() => bubble.getAttribute('data-status'), { timeout: 30_000 }).toMatch(/^(started|stuck)$/);
 
     // A fresh page (no state at all) hydrates the same view.
     const fresh = await browser.newPage();
     await fresh.page.goto(`${web.url}/?group=${gid}`);
-    await expect.poll(() => bubbles(fresh.page).filter({ hasText: 'Running mcp__github__search' }).count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => bubbles(fresh.page).filter({ hasText: 'mcp__github__search' }).first().getAttribute('data-status'), { timeout: 30_000 }).toMatch(/^(started|stuck)$/);
     await fresh.context.close();
 
     expect(await fireClaudeHook(daemon.home, gid, 'agent1', id.launch_token, { ...tool, hook_event_name: 'PostToolUse', tool_response: { ok: true } })).toBe(0);
