@@ -23,7 +23,18 @@ export function App({ initial }: { initial: DeepLink }) {
 
   const [daemon, setDaemon] = useState<{ version?: string } | 'down' | null>(null);
 
-  useEffect(() => onUnauthorized(() => setUnauthorized(true)), []);
+  // A 401 can race a sign-in that is setting the cookie (Settings signs this browser in with the
+  // first token it creates): confirm with a plain ping (twice, briefly apart) before leaving.
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        const still = () => fetch('/api/v1/ping', { credentials: 'same-origin' }).then((r) => r.status === 401, () => false);
+        void still().then(async (denied) => {
+          if (denied && (await new Promise((r) => setTimeout(r, 300)).then(still))) setUnauthorized(true);
+        });
+      }),
+    [],
+  );
   useEffect(() => {
     // The first call tells whether this server wants a token and whether the daemon answers.
     get<{ version?: string }>('/ping').then(setDaemon, () => setDaemon('down'));

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebServer, type WebServer } from '../server.js';
 import { launchTestBrowser, saveScreenshot, type TestBrowser } from '../testing/browser.js';
 import { startDaemonHome, until, type DaemonHome } from '../testing/harness.js';
+import { snapshotApp } from './app-snapshot.js';
 
 // "Typed but not submitted" in the timeline: a fake agent installed as `claude` gets the
 // daemon's injected hooks but thinks longer than the daemon's confirmation window, so the
@@ -14,6 +15,7 @@ import { startDaemonHome, until, type DaemonHome } from '../testing/harness.js';
 let daemon: DaemonHome;
 let web: WebServer;
 let browser: TestBrowser;
+let appDir: string;
 let client: DaemonClient;
 let dir: string;
 const saved = process.env.CCCC_DELIVERY_CONFIRM_MS;
@@ -30,10 +32,11 @@ function claudeShim(binDir: string): string {
 beforeAll(async () => {
   // The daemon inherits this environment: a short window so the slow agent misses it.
   process.env.CCCC_DELIVERY_CONFIRM_MS = '3000';
+  appDir = await snapshotApp();
   daemon = await startDaemonHome();
   if (saved === undefined) delete process.env.CCCC_DELIVERY_CONFIRM_MS;
   else process.env.CCCC_DELIVERY_CONFIRM_MS = saved;
-  web = await startWebServer({ home: daemon.home, port: 0 });
+  web = await startWebServer({ home: daemon.home, port: 0, appDir });
   browser = await launchTestBrowser();
   client = new DaemonClient({ home: daemon.home });
   dir = mkdtempSync(join(tmpdir(), 'cccc-web-confirm-'));
@@ -43,6 +46,7 @@ afterAll(async () => {
   await browser?.close();
   await web?.close();
   await daemon?.stop();
+  if (appDir) rmSync(appDir, { recursive: true, force: true });
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 

@@ -8,18 +8,21 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { startWebServer, type WebServer } from '../server.js';
 import { launchTestBrowser, saveScreenshot, type TestBrowser } from '../testing/browser.js';
 import { startDaemonHome, until, type DaemonHome } from '../testing/harness.js';
+import { snapshotApp } from './app-snapshot.js';
 
 // The chat, groups, inbox and settings screens against a real daemon with fake-agent actors,
 // the real Web port serving the built app, and Debian's headless Chromium.
 let daemon: DaemonHome;
 let web: WebServer;
 let browser: TestBrowser;
+let appDir: string;
 let client: DaemonClient;
 let scopeDir: string;
 
 beforeAll(async () => {
+  appDir = await snapshotApp();
   daemon = await startDaemonHome();
-  web = await startWebServer({ home: daemon.home, port: 0 });
+  web = await startWebServer({ home: daemon.home, port: 0, appDir });
   browser = await launchTestBrowser();
   client = new DaemonClient({ home: daemon.home });
   scopeDir = mkdtempSync(join(tmpdir(), 'cccc-web-scope-'));
@@ -29,6 +32,7 @@ afterAll(async () => {
   await browser?.close();
   await web?.close();
   await daemon?.stop();
+  if (appDir) rmSync(appDir, { recursive: true, force: true });
   if (scopeDir) rmSync(scopeDir, { recursive: true, force: true });
 }, 60_000);
 
@@ -185,18 +189,17 @@ describe('the control room in a real browser', () => {
     await saveScreenshot(page, 'settings');
   }, 120_000);
 
-  it('creates the first access token, signs this browser in with it, and revokes it', async () => {
+  it('creates the first access token, which signs this browser in, and revokes it', async () => {
     await page.getByRole('button', { name: 'Create token' }).click();
     const token = (await page.getByTestId('new-token').textContent())!;
     expect(token).toMatch(/^acc_/);
-    // The Web is now protected: a request without the token is refused.
+    // The Web is now protected: a request without the token is refused ...
     expect((await fetch(web.url + '/api/v1/groups')).status).toBe(401);
-    await page.getByRole('button', { name: 'Use it in this browser' }).click();
-    await expect.poll(() => page.locator('.daemon-status').getAttribute('data-state'), { timeout: 30_000 }).toBe('up');
-    expect(new URL(page.url()).searchParams.get('token')).toBeNull();
-    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
+    // ... while this browser carries on with the HttpOnly cookie the server set for it.
     const entry = page.locator('.token-list li');
     await entry.waitFor({ timeout: 30_000 });
+    expect(await page.evaluate(async () => (await fetch('/api/v1/groups')).status)).toBe(200);
+    expect(await page.getByRole('heading', { name: 'Access token required' }).count()).toBe(0);
     await entry.getByRole('button', { name: /^Revoke / }).click();
     await page.getByText('No tokens: this Web is open').waitFor({ timeout: 30_000 });
     expect((await fetch(web.url + '/api/v1/groups')).status).toBe(200);
@@ -266,6 +269,11 @@ describe('a long timeline', () => {
     expect(await page.locator('article.msg').count()).toBeLessThan(100);
     // Statuses were fetched for the rows on screen.
     await row(page, 'seed message 0').locator('li[data-actor="peer1"]').waitFor({ timeout: 30_000 });
+
+    // Away from the bottom, one button returns to the newest message.
+    await page.getByRole('button', { name: '↓ Newest' }).click();
+    await row(page, `seed message ${N - 1}`).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('button', { name: '↓ Newest' }).count()).toBe(0);
 
     // Search reads the whole ledger (ledger_search), not only the pages loaded so far.
     await page.getByLabel('Search messages').fill('seed message 777');

@@ -40,6 +40,8 @@ export function VirtualList<T>({ items, keyOf, render, estimate = 72, overscan =
   const [, setMeasured] = useState(0);
   const [viewport, setViewport] = useState({ top: 0, height: 0 });
   const stick = useRef(true);
+  // Mirrors `stick` for rendering the "newest" button (the ref is what layout reads).
+  const [away, setAway] = useState(false);
   const anchor = useRef<{ key: string; delta: number } | null>(null);
 
   const keys = useMemo(() => items.map(keyOf), [items, keyOf]);
@@ -93,6 +95,7 @@ export function VirtualList<T>({ items, keyOf, render, estimate = 72, overscan =
     const el = scroller.current;
     if (!el) return;
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    setAway(!stick.current);
     const { offsets: o, keys: k, n: count } = layout.current;
     const i = rowAt(o, count, el.scrollTop);
     anchor.current = i < count ? { key: k[i]!, delta: o[i]! - el.scrollTop } : null;
@@ -146,10 +149,26 @@ export function VirtualList<T>({ items, keyOf, render, estimate = 72, overscan =
     );
   }
   return (
-    <div ref={scroller} className={`vlist ${className ?? ''}`} onScroll={onScroll} role="log" aria-label={label}>
-      <div className="vlist-inner" style={{ height: total }}>
-        {rows}
+    <div className="vlist-wrap">
+      <div ref={scroller} className={`vlist ${className ?? ''}`} onScroll={onScroll} role="log" aria-label={label}>
+        <div className="vlist-inner" style={{ height: total }}>
+          {rows}
+        </div>
       </div>
+      {away && (
+        <button
+          className="vlist-newest"
+          onClick={() => {
+            const el = scroller.current;
+            if (!el) return;
+            stick.current = true;
+            setAway(false);
+            el.scrollTop = el.scrollHeight;
+          }}
+        >
+          ↓ Newest
+        </button>
+      )}
     </div>
   );
 }

@@ -6,7 +6,8 @@ type TokenEntry = { id: string; is_admin?: boolean; allowed_groups?: string[]; u
 /**
  * Access tokens (admin routes). The list shows token prefixes only; a new token's full string
  * is shown once, right after creation, and never stored by the app. While no token exists the
- * Web is open: the first token should be an admin token, or this browser locks itself out.
+ * Web is open: the first token also signs this browser in (it should be an admin token, or this
+ * browser can no longer manage tokens).
  */
 export function AccessTokens({ groupId }: { groupId: string }) {
   const [tokens, setTokens] = useState<TokenEntry[] | null>(null);
@@ -58,12 +59,14 @@ export function AccessTokens({ groupId }: { groupId: string }) {
           {!admin && <span className="muted">limited to this group</span>}
           <button
             onClick={() =>
-              post<{ token: string }>('/access-tokens', admin ? { is_admin: true } : { allowed_groups: [groupId] }).then((r) => {
-                // The first token closes the open Web, this browser included: reloading the
-                // list would answer 401, so the token stays on screen with a sign-in button.
+              post<{ token: string }>('/access-tokens', admin ? { is_admin: true } : { allowed_groups: [groupId] }).then(async (r) => {
+                // The first token closes the open Web, this browser included. Presenting it once
+                // as a Bearer header makes the server set this browser's HttpOnly cookie, so the
+                // session carries on (an admin token; a group token signs in but cannot list).
                 const first = tokens.length === 0;
+                if (first) await fetch('/api/v1/ping', { headers: { Authorization: `Bearer ${r.token}` }, credentials: 'same-origin' }).catch(() => undefined);
                 setCreated({ token: r.token, first });
-                if (!first) reload();
+                reload();
               }, fail)
             }
           >
@@ -76,21 +79,7 @@ export function AccessTokens({ groupId }: { groupId: string }) {
           <p>
             New token (shown once): <code data-testid="new-token">{created.token}</code>
           </p>
-          {created.first && (
-            <p>
-              This Web now requires a token.{' '}
-              <button
-                onClick={() => {
-                  // The server moves ?token= into its HttpOnly cookie; the app drops it from the URL.
-                  const url = new URL(window.location.href);
-                  url.searchParams.set('token', created.token);
-                  window.location.assign(url.toString());
-                }}
-              >
-                Use it in this browser
-              </button>
-            </p>
-          )}
+          {created.first && <p>This Web now requires a token; this browser is signed in with the new one.</p>}
         </div>
       )}
     </fieldset>
