@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import type { HomeLayout } from '@cccc/groups';
 import { newLaunchToken, pendingHookState } from '@cccc/hook-fence';
 import type { LaunchCommand } from '@cccc/pty-runtime';
@@ -19,7 +20,23 @@ export function setHookLauncherForTests(launcher: HookLauncher | undefined): voi
 
 /** How an injected hook runs `cccc hook <rt>-state`; undefined when this process has no CLI entry. */
 export function hookLauncher(): HookLauncher | undefined {
-  return launcherOverride ?? currentMcpServerLauncher();
+  if (launcherOverride) return launcherOverride;
+  const launcher = currentMcpServerLauncher();
+  return launcher && { ...launcher, cliEntry: hookCliEntry(launcher.cliEntry) };
+}
+
+/**
+ * The entry a hook runs: `cccc daemon start` runs the daemon as `node <pkg>/dist/cli.js`, and a
+ * hook through that entry loads the whole ESM command tree (~6x the start-up of the committed
+ * `<pkg>/bin/cccc.js` shim, which `require`s the small CommonJS hook bundle). The agent runs
+ * its hooks one after another, so under load the slow entry alone could push a delivery's
+ * UserPromptSubmit past the confirmation window. Any other entry is kept as it is.
+ */
+export function hookCliEntry(entry: string, exists: (path: string) => boolean = existsSync): string {
+  const pkg = /^(.*)[\\/]dist[\\/]cli\.js$/.exec(entry)?.[1];
+  if (pkg === undefined) return entry;
+  const shim = join(pkg, 'bin', 'cccc.js');
+  return exists(shim) ? shim : entry;
 }
 
 const VERSION_PROBE_TIMEOUT_MS = 3_000;
