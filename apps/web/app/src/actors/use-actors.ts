@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { subscribeLedger } from '../api/group-ledger-hub';
 import { get, seg } from '../api/http';
 import type { ActorListEntry } from '../api/types';
 
@@ -6,8 +7,9 @@ import type { ActorListEntry } from '../api/types';
 const POLL_MS = 5000;
 
 /**
- * The ledger kinds that change the list. A stream that names no kinds carries only the chat
- * kinds (§8.15), so they are named; actor.activity is the daemon's working-state change event.
+ * The ledger kinds that change the list (all carried by the shared group stream, which names
+ * them: a stream naming no kinds carries only the chat kinds of §8.15); actor.activity is the
+ * daemon's working-state change event.
  */
 const ACTOR_STREAM_KINDS = [
   'actor.add',
@@ -21,7 +23,7 @@ const ACTOR_STREAM_KINDS = [
   'group.start',
   'group.stop',
   'group.set_state',
-].join(',');
+];
 
 /**
  * The group's actor list, live: re-read on actor and group lifecycle ledger events, and
@@ -65,14 +67,8 @@ export function useActors(groupId: string): { actors: ActorListEntry[] | null; e
   }, [refresh]);
 
   // Only the kinds named above arrive; each one re-reads the list (coalesced while a read runs).
-  useEffect(() => {
-    const source = new EventSource(`/api/v1/groups/${seg(groupId)}/ledger/stream?kind=${encodeURIComponent(ACTOR_STREAM_KINDS)}`, { withCredentials: true });
-    source.addEventListener('ledger', refresh);
-    return () => {
-      source.removeEventListener('ledger', refresh);
-      source.close();
-    };
-  }, [groupId, refresh]);
+  // Through the app's one ledger stream per group, shared with the chat.
+  useEffect(() => subscribeLedger(groupId, ACTOR_STREAM_KINDS, refresh), [groupId, refresh]);
 
   return { actors, error, refresh };
 }

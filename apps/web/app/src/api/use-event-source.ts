@@ -38,16 +38,3 @@ export interface GlobalEvent {
 export function useGlobalEvents(onEvent: (event: GlobalEvent) => void): void {
   useEventSource<GlobalEvent>('/api/v1/events/stream', 'event', onEvent);
 }
-
-/**
- * URL of a group's ledger SSE stream. The daemon streams only the chat kinds of spec §8.15 when
- * no kinds are named, so views that also need actor.* or delivery confirmations name them all.
- */
-export function ledgerStreamUrl(groupId: string, kinds: readonly string[], since?: string | null): string {
-  const qs = new URLSearchParams();
-  if (kinds.length > 0) qs.set('kind', kinds.join(','));
-  if (since) qs.set('since_event_id', since);
-  return `/api/v1/groups/${encodeURIComponent(groupId)}/ledger/stream?${qs.toString()}`;
-}
-
-export const ACTOR_KINDS = ['actor.add', 'actor.update', 'actor.remove', 'actor.set_role', 'actor.start', 'actor.stop'] as const;

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, get, seg } from '../api/http';
 import type { LedgerEvent } from '../api/types';
 import { useActors } from '../api/use-actors';
-import { ACTOR_KINDS, ledgerStreamUrl, useEventSource } from '../api/use-event-source';
+import { ACTOR_KINDS, HUB_KINDS } from '../api/group-ledger-hub';
+import { useLedgerStream } from '../api/use-ledger-stream';
 import { Composer } from './Composer';
 import { appendLive, mergeOlder, STATUS_KINDS, staleIdsFor } from './message';
 import { MessageRow } from './MessageRow';
@@ -17,10 +18,16 @@ const keyOf = (e: LedgerEvent) => e.id;
 /** Messages, everything that changes their status, and actor changes (composer completion). */
 const STREAM_KINDS = ['chat.message', ...STATUS_KINDS, ...ACTOR_KINDS];
 
-/** The newest chat page plus the newest ledger event of any kind (where the live stream starts). */
+/**
+ * The newest chat page plus the newest ledger event of a kind the shared stream carries (where
+ * the live stream starts: the hub finds such a cursor in its memory instead of reopening).
+ */
 function fetchInitial(groupId: string): Promise<[Page, Page]> {
   const base = `/groups/${seg(groupId)}`;
-  return Promise.all([get<Page>(`${base}/ledger/tail?kind=chat.message&limit=${PAGE}`), get<Page>(`${base}/ledger/tail?limit=1`)]);
+  return Promise.all([
+    get<Page>(`${base}/ledger/tail?kind=chat.message&limit=${PAGE}`),
+    get<Page>(`${base}/ledger/tail?kind=${encodeURIComponent(HUB_KINDS.join(','))}&limit=1`),
+  ]);
 }
 
 // A deep link's chat is requested as soon as the bundle runs, not after React's first commit:
@@ -76,14 +83,15 @@ export function ChatView({ groupId }: { groupId: string }) {
     };
   }, [groupId]);
 
-  useEventSource<LedgerEvent>(
-    loaded ? ledgerStreamUrl(groupId, STREAM_KINDS, since) : null,
-    'ledger',
+  useLedgerStream(
+    loaded ? groupId : null,
+    STREAM_KINDS,
     (event) => {
       if (event.kind === 'chat.message') setMessages((prev) => appendLive(prev, event));
       if (event.kind.startsWith('actor.')) reloadActors();
       if (event.kind === 'chat.message' || STATUS_KINDS.has(event.kind)) invalidate(staleIdsFor(event, messagesRef.current));
     },
+    since,
   );
 
   const loadOlder = useCallback(() => {

@@ -2,8 +2,11 @@ import { useCallback, useEffect, useState } from 'react';
 import { ApiError, get, post, seg } from '../api/http';
 import type { LedgerEvent } from '../api/types';
 import { useActors } from '../api/use-actors';
-import { ACTOR_KINDS, ledgerStreamUrl, useEventSource } from '../api/use-event-source';
+import { ACTOR_KINDS } from '../api/group-ledger-hub';
+import { useLedgerStream } from '../api/use-ledger-stream';
 import { chatFields, shortTime } from '../chat/message';
+
+const INBOX_KINDS = ['chat.message', 'mail.read', ...ACTOR_KINDS];
 
 type Peek = { messages: LedgerEvent[]; cursor: { event_id: string; ts: string } };
 
@@ -39,7 +42,7 @@ export function InboxView({ groupId }: { groupId: string }) {
     };
   }, [base, current, tick]);
 
-  useEventSource<LedgerEvent>(ledgerStreamUrl(groupId, ['chat.message', 'mail.read', ...ACTOR_KINDS]), 'ledger', (event) => {
+  useLedgerStream(groupId, INBOX_KINDS, (event) => {
     if (event.kind === 'mail.read' || (event.kind === 'chat.message' && (event.data as { message_mode?: string }).message_mode === 'mail')) {
       refresh();
       reloadActors();
