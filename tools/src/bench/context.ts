@@ -3,6 +3,7 @@
 // against a real daemon process (fresh connection per call, JSON both ways).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { ContextStore, contextView, taskList } from '@cccc/context';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
@@ -25,6 +26,26 @@ function seedOps(from: number): Array<Record<string, unknown>> {
       notes: 'see the design notes',
       checklist: [{ text: 'write tests' }, { text: 'refactor' }],
     };
+  });
+}
+
+/**
+ * One request over a fresh unix connection, timed until the response's closing newline has
+ * arrived: the daemon's service time plus the transfer, without any client-side decoding.
+ */
+function rawRoundTrip(socketPath: string, line: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let bytes = 0;
+    const socket = createConnection(socketPath);
+    socket.on('connect', () => socket.write(line));
+    socket.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (chunk[chunk.length - 1] === 0x0a) {
+        socket.destroy();
+        resolve(bytes);
+      }
+    });
+    socket.on('error', reject);
   });
 }
 
@@ -60,6 +81,8 @@ export async function benchContext(): Promise<void> {
     const ipcSummary = summarize(await timed(RUNS, () => client.call('context_get', { group_id: gid, detail: 'summary' })));
     const ipcPage = summarize(await timed(RUNS, () => client.call('task_list', { group_id: gid, status: 'planned', assignee: 'peer1', limit: 50, offset: 100 })));
     const ipcPing = summarize(await timed(RUNS, () => client.call('ping', {})));
+    const summaryLine = JSON.stringify({ v: 1, op: 'context_get', args: { group_id: gid, detail: 'summary' } }) + '\n';
+    const ipcRaw = summarize(await timed(RUNS, () => rawRoundTrip(daemon.endpoint.path, summaryLine)));
     // The floor any client pays for the spec's summary (every task with every editor field):
     // parsing the response line it receives, measured on the same bytes in the same run.
     const line = JSON.stringify({ v: 1, ok: true, result: await client.call('context_get', { group_id: gid, detail: 'summary' }), error: null });
@@ -73,6 +96,7 @@ export async function benchContext(): Promise<void> {
       { measure: 'library: context_get summary', p50: fmt(libSummary.p50), p99: fmt(libSummary.p99), target: '≤ 5 ms' },
       { measure: 'library: task_list paged (planned, assignee, limit 50, offset 100)', p50: fmt(libPage.p50), p99: fmt(libPage.p99), target: '≤ 5 ms' },
       { measure: 'IPC: context_get summary', p50: fmt(ipcSummary.p50), p99: fmt(ipcSummary.p99), target: '≤ 5 ms' },
+      { measure: 'IPC: context_get summary, request -> last byte received (raw socket, no client decode)', p50: fmt(ipcRaw.p50), p99: fmt(ipcRaw.p99), target: '≤ 5 ms' },
       { measure: 'IPC: task_list paged (same page)', p50: fmt(ipcPage.p50), p99: fmt(ipcPage.p99), target: '≤ 5 ms' },
       { measure: 'IPC: ping (baseline, same run)', p50: fmt(ipcPing.p50), p99: fmt(ipcPing.p99), target: '' },
       { measure: `client decode + JSON.parse of the summary line alone (${(bytes.length / 1e6).toFixed(2)} MB; the floor)`, p50: fmt(parseOnly.p50), p99: fmt(parseOnly.p99), target: '' },
