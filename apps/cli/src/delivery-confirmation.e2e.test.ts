@@ -10,8 +10,9 @@ import { BIN, useDaemonHome } from './e2e-harness.js';
 // it: `cccc daemon start`, which runs `node <cli>/dist/cli.js daemon run`. The daemon's own e2e
 // names the hook entry itself, so only a CLI-started daemon shows which entry its injected hooks
 // really run. Through dist/cli.js every hook loaded the whole ESM command tree, and the agent's
-// hooks run one after another: on a loaded machine a fast agent's UserPromptSubmit came after a
-// 10 s confirmation window and the delivery read 'unconfirmed'.
+// hooks run one after another, each killed after 3 s: on a loaded machine a fast agent's
+// UserPromptSubmit came after a 10 s confirmation window (or SessionStart was killed and every
+// later event fenced out), and the delivery read 'unconfirmed'.
 
 const cli = useDaemonHome({ startDaemon: false });
 

@@ -29,8 +29,9 @@ export function hookLauncher(): HookLauncher | undefined {
  * The entry a hook runs: `cccc daemon start` runs the daemon as `node <pkg>/dist/cli.js`, and a
  * hook through that entry loads the whole ESM command tree (~6x the start-up of the committed
  * `<pkg>/bin/cccc.js` shim, which `require`s the small CommonJS hook bundle). The agent runs
- * its hooks one after another, so under load the slow entry alone could push a delivery's
- * UserPromptSubmit past the confirmation window. Any other entry is kept as it is.
+ * its hooks one after another and kills each after its 3 s timeout, so under load the slow entry
+ * alone pushed a delivery's UserPromptSubmit past the confirmation window, or lost SessionStart
+ * (then every later event is fenced out as awaiting_session_start). Other entries are kept.
  */
 export function hookCliEntry(entry: string, exists: (path: string) => boolean = existsSync): string {
   const pkg = /^(.*)[\\/]dist[\\/]cli\.js$/.exec(entry)?.[1];
