@@ -75,7 +75,7 @@ describe('actors panel', () => {
     await expect.poll(async () => (await listActors())[0]!.running, { timeout: 30_000 }).toBe(true);
     // Running: the badge reads "<state> · <source>", the same pair the daemon reports.
     const badge = card.locator('.working-badge');
-    await expect.poll(async () => badge.textContent(), { timeout: 30_000 }).toMatch(/^(idle|working|waiting|stuck) · (hook|terminal|idle|process|unknown)$/);
+    await expect.poll(async () => badge.textContent(), { timeout: 30_000 }).toMatch(/^(idle|working|waiting|stuck) · (hook|screen|output timing|process|no evidence)$/);
     await expect
       .poll(
         async () => {

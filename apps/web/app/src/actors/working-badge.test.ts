@@ -10,13 +10,14 @@ describe('working-state badge', () => {
       label: 'working · hook',
       title: 'claude_hook_UserPromptSubmit',
     });
-    expect(workingBadge({ running: true, effective_working_state: 'idle', state_source: 'terminal' }).label).toBe('idle · terminal');
+    expect(workingBadge({ running: true, effective_working_state: 'idle', state_source: 'terminal' }).label).toBe('idle · screen');
+    expect(workingBadge({ running: true, effective_working_state: 'working', state_source: 'idle' })).toMatchObject({ source: 'idle', label: 'working · output timing' });
   });
 
   it('a stopped actor is just "stopped"; a missing state is unknown, never guessed', () => {
     expect(workingBadge({ running: false, effective_working_state: 'stopped', state_source: 'process' }).label).toBe('stopped');
     expect(workingBadge({ running: false }).label).toBe('stopped');
-    expect(workingBadge({ running: true })).toMatchObject({ state: 'unknown', label: 'unknown · unknown' });
+    expect(workingBadge({ running: true })).toMatchObject({ state: 'unknown', label: 'unknown · no evidence' });
   });
 
   it('the tooltip adds a held input state', () => {

@@ -13,11 +13,23 @@ export interface WorkingBadge {
   readonly title: string;
 }
 
+/**
+ * How each evidence source reads on the badge: `idle` is the output-timing fallback (recent
+ * output means working), which "working · idle" would misread as a contradiction.
+ */
+const SOURCE_WORDS: Record<string, string> = {
+  hook: 'hook',
+  terminal: 'screen',
+  idle: 'output timing',
+  process: 'process',
+  unknown: 'no evidence',
+};
+
 export function workingBadge(actor: Partial<Pick<ActorListEntry, 'effective_working_state' | 'state_source' | 'effective_working_reason' | 'running' | 'input_state'>>): WorkingBadge {
   const state = actor.effective_working_state ?? (actor.running === false ? 'stopped' : 'unknown');
   // A stopped actor's state comes from the process table whatever the daemon labels it.
   const source = state === 'stopped' ? (actor.state_source ?? 'process') : (actor.state_source ?? 'unknown');
-  const label = state === 'stopped' ? 'stopped' : `${state} · ${source}`;
+  const label = state === 'stopped' ? 'stopped' : `${state} · ${SOURCE_WORDS[source] ?? source}`;
   const parts = [actor.effective_working_reason, actor.input_state && actor.input_state !== 'ready' ? `input ${actor.input_state}` : undefined].filter(Boolean);
   return { state, source, label, title: parts.join(' · ') || label };
 }
