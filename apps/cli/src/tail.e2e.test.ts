@@ -60,6 +60,16 @@ describe('cccc tail (real daemon)', () => {
     expect((await once(follower.child, 'exit'))[0]).toBe(0);
   });
 
+  it('-f: Ctrl-C while the past events print and the stream opens still exits 0', async () => {
+    await team();
+    for (let i = 0; i < 5; i++) await cli.json(['notify', `past notice ${i}`]);
+    const follower = cli.spawn(['tail', '-f', '--kinds', 'system.notify']);
+    // Interrupt the moment the first past event shows, before the live stream is necessarily open.
+    await follower.waitFor('past notice 0');
+    follower.child.kill('SIGINT');
+    expect((await once(follower.child, 'exit'))[0]).toBe(0);
+  });
+
   it('-f --json prints one parseable event per line', async () => {
     await team();
     const follower = cli.spawn(['tail', '-f', '--json']);

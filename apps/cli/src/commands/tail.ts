@@ -20,6 +20,9 @@ export function registerTailCommand(program: Command, setExit: (code: number) =>
     .option('-n, --limit <n>', 'how many past events to show first', parsePositiveInt, 20)
     .action(
       guarded(setExit, async (opts: TailOptions) => {
+        // Following: Ctrl-C counts from the first moment, also while the past events print and
+        // the stream opens, so an early interrupt still exits 0 instead of killing the process.
+        using interrupt = opts.follow ? catchInterrupt() : undefined;
         const ctx = groupContext(opts);
         const kinds = opts.kinds && opts.kinds.length > 0 ? opts.kinds : undefined;
         const page = await ctx.client.call('ledger_tail', { group_id: ctx.groupId, limit: opts.limit, ...(kinds ? { kinds } : {}) });
@@ -35,9 +38,39 @@ export function registerTailCommand(program: Command, setExit: (code: number) =>
         const anchor =
           page.events.at(-1)?.id ??
           (kinds ? (await ctx.client.call('ledger_tail', { group_id: ctx.groupId, limit: 1 })).events.at(-1)?.id : undefined);
-        await follow(ctx, kinds, anchor, print);
+        await follow(ctx, kinds, anchor, print, interrupt!);
       }),
     );
+}
+
+interface Interrupt extends Disposable {
+  readonly fired: boolean;
+  /** Run `fn` on Ctrl-C / SIGTERM, at once when one already came. */
+  onFire(fn: () => void): void;
+}
+
+function catchInterrupt(): Interrupt {
+  let fired = false;
+  let hook: (() => void) | undefined;
+  const on = () => {
+    fired = true;
+    hook?.();
+  };
+  process.once('SIGINT', on);
+  process.once('SIGTERM', on);
+  return {
+    get fired() {
+      return fired;
+    },
+    onFire(fn) {
+      hook = fn;
+      if (fired) fn();
+    },
+    [Symbol.dispose]() {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+    },
+  };
 }
 
 /**
@@ -45,30 +78,25 @@ export function registerTailCommand(program: Command, setExit: (code: number) =>
  * calls is lost or printed twice. Ctrl-C (or SIGTERM) closes the stream and exits 0; the
  * daemon ending the stream, or a stream error (slow_subscriber), is an error exit.
  */
-async function follow(ctx: GroupContext, kinds: string[] | undefined, sinceEventId: string | undefined, print: (e: CCCSEventV1) => void) {
+async function follow(
+  ctx: GroupContext,
+  kinds: string[] | undefined,
+  sinceEventId: string | undefined,
+  print: (e: CCCSEventV1) => void,
+  interrupt: Interrupt,
+) {
   const stream = await ctx.client.openEventsStream({
     group_id: ctx.groupId,
     by: ctx.by,
     ...(kinds ? { kinds } : {}),
     ...(sinceEventId ? { since_event_id: sinceEventId } : {}),
   });
-  let interrupted = false;
-  const stop = () => {
-    interrupted = true;
-    stream.close();
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  try {
-    for await (const item of stream) {
-      if (item.t === 'event' && 'event' in item) print(item.event as CCCSEventV1);
-      else if (item.t === 'error') {
-        throw cliError(String(item.code ?? 'stream_error'), String(item.message ?? 'the event stream failed'));
-      }
+  interrupt.onFire(() => stream.close());
+  for await (const item of stream) {
+    if (item.t === 'event' && 'event' in item) print(item.event as CCCSEventV1);
+    else if (item.t === 'error') {
+      throw cliError(String(item.code ?? 'stream_error'), String(item.message ?? 'the event stream failed'));
     }
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
   }
-  if (!interrupted) throw cliError('stream_closed', 'the daemon closed the event stream');
+  if (!interrupt.fired) throw cliError('stream_closed', 'the daemon closed the event stream');
 }
