@@ -1,24 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessToken } from '../auth/tokens.js';
-import { startWebServer, type WebServer } from '../server.js';
-import { launchTestBrowser, saveScreenshot, type TestBrowser } from '../testing/browser.js';
-import { startDaemonHome, type DaemonHome } from '../testing/harness.js';
+import type { WebServer } from '../server.js';
+import { saveScreenshot, type TestBrowser } from '../testing/browser.js';
+import type { DaemonHome } from '../testing/harness.js';
+import { startWebStack, type WebStack } from '../testing/web-stack.js';
 
 // A real daemon, the real Web port serving the built app, and Debian's headless Chromium.
 let daemon: DaemonHome;
 let web: WebServer;
 let browser: TestBrowser;
+let stack: WebStack;
 
 beforeAll(async () => {
-  daemon = await startDaemonHome();
-  web = await startWebServer({ home: daemon.home, port: 0 });
-  browser = await launchTestBrowser();
+  stack = await startWebStack();
+  ({ daemon, web, browser } = stack);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await web?.close();
-  await daemon?.stop();
+  await stack?.close();
 }, 60_000);
 
 describe('the browser app behind access tokens', () => {

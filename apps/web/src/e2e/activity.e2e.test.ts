@@ -1,8 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebServer, type WebServer } from '../server.js';
-import { launchTestBrowser, saveScreenshot, type TestBrowser } from '../testing/browser.js';
-import { startDaemonHome, until, type DaemonHome } from '../testing/harness.js';
+import type { WebServer } from '../server.js';
+import { saveScreenshot, type TestBrowser } from '../testing/browser.js';
+import { until, type DaemonHome } from '../testing/harness.js';
+import { startWebStack, type WebStack } from '../testing/web-stack.js';
 import { fireClaudeHook, groupWithScope, hookIdentity, installFakeClaude, webApi } from './fake-claude.js';
 
 // The runtime activity ticker end to end (the store's rules are unit-tested beside it in
@@ -13,13 +14,13 @@ describe('activity ticker and working-state badge in Chromium', () => {
   let daemon: DaemonHome;
   let web: WebServer;
   let browser: TestBrowser;
+  let stack: WebStack;
   let gid: string;
   let otherGid: string;
 
   beforeAll(async () => {
-    daemon = await startDaemonHome();
-    web = await startWebServer({ home: daemon.home, port: 0 });
-    browser = await launchTestBrowser();
+    stack = await startWebStack();
+    ({ daemon, web, browser } = stack);
     gid = await groupWithScope(web.url, daemon.home, 'activity-e2e');
     otherGid = await groupWithScope(web.url, daemon.home, 'activity-elsewhere');
     const claude = installFakeClaude(daemon.home);
@@ -31,9 +32,7 @@ describe('activity ticker and working-state badge in Chromium', () => {
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.close();
-    await daemon?.stop();
+    await stack?.close();
   }, 60_000);
 
   const bubbles = (page: Page) => page.locator('.actor-card[data-actor="agent1"] .activity-bubble');

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebServer, type WebServer } from '../server.js';
-import { launchTestBrowser, saveScreenshot, type TestBrowser } from '../testing/browser.js';
-import { startDaemonHome, type DaemonHome } from '../testing/harness.js';
+import type { WebServer } from '../server.js';
+import { saveScreenshot, type TestBrowser } from '../testing/browser.js';
+import type { DaemonHome } from '../testing/harness.js';
+import { startWebStack, type WebStack } from '../testing/web-stack.js';
 import { groupWithScope, installFakeClaude, webApi } from './fake-claude.js';
 
 // The actors panel in a real Chromium against the real Web port and a real daemon: add a
@@ -10,21 +11,19 @@ import { groupWithScope, installFakeClaude, webApi } from './fake-claude.js';
 let daemon: DaemonHome;
 let web: WebServer;
 let browser: TestBrowser;
+let stack: WebStack;
 let gid: string;
 let claude: string;
 
 beforeAll(async () => {
-  daemon = await startDaemonHome();
-  web = await startWebServer({ home: daemon.home, port: 0 });
-  browser = await launchTestBrowser();
+  stack = await startWebStack();
+  ({ daemon, web, browser } = stack);
   gid = await groupWithScope(web.url, daemon.home, 'actors-e2e');
   claude = installFakeClaude(daemon.home);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await web?.close();
-  await daemon?.stop();
+  await stack?.close();
 }, 60_000);
 
 type Actor = { id: string; title: string; runtime: string; command?: string[]; submit?: string; running: boolean; state_source: string; effective_working_state: string };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebServer, type WebServer } from '../server.js';
 import { launchTestBrowser, saveScreenshot, type TestBrowser } from '../testing/browser.js';
 import { startDaemonHome, until, type DaemonHome } from '../testing/harness.js';
-import { snapshotApp } from './app-snapshot.js';
+import { snapshotApp } from '../testing/app-snapshot.js';
 
 // "Typed but not submitted" in the timeline: a fake agent installed as `claude` gets the
 // daemon's injected hooks but thinks longer than the daemon's confirmation window, so the

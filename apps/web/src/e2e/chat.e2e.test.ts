@@ -5,34 +5,29 @@ import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { startWebServer, type WebServer } from '../server.js';
-import { launchTestBrowser, saveScreenshot, type TestBrowser } from '../testing/browser.js';
-import { startDaemonHome, until, type DaemonHome } from '../testing/harness.js';
-import { snapshotApp } from './app-snapshot.js';
+import type { WebServer } from '../server.js';
+import { saveScreenshot, type TestBrowser } from '../testing/browser.js';
+import { until, type DaemonHome } from '../testing/harness.js';
+import { startWebStack, type WebStack } from '../testing/web-stack.js';
 
 // The chat, groups, inbox and settings screens against a real daemon with fake-agent actors,
 // the real Web port serving the built app, and Debian's headless Chromium.
 let daemon: DaemonHome;
 let web: WebServer;
 let browser: TestBrowser;
-let appDir: string;
+let stack: WebStack;
 let client: DaemonClient;
 let scopeDir: string;
 
 beforeAll(async () => {
-  appDir = await snapshotApp();
-  daemon = await startDaemonHome();
-  web = await startWebServer({ home: daemon.home, port: 0, appDir });
-  browser = await launchTestBrowser();
+  stack = await startWebStack();
+  ({ daemon, web, browser } = stack);
   client = new DaemonClient({ home: daemon.home });
   scopeDir = mkdtempSync(join(tmpdir(), 'cccc-web-scope-'));
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await web?.close();
-  await daemon?.stop();
-  if (appDir) rmSync(appDir, { recursive: true, force: true });
+  await stack?.close();
   if (scopeDir) rmSync(scopeDir, { recursive: true, force: true });
 }, 60_000);
 

@@ -1,10 +1,9 @@
-import { rmSync } from 'node:fs';
 import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebServer, type WebServer } from '../server.js';
-import { launchTestBrowser, type TestBrowser } from '../testing/browser.js';
-import { startDaemonHome, type DaemonHome } from '../testing/harness.js';
-import { snapshotApp } from './app-snapshot.js';
+import type { WebServer } from '../server.js';
+import type { TestBrowser } from '../testing/browser.js';
+import type { DaemonHome } from '../testing/harness.js';
+import { startWebStack, type WebStack } from '../testing/web-stack.js';
 import { groupWithScope, webApi } from './fake-claude.js';
 
 // A browser allows 6 HTTP/1.1 connections per host: the app must hold at most 3 SSE streams
@@ -14,22 +13,17 @@ import { groupWithScope, webApi } from './fake-claude.js';
 let daemon: DaemonHome;
 let web: WebServer;
 let browser: TestBrowser;
-let appDir: string;
+let stack: WebStack;
 let gid: string;
 
 beforeAll(async () => {
-  appDir = await snapshotApp();
-  daemon = await startDaemonHome();
-  web = await startWebServer({ home: daemon.home, port: 0, appDir });
-  browser = await launchTestBrowser();
+  stack = await startWebStack();
+  ({ daemon, web, browser } = stack);
   gid = await groupWithScope(web.url, daemon.home, 'streams-e2e');
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await web?.close();
-  await daemon?.stop();
-  if (appDir) rmSync(appDir, { recursive: true, force: true });
+  await stack?.close();
 }, 60_000);
 
 type Counts = { open: string[]; maxOpen: number; created: number };

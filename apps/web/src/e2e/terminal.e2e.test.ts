@@ -1,9 +1,10 @@
 import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebServer, type WebServer } from '../server.js';
-import { launchTestBrowser, saveScreenshot, type TestBrowser } from '../testing/browser.js';
-import { startDaemonHome, type DaemonHome } from '../testing/harness.js';
+import type { WebServer } from '../server.js';
+import { saveScreenshot, type TestBrowser } from '../testing/browser.js';
+import type { DaemonHome } from '../testing/harness.js';
+import { startWebStack, type WebStack } from '../testing/web-stack.js';
 import { groupWithScope, webApi } from './fake-claude.js';
 
 // The terminal tab in a real Chromium: xterm.js on the Web port's terminal WebSocket, bridged to
@@ -11,12 +12,12 @@ import { groupWithScope, webApi } from './fake-claude.js';
 let daemon: DaemonHome;
 let web: WebServer;
 let browser: TestBrowser;
+let stack: WebStack;
 let gid: string;
 
 beforeAll(async () => {
-  daemon = await startDaemonHome();
-  web = await startWebServer({ home: daemon.home, port: 0 });
-  browser = await launchTestBrowser();
+  stack = await startWebStack();
+  ({ daemon, web, browser } = stack);
   gid = await groupWithScope(web.url, daemon.home, 'terminal-e2e');
   // Unhooked (not named `claude`): every Enter is answered at once. Inline (no alternate
   // screen) like Claude Code, so what scrolls off stays in xterm's scrollback.
@@ -29,9 +30,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await web?.close();
-  await daemon?.stop();
+  await stack?.close();
 }, 60_000);
 
 /** What xterm currently shows (the DOM renderer's visible rows). */

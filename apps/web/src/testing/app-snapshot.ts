@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { until } from '../testing/harness.js';
+import { until } from './harness.js';
 
 /**
  * Copy the built app (dist/app) into a temp dir and return it (the caller removes it). Other
