@@ -1,5 +1,8 @@
 import { closeSync, constants, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
+// Bundled inline into the hook file (no imports of its own): the same bounded stdin read as the
+// activity recorder's hook.
+import { readStdinCapped } from '../commands/activity-stdin.js';
 import { missingIdentity, pickStatePayload, readStateAnswer, stateRequestLine, type StateHookRuntime } from './state-payload.js';
 
 // IO shell of `cccc hook claude-state|codex-state`. The agent waits on this at every tool call,
@@ -7,7 +10,6 @@ import { missingIdentity, pickStatePayload, readStateAnswer, stateRequestLine, t
 // NDJSON request and waits (bounded) for the answer: the agent fires its hooks one after another,
 // and waiting keeps the daemon committing them in that order. Never prints, always exits 0.
 
-export const MAX_HOOK_PAYLOAD = 1024 * 1024;
 /** A local socket connects in well under a millisecond; longer means no daemon worth waiting on. */
 export const HOOK_CONNECT_TIMEOUT_MS = 300;
 /** Connect + answer budget: the daemon is local, but commits with fsync under load. */
@@ -44,30 +46,6 @@ export function logHookError(home: string | undefined, message: string): void {
   } catch {
     /* nowhere left to report it */
   }
-}
-
-/** At most `limit` bytes of stdin (null when over or unreadable); a terminal yields ''. */
-export function readStdinCapped(stdin: NodeJS.ReadStream, limit = MAX_HOOK_PAYLOAD, timeoutMs = 30_000): Promise<string | null> {
-  if (stdin.isTTY) return Promise.resolve('');
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (value: string | null): void => {
-      clearTimeout(timer);
-      stdin.removeAllListeners('data');
-      stdin.pause();
-      resolve(value);
-    };
-    const timer = setTimeout(() => finish(Buffer.concat(chunks).toString('utf8')), timeoutMs);
-    timer.unref();
-    stdin.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) return finish(null);
-      chunks.push(chunk);
-    });
-    stdin.once('end', () => finish(Buffer.concat(chunks).toString('utf8')));
-    stdin.once('error', () => finish(null));
-  });
 }
 
 type Endpoint = { path: string } | { host: string; port: number };
