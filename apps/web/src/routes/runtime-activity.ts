@@ -1,9 +1,8 @@
-import type { EventStream } from '@cccc/ipc-protocol/node';
 import { queryBool } from '../http/body.js';
 import { Router } from '../http/router.js';
 import { DEFAULT_SSE_HEARTBEAT_MS, SseClient } from '../sse/sse.js';
 import type { RouteDeps } from './deps.js';
-import { RESPONDED } from './streams.js';
+import { RESPONDED, bridge, type SseFrame } from './streams.js';
 
 /**
  * The runtime activity HTTP contract (seed `pty-runtime-activity.md`): the snapshot as
@@ -28,37 +27,13 @@ export function runtimeActivityRoutes({ client, sse: options }: RouteDeps): Rout
     const replay = queryBool(ctx.url, 'replay') ?? true;
     // Opened before the SSE headers so a refusal still gets the JSON envelope and its status.
     const stream = await client.openRuntimeActivityStream({ group_id: gid, replay });
-    pump(stream, new SseClient(ctx.res, options), () => ctx.stillAdmitted(gid), recheckMs);
+    bridge(stream, new SseClient(ctx.res, options), activityFrame, () => ctx.stillAdmitted(gid), recheckMs);
     return RESPONDED;
   });
   return r;
 }
 
-function pump(stream: EventStream, sse: SseClient, admitted: () => boolean, recheckMs: number): void {
-  // A revoked token ends the stream at the next check (at most one heartbeat interval).
-  const recheck = setInterval(() => {
-    if (!admitted()) sse.close('server');
-  }, recheckMs);
-  recheck.unref();
-  sse.onClose(() => {
-    clearInterval(recheck);
-    stream.close();
-  });
-  void (async () => {
-    try {
-      for await (const item of stream) {
-        if (sse.isClosed || !admitted()) break;
-        if (item.t === 'runtime-activity' && 'event' in item) sse.send('runtime-activity', item.event);
-        else if (item.t === 'error' && 'code' in item) {
-          sse.send('error', { code: item.code, message: (item as { message?: string }).message ?? '' });
-          break;
-        }
-        // Daemon heartbeats are not forwarded: the SSE client has its own.
-      }
-    } catch {
-      // The daemon side ended; the browser reconnects and replays.
-    } finally {
-      sse.close('server');
-    }
-  })();
+/** A runtime activity record as a named `runtime-activity` frame (the seed's SSE contract). */
+function activityFrame(item: { t: string; [k: string]: unknown }): SseFrame | undefined {
+  return item.t === 'runtime-activity' && 'event' in item ? { event: 'runtime-activity', data: item.event } : undefined;
 }

@@ -6,15 +6,19 @@ import type { RouteDeps } from './deps.js';
 /** Returned by handlers that wrote the response themselves (streams). */
 export const RESPONDED = Symbol('responded');
 
+/** One SSE frame made from a daemon stream item; undefined skips the item. */
+export type SseFrame = { readonly event: string; readonly data: unknown; readonly id?: string };
+
 /**
- * Pump a daemon event stream into one SSE client. The daemon stream is opened before the SSE
- * headers so a refusal (group_not_found, ...) still gets the JSON envelope and its status.
+ * Pump a daemon stream into one SSE client: `toFrame` names the frames, a daemon error item
+ * becomes an `error` frame and ends the stream, daemon heartbeats stay behind (the SSE client
+ * has its own). The daemon stream is opened before the SSE headers so a refusal
+ * (group_not_found, ...) still gets the JSON envelope and its status.
  */
-function bridge(
+export function bridge(
   stream: EventStream,
   sse: SseClient,
-  eventName: string,
-  visible: (groupId: string) => boolean,
+  toFrame: (item: { t: string; [k: string]: unknown }) => SseFrame | undefined,
   admitted: () => boolean,
   recheckMs: number,
 ): void {
@@ -30,24 +34,29 @@ function bridge(
   void (async () => {
     try {
       for await (const item of stream) {
-        if (sse.isClosed) break;
-        if (!admitted()) break;
-        if (item.t === 'event' && 'event' in item) {
-          const event = item.event as { id: string; group_id: string };
-          if (!visible(event.group_id)) continue;
-          sse.send(eventName, event, event.id);
-        } else if (item.t === 'error' && 'code' in item) {
+        if (sse.isClosed || !admitted()) break;
+        if (item.t === 'error' && 'code' in item) {
           sse.send('error', { code: item.code, message: (item as { message?: string }).message ?? '' });
           break;
         }
-        // Daemon heartbeats are not forwarded: the SSE client has its own.
+        const frame = toFrame(item as { t: string; [k: string]: unknown });
+        if (frame) sse.send(frame.event, frame.data, frame.id);
       }
     } catch {
-      // The daemon side ended; the client reconnects with Last-Event-ID.
+      // The daemon side ended; the client reconnects (Last-Event-ID, or a replay).
     } finally {
       sse.close('server');
     }
   })();
+}
+
+/** A ledger event item as a named frame carrying its id, when the caller may see its group. */
+function ledgerFrame(eventName: string, visible: (groupId: string) => boolean) {
+  return (item: { t: string; [k: string]: unknown }): SseFrame | undefined => {
+    if (item.t !== 'event' || !('event' in item)) return undefined;
+    const event = item.event as { id: string; group_id: string };
+    return visible(event.group_id) ? { event: eventName, data: event, id: event.id } : undefined;
+  };
 }
 
 /** The group ledger stream and the global event stream (§8.3). */
@@ -66,13 +75,13 @@ export function streamRoutes({ client, sse: options }: RouteDeps): Router {
       ...(lastEventId ? { since_event_id: lastEventId } : {}),
       ...(kinds.length > 0 ? { kinds } : {}),
     });
-    bridge(stream, new SseClient(ctx.res, options), 'ledger', () => true, () => ctx.stillAdmitted(gid), recheckMs);
+    bridge(stream, new SseClient(ctx.res, options), ledgerFrame('ledger', () => true), () => ctx.stillAdmitted(gid), recheckMs);
     return RESPONDED;
   });
 
   r.get('/events/stream', async (ctx) => {
     const stream = await client.openGlobalEventsStream({ by: 'user' });
-    bridge(stream, new SseClient(ctx.res, options), 'event', (gid) => !gid || ctx.canSeeGroup(gid), () => ctx.stillAdmitted(), recheckMs);
+    bridge(stream, new SseClient(ctx.res, options), ledgerFrame('event', (gid) => !gid || ctx.canSeeGroup(gid)), () => ctx.stillAdmitted(), recheckMs);
     return RESPONDED;
   });
   return r;
