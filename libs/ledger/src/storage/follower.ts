@@ -50,7 +50,22 @@ export class LedgerFollower implements AsyncIterable<LedgerEvent>, Disposable {
         continue;
       }
       const { ino, size } = this.files.activeReadFd();
-      if (this.pos.ino === -1 && this.pos.off === 0) this.pos.ino = ino;
+      if (this.pos.ino === -1 && this.pos.off === 0) {
+        // Started before the active file existed. If it was created and already rotated away
+        // since, its bytes are in the first segment sealed after our start: read from there.
+        let sealed = this.files.segments().find((s) => s.seq > this.pos.maxSeq);
+        if (!sealed && ino !== -1) {
+          this.files.invalidate(); // the listing may predate a rotation by another process
+          sealed = this.files.segments().find((s) => s.seq > this.pos.maxSeq);
+        }
+        if (sealed) {
+          this.pos = { ...this.pos, src: sealed.seq, off: 0 };
+          continue;
+        }
+        if (ino === -1) return out; // nothing appended yet
+        this.pos.ino = this.files.activeReadFd().ino;
+        continue;
+      }
       if (ino !== this.pos.ino) {
         if (ino === -1) return out; // between rename and re-create; try again later
         this.files.invalidate();

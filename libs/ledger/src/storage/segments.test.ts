@@ -236,6 +236,17 @@ describe('follower across rotation', () => {
     expect(seen).toEqual(await writer);
   });
 
+  it('a follower started before the ledger existed reads a history rotated before its first poll', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    const f = store.follow({ fromStart: true });
+    const a = await appendN(store, 3, 'a');
+    await store.compact({ force: true });
+    const b = await appendN(store, 2, 'b');
+    expect(f.poll().map((x) => x.id)).toEqual([...a, ...b]);
+    expect(f.poll()).toEqual([]);
+  });
+
   it('fails loudly when its cursor vanished', async () => {
     const home = homes.make();
     await using store = await openGroupLedger({ home, groupId: G });
