@@ -23,7 +23,9 @@ async function waitForLine(child: ChildProcess): Promise<void> {
 export async function startBenchDaemon(env: NodeJS.ProcessEnv = {}) {
   const home = mkdtempSync(join(tmpdir(), 'cccc-bench-'));
   const cli = require.resolve('@cccc/cli/bin/cccc.js');
-  const child = spawn(process.execPath, [cli, 'daemon', 'run'], {
+  // e.g. CCCC_BENCH_DAEMON_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the daemon
+  const nodeArgs = (process.env['CCCC_BENCH_DAEMON_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, cli, 'daemon', 'run'], {
     env: { ...process.env, ...env, CCCC_HOME: home },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -31,7 +33,7 @@ export async function startBenchDaemon(env: NodeJS.ProcessEnv = {}) {
   return {
     home,
     child,
-    endpoint: { path: join(home, 'daemon', 'ccccd.sock') } as RawEndpoint,
+    endpoint: { path: join(home, 'daemon', 'ccccd.sock') } satisfies RawEndpoint,
     async stop() {
       child.kill('SIGTERM');
       await once(child, 'exit');

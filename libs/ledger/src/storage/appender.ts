@@ -24,6 +24,8 @@ const SEPARATOR = Buffer.from('\n');
  * it slowed the fsync itself: 7.5k-8.0k appends/s against 9.1k-9.3k for this timer.
  */
 const FLUSH_INDEX_AFTER_MS = 250;
+/** A longer pause between two batches is idle time, not the serial path of a busy writer. */
+const SERIAL_GAP_MAX_MS = 50;
 
 /**
  * Decided under the writer lock with the index caught up, so checks such as client_id
@@ -56,8 +58,16 @@ export class GroupCommitAppender {
   /** True while a batch is between lock and index update; readers must not index meanwhile. */
   busy = false;
   lockTimeoutMs = 30_000;
-  /** Counters that make group commit observable: one write + one fdatasync per batch. */
-  readonly stats = { batches: 0, appends: 0 };
+  /**
+   * Counters that make group commit observable: one write + one fdatasync per batch. `syncMs`
+   * is the time from issuing each fdatasync to resuming after it (thread pool hops included);
+   * `serialMs` the time from resuming after one to issuing the next while appends kept coming
+   * (acknowledging, the callers' next appends, preparing and writing the batch): the two parts
+   * of a batch's cycle.
+   */
+  readonly stats = { batches: 0, appends: 0, syncMs: 0, serialMs: 0 };
+  /** When the last fdatasync returned (0: nothing is in flight or it is too long ago to count). */
+  private lastSyncEnd = 0;
   /** Called after each durable batch with the active file's size (after acknowledging it). */
   onCommitted: ((activeBytes: number) => void) | undefined;
   /** Set when the index could not record a durable batch; the store resynchronizes it. */
@@ -198,7 +208,11 @@ export class GroupCommitAppender {
       try {
         // The write only copies into the page cache; the fdatasync is the slow, async part.
         writeAll(fd, buf);
+        const syncStart = performance.now();
+        if (this.lastSyncEnd > 0 && syncStart - this.lastSyncEnd < SERIAL_GAP_MAX_MS) this.stats.serialMs += syncStart - this.lastSyncEnd;
         await fdatasyncAsync(fd);
+        this.lastSyncEnd = performance.now();
+        this.stats.syncMs += this.lastSyncEnd - syncStart;
       } catch (err) {
         const failure = ledgerError(LedgerErrorCodes.writeFailed, `ledger append failed: ${(err as Error).message}`);
         for (const p of toWrite) p.reject(failure);

@@ -103,6 +103,18 @@ describe('JSONL storage', () => {
     expect(ledgerLines(home).map((l) => JSON.parse(l).id)).toEqual(results.map((r) => r.event.id));
   });
 
+  it('splits a busy writer\'s batch cycle into time in fdatasync and time on its own serial path', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    await Promise.all(Array.from({ length: 4 }, async (_, w) => {
+      for (let i = 0; i < 25; i++) await store.append({ kind: 'x.n', by: 'user', data: { w, i } });
+    }));
+    const stats = store.appendStats();
+    expect(stats.batches).toBeGreaterThan(1);
+    expect(stats.syncMs).toBeGreaterThan(0);
+    expect(stats.serialMs).toBeGreaterThan(0); // back-to-back batches: the gaps between syncs count
+  });
+
   it('two stores on one home (two writers) interleave safely under the file lock', async () => {
     const home = homes.make();
     await using a = await openGroupLedger({ home, groupId: G });
