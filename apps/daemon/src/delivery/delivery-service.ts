@@ -114,23 +114,29 @@ export class DeliveryService implements Disposable {
   private async resumeGroup(groupId: string, by: string, reason: string, actorIds: readonly string[]): Promise<void> {
     const layout = this.kernel.layout;
     await this.kernel.groupLocks.run(groupId, async () => {
+      // Every user Send passes here; the cached group.yaml is dropped only after a write, or
+      // each Send would parse the YAML again.
+      let wrote = false;
       try {
         const group = this.kernel.groups.get(groupId);
         if (group.state === 'paused' || group.state === 'idle') {
+          wrote = true;
           const { old_state, new_state } = await setGroupState(layout, groupId, 'active');
           await this.kernel.append(groupId, { kind: 'group.set_state', by, data: { old_state, new_state, reason } });
         }
         for (const actorId of actorIds) {
           if (group.actors.find((a) => a.id === actorId)?.enabled !== false) continue;
+          wrote = true;
           await setActorEnabled(layout, 'user', groupId, actorId, true);
           await this.kernel.append(groupId, { kind: 'actor.update', by, data: { actor_id: actorId, patch: { enabled: true }, reason } });
         }
         if (!group.running) {
+          wrote = true;
           await setGroupRunning(layout, groupId, true);
           await this.kernel.append(groupId, { kind: 'group.start', by, data: { started: [...actorIds], reason } });
         }
       } finally {
-        this.kernel.groups.invalidate(groupId);
+        if (wrote) this.kernel.groups.invalidate(groupId);
       }
     });
   }

@@ -30,6 +30,17 @@ describe('delivery into PTY actors (real PTYs, fake agent)', () => {
     expect(screen.split('You are peer1').length - 1).toBe(1);
   });
 
+  it('a user Send to an active, running group parses group.yaml no more (nothing to resume, nothing written)', async () => {
+    fx = await runtimeFixture();
+    const gid = await fakeAgentGroup(fx);
+    await fx.client.call('group_start', { group_id: gid });
+    const first = await fx.client.call('send', { group_id: gid, text: 'warm', to: ['peer1'], message_mode: 'send' });
+    await waitFor(() => deliveries(fx!, gid, first.event.id).includes('peer1:accepted'), 10_000, 'accepted');
+    const loads = fx.kernel.groups.stats.loads;
+    for (let i = 0; i < 5; i++) await fx.client.call('send', { group_id: gid, text: `again ${i}`, to: ['peer1'], message_mode: 'send' });
+    expect(fx.kernel.groups.stats.loads).toBe(loads);
+  });
+
   it('mail never touches the runtime; message_deliver promotes it under the §8.6 rules', async () => {
     fx = await runtimeFixture();
     const gid = await fakeAgentGroup(fx, { peer1: [], peer2: [] });

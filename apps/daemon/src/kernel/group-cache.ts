@@ -13,6 +13,8 @@ interface Entry {
  */
 export class GroupDocCache {
   private readonly entries = new Map<string, Entry>();
+  /** How often group.yaml was read and parsed (tests assert hot paths do not). */
+  readonly stats = { loads: 0 };
 
   constructor(private readonly layout: HomeLayout) {}
 
@@ -24,10 +26,12 @@ export class GroupDocCache {
       st = statSync(path);
     } catch {
       this.entries.delete(groupId);
+      this.stats.loads += 1;
       return loadGroup(this.layout, groupId);
     }
     const hit = this.entries.get(groupId);
     if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.doc;
+    this.stats.loads += 1;
     const doc = loadGroup(this.layout, groupId);
     this.entries.set(groupId, { mtimeMs: st.mtimeMs, size: st.size, doc });
     return doc;
