@@ -77,10 +77,17 @@ export class LedgerFiles {
     return { fd: this.activeFd, ino: this.activeIno, size: fstatSync(this.activeFd).size };
   }
 
+  /**
+   * Bytes of one record. The fd opened by the last `activeReadFd()` (every query starts with
+   * one) is read without looking the path up again: a query reads many records, and an fd
+   * still holds the bytes it was opened on even if a rotation renamed the file since. Only a
+   * short read looks for the current file.
+   */
   readAt(src: number, off: number, len: number): Buffer {
     if (src !== ACTIVE_SRC) return this.segmentBytes(src).subarray(off, off + len);
-    const { fd } = this.activeReadFd();
     const buf = Buffer.allocUnsafe(len);
+    if (this.activeFd !== undefined && readSync(this.activeFd, buf, 0, len, off) === len) return buf;
+    const { fd } = this.activeReadFd();
     const n = fd < 0 ? 0 : readSync(fd, buf, 0, len, off);
     if (n !== len) throw ledgerError(LedgerErrorCodes.cursorVanished, `ledger bytes at ${off}+${len} are gone`, { src, off });
     return buf;
