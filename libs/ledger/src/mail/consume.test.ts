@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openGroupLedger } from '../open-ledger.js';
 import { TempHomes } from '../test-support/homes.js';
+import { readMarker, writeMarker } from './cursor-files.js';
 
 const homes = new TempHomes();
 afterEach(() => homes.cleanup());
@@ -28,6 +29,32 @@ describe('Mail cursor files and recovery (on-disk states of spec §8.7)', () => 
     const doc = JSON.parse(readFileSync(state(home, 'read_cursors.json'), 'utf8'));
     expect(doc).toEqual({ schema: 1, cursors: { peer1: { event_id: ids[2], ts: r.messages[2]!.ts, updated_at: r.cursor.updated_at } } });
     expect(existsSync(state(home, 'read_cursors.pending.json'))).toBe(false);
+  });
+
+  it('the marker is created in place (no temporary file) and is whole when mail.read is appended', async () => {
+    const home = homes.make();
+    const ids = await seed(home);
+    const seen: Array<{ files: string[]; marker: unknown }> = [];
+    await using store = await openGroupLedger({
+      home,
+      groupId: G,
+      onConsumePhase: (phase) => {
+        if (phase === 'marker-written') seen.push({ files: readdirSync(join(home, 'groups', G, 'state')), marker: readMarker(state(home, 'read_cursors.pending.json')).marker });
+      },
+    });
+    await store.inboxConsume({ actorId: 'peer1', limit: 2 });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(seen[0]!.marker).toMatchObject({ schema: 1, group_id: G, actor_id: 'peer1', target: { event_id: ids[1] } });
+  });
+
+  it('a leftover marker is replaced whole, never appended to', () => {
+    const home = homes.make();
+    const path = state(home, 'read_cursors.pending.json');
+    const marker = (id: string) => ({ schema: 1 as const, group_id: G, actor_id: 'peer1', expected: { event_id: '', ts: '' }, target: { event_id: id, ts: 't', updated_at: 'u' } });
+    writeMarker(path, marker('a'.repeat(32)));
+    writeMarker(path, marker('b'.repeat(32)));
+    expect(readMarker(path).marker?.target.event_id).toBe('b'.repeat(32));
   });
 
   it('ignores a cursor file without schema 1 (the former all-message read model)', async () => {

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { writeFileAtomicSync } from '@cccc/durable-fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fsyncDirSync, writeFileAtomicSync } from '@cccc/durable-fs';
 
 export interface CursorEntry {
   event_id: string;
@@ -58,8 +59,34 @@ export function advanceCursor(path: string, actorId: string, target: CursorEntry
   return target;
 }
 
+/**
+ * The marker is durable (file and directory entry fsynced) before the caller appends mail.read.
+ * It normally does not exist, so it is created in place rather than through a temporary file
+ * and a rename: a crash mid-write leaves a torn marker, which `readMarker` reports as invalid
+ * and recovery discards, correctly, since no mail.read can follow a marker that was not yet
+ * durable. A leftover marker (never expected here: recovery runs at open) is replaced atomically.
+ */
 export function writeMarker(path: string, marker: PendingMarker): void {
-  writeFileAtomicSync(path, JSON.stringify(marker, null, 2) + '\n');
+  const text = JSON.stringify(marker, null, 2) + '\n';
+  mkdirSync(dirname(path), { recursive: true });
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o644);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    writeFileAtomicSync(path, text);
+    return;
+  }
+  try {
+    writeSync(fd, Buffer.from(text));
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    clearMarker(path);
+    throw err;
+  }
+  closeSync(fd);
+  fsyncDirSync(dirname(path));
 }
 
 export function readMarker(path: string): { marker: PendingMarker | undefined; present: boolean } {
@@ -74,5 +101,9 @@ export function readMarker(path: string): { marker: PendingMarker | undefined; p
  * finds the marker's mail.read and re-applies a cursor that can only stay where it is.
  */
 export function clearMarker(path: string): void {
-  rmSync(path, { force: true });
+  try {
+    unlinkSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
 }
