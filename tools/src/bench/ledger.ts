@@ -245,7 +245,7 @@ async function querySection(root: string, sizes: number[]): Promise<void> {
     await store.close();
     rmSync(home, { recursive: true, force: true });
   }
-  printTable('ledger: queries (targets: peek/history <= 2 ms, consume <= 5 ms, 1M cold build <= 30 s; a consume is two atomic file writes + one append + one unlink)', rows);
+  printTable('ledger: queries (targets: peek/history <= 2 ms, consume <= 5 ms, 1M cold build <= 30 s; a consume is a marker created with fsync + directory fsync, one append, one atomic file write (tmp + fsync + rename + directory fsync) and one unlink)', rows);
 }
 
 export async function benchLedger(): Promise<void> {
