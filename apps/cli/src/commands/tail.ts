@@ -25,22 +25,33 @@ export function registerTailCommand(program: Command, setExit: (code: number) =>
         using interrupt = opts.follow ? catchInterrupt() : undefined;
         const ctx = groupContext(opts);
         const kinds = opts.kinds && opts.kinds.length > 0 ? opts.kinds : undefined;
-        const page = await ctx.client.call('ledger_tail', { group_id: ctx.groupId, limit: opts.limit, ...(kinds ? { kinds } : {}) });
         if (!opts.follow) {
+          const page = await ctx.client.call('ledger_tail', { group_id: ctx.groupId, limit: opts.limit, ...(kinds ? { kinds } : {}) });
           if (ctx.json) return printJson(page);
           return printLines(page.events.length > 0 ? page.events.map(formatEvent) : ['no events']);
         }
         // Following prints one JSON event per line under --json, so a consumer can parse as it reads.
         const print = (event: CCCSEventV1) => (ctx.json ? printJsonLine(event) : printLines([formatEvent(event)]));
-        page.events.forEach(print);
-        // With no matching event to resume after, anchor on the ledger's last event of any kind,
-        // so events appended while the stream opens are not lost.
-        const anchor =
-          page.events.at(-1)?.id ??
-          (kinds ? (await ctx.client.call('ledger_tail', { group_id: ctx.groupId, limit: 1 })).events.at(-1)?.id : undefined);
-        await follow(ctx, kinds, anchor, print, interrupt!);
+        const start = await tailThenResumePoint((args) => ctx.client.call('ledger_tail', { group_id: ctx.groupId, ...args }), kinds, opts.limit);
+        start.events.forEach(print);
+        await follow(ctx, kinds, start.sinceEventId, print, interrupt!);
       }),
     );
+}
+
+type LedgerTail = (args: { limit: number; kinds?: string[] }) => Promise<{ events: CCCSEventV1[] }>;
+
+/**
+ * The past events to print and the event the live stream resumes after, so that nothing is
+ * lost or printed twice. With a filter and nothing matching yet, the stream resumes after the
+ * ledger's last event of any kind, read *before* the filtered page: a matching event appended
+ * between the two reads is then in the page or after the anchor (an anchor read after the page
+ * could be that very event, which would never be printed).
+ */
+export async function tailThenResumePoint(tail: LedgerTail, kinds: string[] | undefined, limit: number): Promise<{ events: CCCSEventV1[]; sinceEventId: string | undefined }> {
+  const anchor = kinds ? (await tail({ limit: 1 })).events.at(-1)?.id : undefined;
+  const page = await tail({ limit, ...(kinds ? { kinds } : {}) });
+  return { events: page.events, sinceEventId: page.events.at(-1)?.id ?? anchor };
 }
 
 interface Interrupt extends Disposable {
