@@ -1,5 +1,6 @@
 import type { ActivityEntry } from '@cccc/hook-fence';
 import type { ActivitySession } from './activity-session.js';
+import { GroupSubscribers } from './group-subscribers.js';
 
 /**
  * Fan-out of runtime activity: the daemon is the single writer of each group's activity store,
@@ -7,30 +8,21 @@ import type { ActivitySession } from './activity-session.js';
  * and each subscriber diffs it against its own view.
  */
 export class ActivityHub {
-  private readonly byGroup = new Map<string, Set<ActivitySession>>();
+  private readonly sessions = new GroupSubscribers<ActivitySession>();
 
   add(groupId: string, session: ActivitySession): () => void {
-    let set = this.byGroup.get(groupId);
-    if (!set) this.byGroup.set(groupId, (set = new Set()));
-    set.add(session);
-    return () => {
-      set!.delete(session);
-      if (set!.size === 0 && this.byGroup.get(groupId) === set) this.byGroup.delete(groupId);
-    };
+    return this.sessions.add(groupId, session);
   }
 
   publish(groupId: string, entries: readonly ActivityEntry[]): void {
-    const set = this.byGroup.get(groupId);
-    if (!set) return;
-    for (const session of [...set]) session.update(entries);
+    for (const session of this.sessions.of(groupId)) session.update(entries);
   }
 
   subscriberCount(groupId: string): number {
-    return this.byGroup.get(groupId)?.size ?? 0;
+    return this.sessions.count(groupId);
   }
 
   closeAll(): void {
-    for (const set of this.byGroup.values()) for (const s of [...set]) s.end('daemon stopping');
-    this.byGroup.clear();
+    this.sessions.closeAll();
   }
 }

@@ -1,3 +1,4 @@
+import { GroupSubscribers } from './group-subscribers.js';
 import type { StreamSession } from './stream-session.js';
 
 /**
@@ -5,34 +6,21 @@ import type { StreamSession } from './stream-session.js';
  * tells every subscriber of that group to pull. `'*'` subscribers hear every group.
  */
 export class StreamHub {
-  private readonly byGroup = new Map<string, Set<StreamSession>>();
+  private readonly sessions = new GroupSubscribers<StreamSession>();
 
   add(groupId: string, session: StreamSession): () => void {
-    let set = this.byGroup.get(groupId);
-    if (!set) this.byGroup.set(groupId, (set = new Set()));
-    set.add(session);
-    return () => {
-      set!.delete(session);
-      if (set!.size === 0 && this.byGroup.get(groupId) === set) this.byGroup.delete(groupId);
-    };
+    return this.sessions.add(groupId, session);
   }
 
   notify(groupId: string): void {
-    for (const key of [groupId, '*']) {
-      const set = this.byGroup.get(key);
-      if (!set) continue;
-      for (const session of [...set]) session.pump();
-    }
+    for (const key of [groupId, '*']) for (const session of this.sessions.of(key)) session.pump();
   }
 
   get subscriberCount(): number {
-    let n = 0;
-    for (const set of this.byGroup.values()) n += set.size;
-    return n;
+    return this.sessions.count();
   }
 
   closeAll(): void {
-    for (const set of this.byGroup.values()) for (const s of [...set]) s.end('daemon stopping');
-    this.byGroup.clear();
+    this.sessions.closeAll();
   }
 }
