@@ -1,9 +1,9 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { actorHookKey } from '@cccc/hook-fence';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
-import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
+import { installFakeAgentAs } from '@cccc/pty-runtime/testing';
 import { BIN, useDaemonHome } from './e2e-harness.js';
 
 // Delivery confirmation through a daemon started the way users (and the Web e2e harness) start
@@ -15,15 +15,6 @@ import { BIN, useDaemonHome } from './e2e-harness.js';
 // later event fenced out), and the delivery read 'unconfirmed'.
 
 const cli = useDaemonHome({ startDaemon: false });
-
-function claudeShim(dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, 'claude');
-  const [node, script] = fakeAgentArgv();
-  writeFileSync(path, `#!/bin/sh\nexec '${node}' '${script}' "$@"\n`);
-  chmodSync(path, 0o755);
-  return path;
-}
 
 async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs: number): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
@@ -52,7 +43,7 @@ describe('delivery confirmation with a CLI-started daemon', () => {
     const scope = join(home, 'scope');
     mkdirSync(scope, { recursive: true });
     await client.call('attach', { path: scope, group_id: gid });
-    await client.call('actor_add', { group_id: gid, actor_id: 'fast', runtime: 'custom', command: [claudeShim(join(home, 'bin'))] });
+    await client.call('actor_add', { group_id: gid, actor_id: 'fast', runtime: 'custom', command: [installFakeAgentAs(join(home, 'bin'), 'claude')] });
     await client.call('group_start', { group_id: gid });
 
     // The launch was hooked, and the hook is the committed shim (CommonJS fast path), not dist/cli.js.

@@ -1,10 +1,10 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { actorHookKey } from '@cccc/hook-fence';
 import { opCatalog } from '@cccc/ipc-protocol';
 import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
-import { setHookLauncherForTests } from './hook-launch.js';
+import { claudeGroup as claudeGroupOf, useBuiltHookLauncher } from './claude-test-support.js';
 import { events, runtimeFixture, screenOf, waitFor } from '../runtime/runtime-test-support.js';
 
 // Working state with provenance, the send gate and delivery confirmation against a real daemon:
@@ -12,30 +12,12 @@ import { events, runtimeFixture, screenOf, waitFor } from '../runtime/runtime-te
 // claude-state` for its own lifecycle; states the fake agent does not produce by itself (a
 // permission prompt) are driven through runtime_hook_event with realistic Claude payloads.
 
-const CLI = resolve(import.meta.dirname, '../../../cli/bin/cccc.js');
 type Fx = Awaited<ReturnType<typeof runtimeFixture>>;
 const TICK = { CCCC_WORKING_STATE_TICK_MS: '200' };
 
-beforeAll(() => setHookLauncherForTests({ node: process.execPath, cliEntry: CLI }));
-afterAll(() => setHookLauncherForTests(undefined));
+useBuiltHookLauncher();
 
-function claudeShim(dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, 'claude');
-  const [node, script] = fakeAgentArgv();
-  writeFileSync(path, `#!/bin/sh\nexec '${node}' '${script}' "$@"\n`);
-  chmodSync(path, 0o755);
-  return path;
-}
-
-async function claudeGroup(fx: Fx, env: Record<string, string> = {}): Promise<string> {
-  const { group_id } = await fx.client.call('group_create', { title: 'working state' });
-  const scope = join(fx.home, 'scopes', group_id);
-  mkdirSync(scope, { recursive: true });
-  await fx.client.call('attach', { path: scope, group_id });
-  await fx.client.call('actor_add', { group_id, actor_id: 'peer1', runtime: 'custom', command: [claudeShim(join(fx.home, 'bin'))], env });
-  return group_id;
-}
+const claudeGroup = (fx: Fx, env?: Record<string, string>) => claudeGroupOf(fx, { title: 'working state', env });
 
 const statePath = (fx: Fx, gid: string) => join(fx.home, 'daemon', 'claude-hook-state', `${actorHookKey(gid, 'peer1')}.json`);
 const launchPath = (fx: Fx, gid: string) => join(fx.home, 'daemon', 'runtime-hook-launch', `${actorHookKey(gid, 'peer1')}.json`);

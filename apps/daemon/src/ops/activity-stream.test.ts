@@ -1,35 +1,20 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { actorHookKey } from '@cccc/hook-fence';
-import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { EventStreamItem } from '@cccc/ipc-protocol';
 import type { EventStream } from '@cccc/ipc-protocol/node';
-import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
-import { setHookLauncherForTests } from '../hooks/hook-launch.js';
+import { claudeGroup as claudeGroupOf, useBuiltHookLauncher } from '../hooks/claude-test-support.js';
 import { runtimeFixture, waitFor } from '../runtime/runtime-test-support.js';
 
 // runtime_activity_stream against the real hook path: a fake agent installed as `claude` runs
 // the built `cccc hook claude-state` for its lifecycle; the daemon fences, commits and publishes.
 
-const CLI = resolve(import.meta.dirname, '../../../cli/bin/cccc.js');
 type Fx = Awaited<ReturnType<typeof runtimeFixture>>;
 
-beforeAll(() => setHookLauncherForTests({ node: process.execPath, cliEntry: CLI }));
-afterAll(() => setHookLauncherForTests(undefined));
+useBuiltHookLauncher();
 
-async function claudeGroup(fx: Fx): Promise<string> {
-  const bin = join(fx.home, 'bin');
-  mkdirSync(bin, { recursive: true });
-  const [node, script] = fakeAgentArgv();
-  writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec '${node}' '${script}' "$@"\n`);
-  chmodSync(join(bin, 'claude'), 0o755);
-  const { group_id } = await fx.client.call('group_create', { title: 'activity-stream' });
-  const scope = join(fx.home, 'scopes', group_id);
-  mkdirSync(scope, { recursive: true });
-  await fx.client.call('attach', { path: scope, group_id });
-  await fx.client.call('actor_add', { group_id, actor_id: 'peer1', runtime: 'custom', command: [join(bin, 'claude')] });
-  return group_id;
-}
+const claudeGroup = (fx: Fx) => claudeGroupOf(fx, { title: 'activity-stream' });
 
 /** Collects a stream's items in the background. */
 function collector(stream: EventStream) {

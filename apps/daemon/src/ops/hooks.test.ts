@@ -1,41 +1,22 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { actorHookKey } from '@cccc/hook-fence';
 import { opCatalog } from '@cccc/ipc-protocol';
 import { DaemonCallError } from '@cccc/ipc-protocol/node';
 import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
-import { setHookLauncherForTests } from '../hooks/hook-launch.js';
+import { claudeGroup as claudeGroupOf, useBuiltHookLauncher } from '../hooks/claude-test-support.js';
 import { runtimeFixture, waitFor } from '../runtime/runtime-test-support.js';
 
 // The real hook path end to end: a fake agent installed under the name `claude` is launched with
 // the injected `--settings` hooks, runs `cccc hook claude-state` (the built CLI) for its lifecycle,
 // and the daemon fences and records the activity.
 
-const CLI = resolve(import.meta.dirname, '../../../cli/bin/cccc.js');
 type Fx = Awaited<ReturnType<typeof runtimeFixture>>;
 
-beforeAll(() => setHookLauncherForTests({ node: process.execPath, cliEntry: CLI }));
-afterAll(() => setHookLauncherForTests(undefined));
+useBuiltHookLauncher();
 
-/** A `claude` executable that is the fake agent (it answers `--version` like Claude Code 2.1.141). */
-function claudeShim(dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, 'claude');
-  const [node, script] = fakeAgentArgv();
-  writeFileSync(path, `#!/bin/sh\nexec '${node}' '${script}' "$@"\n`);
-  chmodSync(path, 0o755);
-  return path;
-}
-
-async function claudeGroup(fx: Fx): Promise<string> {
-  const { group_id } = await fx.client.call('group_create', { title: 'hooks' });
-  const scope = join(fx.home, 'scopes', group_id);
-  mkdirSync(scope, { recursive: true });
-  await fx.client.call('attach', { path: scope, group_id });
-  await fx.client.call('actor_add', { group_id, actor_id: 'peer1', runtime: 'custom', command: [claudeShim(join(fx.home, 'bin'))] });
-  return group_id;
-}
+const claudeGroup = (fx: Fx) => claudeGroupOf(fx, { title: 'hooks' });
 
 const key = (gid: string) => actorHookKey(gid, 'peer1');
 const launchPath = (fx: Fx, gid: string) => join(fx.home, 'daemon', 'runtime-hook-launch', `${key(gid)}.json`);

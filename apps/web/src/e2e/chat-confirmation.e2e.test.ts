@@ -1,8 +1,8 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
-import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
+import { installFakeAgentAs } from '@cccc/pty-runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebServer, type WebServer } from '../server.js';
 import { launchTestBrowser, saveScreenshot, type TestBrowser } from '../testing/browser.js';
@@ -19,15 +19,6 @@ let appDir: string;
 let client: DaemonClient;
 let dir: string;
 const saved = process.env.CCCC_DELIVERY_CONFIRM_MS;
-
-function claudeShim(binDir: string): string {
-  mkdirSync(binDir, { recursive: true });
-  const path = join(binDir, 'claude');
-  const [node, script] = fakeAgentArgv();
-  writeFileSync(path, `#!/bin/sh\nexec '${node}' '${script}' "$@"\n`);
-  chmodSync(path, 0o755);
-  return path;
-}
 
 beforeAll(async () => {
   // The daemon inherits this environment: a short window so the slow agent misses it.
@@ -56,7 +47,7 @@ describe('delivery confirmation in the timeline', () => {
     const scope = join(dir, 'scope');
     mkdirSync(scope, { recursive: true });
     await client.call('attach', { path: scope, group_id: gid });
-    const shim = claudeShim(join(dir, 'bin'));
+    const shim = installFakeAgentAs(join(dir, 'bin'), 'claude');
     await client.call('actor_add', { group_id: gid, actor_id: 'slow', runtime: 'custom', command: [shim], env: { FAKE_AGENT_THINKING_MS: '15000' } });
     await client.call('group_start', { group_id: gid });
     await until(async () => (await client.call('actor_list', { group_id: gid })).actors.filter((a) => a.running).length === 1, 'the agent running', 60_000);

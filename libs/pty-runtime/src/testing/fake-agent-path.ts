@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,4 +20,18 @@ export function fakeAgentScriptPath(): string {
 /** argv that runs the scripted fake agent with `args`. */
 export function fakeAgentArgv(args: readonly string[] = []): string[] {
   return [process.execPath, fakeAgentScriptPath(), ...args];
+}
+
+/**
+ * Install the fake agent as an executable named `name` (e.g. `claude`) in `binDir`, the way a
+ * real CLI is found on a PATH, and return its path. The daemon then treats it as that runtime
+ * (version probe, hook injection) while the scripted fake agent answers.
+ */
+export function installFakeAgentAs(binDir: string, name = 'claude'): string {
+  mkdirSync(binDir, { recursive: true });
+  const path = join(binDir, name);
+  const [node, script] = fakeAgentArgv();
+  writeFileSync(path, `#!/bin/sh\nexec '${node}' '${script}' "$@"\n`);
+  chmodSync(path, 0o755);
+  return path;
 }
