@@ -1,6 +1,5 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fsyncDirSync, writeFileAtomicSync } from '@cccc/durable-fs';
+import { existsSync, readFileSync, unlinkSync } from 'node:fs';
+import { createFileDurablySync, writeFileAtomicSync } from '@cccc/durable-fs';
 
 export interface CursorEntry {
   event_id: string;
@@ -68,25 +67,7 @@ export function advanceCursor(path: string, actorId: string, target: CursorEntry
  */
 export function writeMarker(path: string, marker: PendingMarker): void {
   const text = JSON.stringify(marker, null, 2) + '\n';
-  mkdirSync(dirname(path), { recursive: true });
-  let fd: number;
-  try {
-    fd = openSync(path, 'wx', 0o644);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    writeFileAtomicSync(path, text);
-    return;
-  }
-  try {
-    writeSync(fd, Buffer.from(text));
-    fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    clearMarker(path);
-    throw err;
-  }
-  closeSync(fd);
-  fsyncDirSync(dirname(path));
+  if (!createFileDurablySync(path, text)) writeFileAtomicSync(path, text);
 }
 
 export function readMarker(path: string): { marker: PendingMarker | undefined; present: boolean } {
