@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
+import { installFakeAgentAs } from '@cccc/pty-runtime/testing';
 import { CCCC_BIN } from '../testing/harness.js';
 
 // Test-only helpers for the actors / terminal / activity e2e files: a group with an attached
@@ -22,13 +22,7 @@ export async function webApi<T>(baseUrl: string, method: string, path: string, b
 
 /** A `claude` executable that is the scripted fake agent (a Claude-Code-like TUI with hooks). */
 export function installFakeClaude(home: string): string {
-  const bin = join(home, 'bin');
-  mkdirSync(bin, { recursive: true });
-  const [node, script] = fakeAgentArgv();
-  const path = join(bin, 'claude');
-  writeFileSync(path, `#!/bin/sh\nexec '${node}' '${script}' "$@"\n`);
-  chmodSync(path, 0o755);
-  return path;
+  return installFakeAgentAs(join(home, 'bin'), 'claude');
 }
 
 /** A fresh group with a temp directory attached as its scope (actors need one to start). */
