@@ -1,6 +1,9 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/testing.ts'],
-  format: ['esm'], dts: true, clean: true, sourcemap: true, target: 'node20',
+  // The background index writer runs in a worker thread loaded by URL: it is emitted at dist/
+  // root, next to the bundle that starts it (src/index-db/index-writer-thread.ts).
+  entry: { index: 'src/index.ts', testing: 'src/testing.ts', 'index-writer-worker': 'src/index-db/index-writer-worker.js' },
+  dts: { entry: { index: 'src/index.ts', testing: 'src/testing.ts' } },
+  format: ['esm'], clean: true, sourcemap: true, target: 'node20',
 });

@@ -19,6 +19,15 @@ describeLedgerContract('file store', {
   },
 });
 
+// Every acknowledged batch goes through the background index writer thread at once.
+describeLedgerContract('file store, indexed by the writer thread', {
+  open: async (opts) => {
+    const home = mkdtempSync(join(tmpdir(), 'ledger-contract-'));
+    homes.push(home);
+    return openGroupLedger({ home, ...opts, backgroundIndexAt: 1 });
+  },
+});
+
 describeLedgerContract('in-memory store', {
   open: async (opts) => new MemoryLedgerStore(opts.groupId, opts),
 });

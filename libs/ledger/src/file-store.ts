@@ -78,6 +78,7 @@ export class FileLedgerStore implements LedgerStore {
     this.queries = new IndexQueries(index.db);
     this.appender = new GroupCommitAppender(paths, files, index);
     if (opts.lockTimeoutMs) this.appender.lockTimeoutMs = opts.lockTimeoutMs;
+    if (opts.backgroundIndexAt) this.appender.backgroundIndexAt = opts.backgroundIndexAt;
     if (opts.autoCompact) this.appender.onCommitted = (bytes) => this.maybeAutoCompact(bytes);
     this.ctx = { queries: this.queries, readOrd: (ord) => this.readOrd(ord), cursorsPath: paths.cursors, historyQueryPage: opts.historyQueryPage };
   }

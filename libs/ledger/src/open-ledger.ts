@@ -34,6 +34,11 @@ export interface OpenLedgerOptions {
   maxActiveBytes?: () => number | undefined;
   /** Minimum time between non-forced rotations (manual or automatic); default 300 s. */
   compactMinIntervalMs?: number;
+  /**
+   * Acknowledged events that, once waiting, go to the background index writer at once (default
+   * 2048; a timer hands over fewer). Tests set 1 to drive the writer thread batch by batch.
+   */
+  backgroundIndexAt?: number;
   /** Test seam: called after each durable step of a consuming Inbox read. */
   onConsumePhase?: (phase: ConsumePhase) => void;
 }

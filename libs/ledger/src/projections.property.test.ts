@@ -122,7 +122,9 @@ describe('index-backed projections equal full-scan projections', () => {
         const home = homes.make('ledger-prop-');
         const ids: string[] = [];
         {
-          await using store = await openGroupLedger({ home, groupId: G, roleOf, historyQueryPage: 2 });
+          // Half the runs index every batch on the background writer thread, half inline.
+          const backgroundIndexAt = ops.length % 2 === 0 ? 1 : 1_000_000;
+          await using store = await openGroupLedger({ home, groupId: G, roleOf, historyQueryPage: 2, backgroundIndexAt });
           for (const op of ops) ids.push((await store.append(toInput(op, ids))).event.id);
           const events = [...store.readForward()];
           for (const q of queries) compare(store, events, q, home);

@@ -1,9 +1,7 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { LedgerEvent } from '../types.js';
-import { indexFactsOf } from './rows.js';
-import { RowBuffer } from './row-buffer.js';
+import { buildIndexOps, type IndexedEvent, type IndexOp } from './index-ops.js';
 import { ALL_TABLES, INDEX_DDL, INDEX_SCHEMA_VERSION } from './schema.js';
 
 export interface Located {
@@ -13,12 +11,7 @@ export interface Located {
   len: number;
 }
 
-export interface IndexedEvent {
-  event: LedgerEvent;
-  src: number;
-  off: number;
-  len: number;
-}
+export type { IndexedEvent } from './index-ops.js';
 
 /**
  * Writer side of the derived SQLite index. It is never authority: every row can be recomputed
@@ -27,47 +20,45 @@ export interface IndexedEvent {
 export class LedgerIndex {
   readonly db: Database.Database;
   private readonly stmts;
-  private readonly buffers;
+  /** Statements of index writes by SQL text (a bounded set: see buildIndexOps). */
+  private readonly writeStatements = new Map<string, Database.Statement>();
 
-  private constructor(db: Database.Database) {
+  private constructor(
+    db: Database.Database,
+    readonly path: string,
+  ) {
     this.db = db;
-    this.buffers = {
-      events: new RowBuffer(db, 'INSERT OR FAIL', 'events', ['ord', 'id', 'src', 'off', 'len', 'kind', 'by', 'ts']),
-      chat: new RowBuffer(db, 'INSERT OR FAIL', 'chat', ['ord', 'by', 'mode', 'reply_to']),
-      audience: new RowBuffer(db, 'INSERT OR IGNORE', 'audience', ['token', 'ord', 'mode', 'by']),
-    };
     this.stmts = {
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
       maxOrd: db.prepare<[], { m: number | null }>('SELECT MAX(ord) AS m FROM events'),
-      upsertGen: db.prepare('INSERT OR REPLACE INTO actor_gen(actor_id, ord, created_at) VALUES (?, ?, ?)'),
-      insMailRead: db.prepare('INSERT OR REPLACE INTO mail_reads(actor_id, ord, event_id, target_ord) VALUES (?, ?, ?, ?)'),
-      insCancel: db.prepare('INSERT OR REPLACE INTO cancels(source_id, ord, by) VALUES (?, ?, ?)'),
-      upsertDelivery: db.prepare('INSERT OR REPLACE INTO delivery(source_id, actor_id, state, delivery_id, transport, ord) VALUES (?, ?, ?, ?, ?, ?)'),
-      upsertConfirmation: db.prepare('INSERT OR REPLACE INTO delivery_confirmation(source_id, actor_id, state, delivery_id, ord) VALUES (?, ?, ?, ?, ?)'),
-      upsertClientId: db.prepare('INSERT OR REPLACE INTO client_ids(by, client_id, ord) VALUES (?, ?, ?)'),
-      firstOrdOfId: db.prepare<[string], { ord: number }>('SELECT ord FROM events WHERE id = ? ORDER BY ord LIMIT 1'),
       insDamage: db.prepare('INSERT OR REPLACE INTO damage(src, off, len, reason) VALUES (?, ?, ?, ?)'),
     };
   }
 
-  /** Open (creating or replacing a corrupt/foreign file). `rebuilt` says the file was reset. */
+  /** Open (creating or replacing a corrupt/foreign file). `reset` says why the file was reset. */
   static open(path: string): { index: LedgerIndex; reset: string | undefined } {
     mkdirSync(dirname(path), { recursive: true });
+    let reason: string;
     try {
       const index = LedgerIndex.openUnchecked(path);
       const version = index.meta('schema');
       if (version === INDEX_SCHEMA_VERSION) return { index, reset: undefined };
-      const reason = version === undefined ? 'new index' : `index schema ${version} != ${INDEX_SCHEMA_VERSION}`;
-      index.clear();
-      return { index, reset: reason };
+      if (version === undefined) {
+        index.clear();
+        return { index, reset: 'new index' };
+      }
+      // Tables of another schema need not fit this one's statements: start from an empty file.
+      index.close();
+      reason = `index schema ${version} != ${INDEX_SCHEMA_VERSION}`;
     } catch (err) {
       // Corrupt beyond SQLite's repair: the JSONL is the truth, so start over.
-      for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
-      const index = LedgerIndex.openUnchecked(path);
-      index.clear();
-      return { index, reset: `corrupt index replaced: ${(err as Error).message}` };
+      reason = `corrupt index replaced: ${(err as Error).message}`;
     }
+    for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+    const index = LedgerIndex.openUnchecked(path);
+    index.clear();
+    return { index, reset: reason };
   }
 
   private static openUnchecked(path: string): LedgerIndex {
@@ -87,7 +78,7 @@ export class LedgerIndex {
         if (check !== 'ok') throw new Error(`quick_check: ${String(check)}`);
       }
       db.exec(INDEX_DDL);
-      return new LedgerIndex(db);
+      return new LedgerIndex(db, path);
     } catch (err) {
       db.close();
       throw err;
@@ -125,42 +116,24 @@ export class LedgerIndex {
     })();
   }
 
-  /** Insert events in append order; the caller holds a transaction. */
-  insertEvents(items: IndexedEvent[]): void {
-    let ord = this.eventCount();
-    const s = this.stmts;
-    const { events, chat, audience } = this.buffers;
-    try {
-      for (const { event, src, off, len } of items) {
-        ord += 1;
-        events.push(ord, event.id, src, off, len, event.kind, event.by, event.ts);
-        const facts = indexFactsOf(event);
-        if (facts.chat) {
-          const { mode, replyTo, tokens, clientId } = facts.chat;
-          chat.push(ord, event.by, mode, replyTo);
-          for (const token of tokens) audience.push(token, ord, mode, event.by);
-          audience.push(`from:${event.by}`, ord, mode, event.by);
-          if (clientId) s.upsertClientId.run(event.by, clientId, ord);
-        } else if (facts.actorAdd) {
-          s.upsertGen.run(facts.actorAdd.actorId, ord, facts.actorAdd.createdAt);
-        } else if (facts.mailRead) {
-          events.flush(); // the target lookup below must see every earlier event
-          const target = s.firstOrdOfId.get(facts.mailRead.eventId)?.ord ?? null;
-          s.insMailRead.run(facts.mailRead.actorId, ord, facts.mailRead.eventId, target);
-        } else if (facts.cancel) {
-          s.insCancel.run(facts.cancel.sourceId, ord, event.by);
-        } else if (facts.delivery) {
-          const d = facts.delivery;
-          s.upsertDelivery.run(d.sourceId, d.actorId, d.state, d.deliveryId, d.transport, ord);
-        } else if (facts.confirmation) {
-          const c = facts.confirmation;
-          s.upsertConfirmation.run(c.sourceId, c.actorId, c.state, c.deliveryId, ord);
-        }
+  /** Insert events in append order after every indexed one; the caller holds a transaction. */
+  insertEvents(items: readonly IndexedEvent[]): void {
+    if (items.length > 0) this.applyOps(buildIndexOps(items), this.eventCount());
+  }
+
+  /**
+   * Run index writes whose relative ords start after `base` (consumes `ops`). The background
+   * writer thread (index-writer-worker.js) applies the same ops the same way on its connection.
+   */
+  applyOps(ops: readonly IndexOp[], base: number): void {
+    for (const op of ops) {
+      for (const at of op.ords) op.params[at] = (op.params[at] as number) + base;
+      let stmt = this.writeStatements.get(op.sql);
+      if (!stmt) {
+        stmt = this.db.prepare(op.sql);
+        this.writeStatements.set(op.sql, stmt);
       }
-    } finally {
-      events.flush();
-      chat.flush();
-      audience.flush();
+      stmt.run(op.params);
     }
   }
 

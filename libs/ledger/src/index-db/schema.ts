@@ -2,14 +2,14 @@
  * Schema of the derived index `ts-index.sqlite3`. Bump INDEX_SCHEMA_VERSION on any change: a
  * different version is treated like a corrupt index and rebuilt from the JSONL.
  */
-export const INDEX_SCHEMA_VERSION = '5';
+export const INDEX_SCHEMA_VERSION = '6';
 
 export const INDEX_DDL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
--- ord = 1-based append order; src = segment seq, 0 for the active ledger.jsonl.
+-- ord = 1-based append order; src = segment seq, 0 for the active ledger.jsonl. Only what
+-- locating a record needs: every column is written once per event on the append path.
 CREATE TABLE IF NOT EXISTS events (
-  ord INTEGER PRIMARY KEY, id TEXT NOT NULL, src INTEGER NOT NULL, off INTEGER NOT NULL,
-  len INTEGER NOT NULL, kind TEXT NOT NULL, by TEXT NOT NULL, ts TEXT NOT NULL);
+  ord INTEGER PRIMARY KEY, id TEXT NOT NULL, src INTEGER NOT NULL, off INTEGER NOT NULL, len INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS events_id ON events(id);
 -- No (src, ord) index: the active file's rows are exactly the ords above meta sealed_max_ord
 -- (append order puts every sealed event first), so that index only cost a B-tree insert per event.

@@ -3,7 +3,8 @@ import { closeSync, existsSync, fdatasync, fstatSync, mkdirSync, openSync, readS
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
-import type { IndexedEvent, LedgerIndex } from '../index-db/ledger-index.js';
+import { IndexWriterThread, type AcknowledgedBatch } from '../index-db/index-writer-thread.js';
+import type { LedgerIndex } from '../index-db/ledger-index.js';
 import { catchUpActive } from '../index-db/sync.js';
 import type { LedgerPaths } from '../paths.js';
 import type { LedgerEvent } from '../types.js';
@@ -14,16 +15,13 @@ import type { PreparedEvent } from './prepare-event.js';
 const fdatasyncAsync = promisify(fdatasync);
 const SEPARATOR = Buffer.from('\n');
 /**
- * Deferred index rows are written at most this late (reads flush earlier). Fewer, larger SQLite
- * commits rewrite far fewer WAL pages, and those pages would otherwise ride along with the
- * ledger's next fdatasync (ext4 data=ordered flushes them in the same journal commit).
- *
- * Tried and measured against this (8 writers, same runs): indexing inside each batch's
- * fdatasync window. Per-batch commits cost ~+25 % CPU per append; at 64 events per commit the
- * CPU matched but the flush outlasted the fsync it was meant to hide, and on two loaded cores
- * it slowed the fsync itself: 7.5k-8.0k appends/s against 9.1k-9.3k for this timer.
+ * Acknowledged batches go to the background index writer once this many events are waiting,
+ * or after BACKGROUND_INDEX_AFTER_MS. Larger messages mean fewer SQLite commits (each rewrites
+ * the B-trees' rightmost pages in the WAL) and fewer thread hand-offs; reads never wait for the
+ * timer (they flush first).
  */
-const FLUSH_INDEX_AFTER_MS = 250;
+const BACKGROUND_INDEX_AT_EVENTS = 2048;
+const BACKGROUND_INDEX_AFTER_MS = 250;
 /** A longer pause between two batches is idle time, not the serial path of a busy writer. */
 const SERIAL_GAP_MAX_MS = 50;
 
@@ -58,6 +56,8 @@ export class GroupCommitAppender {
   /** True while a batch is between lock and index update; readers must not index meanwhile. */
   busy = false;
   lockTimeoutMs = 30_000;
+  /** Waiting events that hand the queue to the background index writer at once. */
+  backgroundIndexAt = BACKGROUND_INDEX_AT_EVENTS;
   /**
    * Counters that make group commit observable: one write + one fdatasync per batch. `syncMs`
    * is the time from issuing each fdatasync to resuming after it (thread pool hops included);
@@ -73,13 +73,15 @@ export class GroupCommitAppender {
   /** Set when the index could not record a durable batch; the store resynchronizes it. */
   indexNeedsResync = false;
   /**
-   * Durable batches not yet in the index. Indexing is deferred off the acknowledgement path:
-   * readers flush first (read-your-writes), decisions flush under the lock, and a short timer
-   * or a size bound flushes the rest, so one SQLite transaction covers many batches.
+   * Durable batches not yet handed to the index. Indexing is off the acknowledgement path: a
+   * full enough queue or a timer hands them to the background writer thread; readers, decisions
+   * and compaction flush first (read-your-writes) and wait for what the thread still holds.
    */
-  private unindexed: Array<{ start: number; end: number; items: IndexedEvent[] }> = [];
+  private unindexed: AcknowledgedBatch[] = [];
   private unindexedCount = 0;
   private flushTimer: NodeJS.Timeout | undefined;
+  /** The last message handed to the background writer: its sequence number and end offset. */
+  private posted: { thread: IndexWriterThread; seq: number; end: number } | undefined;
   private readonly lock: ReusableFileLock;
   /** File size right after our last successful batch (which ended with a newline). */
   private knownEnd = -1;
@@ -92,25 +94,51 @@ export class GroupCommitAppender {
     this.lock = new ReusableFileLock(paths.lock);
   }
 
-  /** Index every acknowledged batch now. Safe at any time: it only touches durable bytes. */
-  flushIndex(): void {
+  private takeUnindexed(): AcknowledgedBatch[] {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    if (this.unindexed.length === 0) return;
     const batches = this.unindexed;
     this.unindexed = [];
     this.unindexedCount = 0;
+    return batches;
+  }
+
+  /**
+   * Make every acknowledged batch queryable now: wait for what the background writer holds,
+   * then index the rest on this thread, from the JSONL wherever the writer left a gap (it
+   * failed, or another process's bytes came first). Safe at any time: it only touches durable
+   * bytes.
+   */
+  flushIndex(): void {
+    let reach = 0;
+    if (this.posted) {
+      this.posted.thread.waitFor(this.posted.seq);
+      reach = this.posted.end;
+      this.posted = undefined;
+    }
+    const batches = this.takeUnindexed();
+    if (batches.length === 0 && (reach === 0 || this.index.activeHwm() >= reach)) return;
     try {
-      catchUpActive(this.index, this.files, { batches });
+      catchUpActive(this.index, this.files, batches.length > 0 ? { batches } : { upTo: reach });
     } catch {
       this.indexNeedsResync = true; // the bytes are durable; a resync rebuilds the index
     }
   }
 
+  /** Hand the acknowledged batches to the background writer (inline if there is none). */
+  private indexInBackground(): void {
+    const thread = IndexWriterThread.shared();
+    if (!thread) return this.flushIndex();
+    const batches = this.takeUnindexed();
+    if (batches.length === 0) return;
+    const seq = thread.post(this.index.path, batches);
+    this.posted = { thread, seq, end: batches[batches.length - 1]!.end };
+  }
+
   private scheduleFlush(): void {
-    if (this.unindexedCount >= 4096) this.flushIndex();
+    if (this.unindexedCount >= this.backgroundIndexAt) this.indexInBackground();
     else if (!this.flushTimer && this.unindexed.length > 0) {
-      this.flushTimer = setTimeout(() => this.flushIndex(), FLUSH_INDEX_AFTER_MS);
+      this.flushTimer = setTimeout(() => this.indexInBackground(), BACKGROUND_INDEX_AFTER_MS);
       this.flushTimer.unref();
     }
   }
@@ -236,6 +264,9 @@ export class GroupCommitAppender {
 
   close(): void {
     this.flushIndex();
+    const thread = IndexWriterThread.current();
+    // The thread keeps a connection per index it wrote: close it with the ledger.
+    if (thread && thread.usedFor(this.index.path)) thread.waitFor(thread.release(this.index.path));
     this.lock.close();
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
