@@ -135,34 +135,44 @@ async function appendSection(root: string): Promise<void> {
   );
   closeSync(bare);
 
-  // Ceiling: a bare group-commit loop (no ledger) with 8 writers on the same disk, same run.
-  const ceiling = await bareGroupCommit(join(home, 'bare-gc.jsonl'), bytes, 24_000);
-
-  // 8 concurrent writers, each awaiting its own acknowledgement (group commit does the rest).
-  const before = store.appendStats();
+  // 8 concurrent writers, each awaiting its own acknowledgement (group commit does the rest),
+  // alternated with the ceiling: a bare group-commit loop (no ledger) with 8 writers on the same
+  // disk. This disk's fsync latency drifts by 2x within minutes, so each side is the median of
+  // ROUNDS runs taken in turns, and the ratio is what the ledger adds.
+  const ROUNDS = 3;
   const total = 24_000;
-  const c0 = process.cpuUsage();
-  const t0 = now();
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      for (let i = 0; i < total / 8; i++) await store.append({ kind: 'chat.message', by: 'user', data });
-    }),
-  );
-  const secs = (now() - t0) / 1000;
-  const cpuUs = cpuPerOp(c0, total);
-  const after = store.appendStats();
-  const perBatch = (ms: number) => (ms / Math.max(1, after.batches - before.batches)).toFixed(3);
+  const ledgerRuns: Array<{ rate: number; cpuUs: number; batches: number; syncMs: number; serialMs: number }> = [];
+  const ceilingRuns: Array<{ rate: number; cpuUs: number; syncMsPerBatch: number }> = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    ceilingRuns.push(await bareGroupCommit(join(home, `bare-gc-${round}.jsonl`), bytes, total));
+    const before = store.appendStats();
+    const c0 = process.cpuUsage();
+    const t0 = now();
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let i = 0; i < total / 8; i++) await store.append({ kind: 'chat.message', by: 'user', data });
+      }),
+    );
+    const rate = total / ((now() - t0) / 1000);
+    const after = store.appendStats();
+    ledgerRuns.push({ rate, cpuUs: cpuPerOp(c0, total), batches: after.batches - before.batches, syncMs: after.syncMs - before.syncMs, serialMs: after.serialMs - before.serialMs });
+  }
+  const median = <T extends { rate: number }>(runs: T[]): T => [...runs].sort((a, b) => a.rate - b.rate)[runs.length >> 1]!;
+  const range = (runs: Array<{ rate: number }>) => runs.map((r) => Math.round(r.rate).toLocaleString('en-US')).join(' / ');
+  const led = median(ledgerRuns);
+  const ceiling = median(ceilingRuns);
+  const perBatch = (ms: number) => (ms / Math.max(1, led.batches)).toFixed(3);
   await store.close();
   rmSync(home, { recursive: true, force: true });
   printTable('ledger: appends (durable: acknowledged after fdatasync)', [
     { case: 'sequential append (p50)', value: fmt(seq.p50), p99: fmt(seq.p99), note: `bare write+fdatasync p50 ${fmt(base.p50)} (ratio ${(seq.p50 / base.p50).toFixed(2)}x); bare with async fdatasync ${fmt(baseAsync.p50)} (${(seq.p50 / baseAsync.p50).toFixed(2)}x)` },
     {
-      case: '8 concurrent writers',
-      value: `${Math.round(total / secs).toLocaleString('en-US')} appends/s`,
+      case: '8 concurrent writers (median of 3)',
+      value: `${Math.round(led.rate).toLocaleString('en-US')} appends/s`,
       p99: '',
-      note: `${after.batches - before.batches} write+fsync batches for ${total} appends; per batch ${perBatch(after.syncMs - before.syncMs)} ms in fdatasync (thread pool hops included) + ${perBatch(after.serialMs - before.serialMs)} ms on the ledger's serial path; ${cpuUs.toFixed(1)} us CPU per append; target >= 20,000/s`,
+      note: `runs ${range(ledgerRuns)}; ${(led.rate / ceiling.rate).toFixed(2)}x the bare ceiling's median; median run: ${led.batches} write+fsync batches for ${total} appends, per batch ${perBatch(led.syncMs)} ms in fdatasync (thread pool hops included) + ${perBatch(led.serialMs)} ms on the ledger's serial path; ${led.cpuUs.toFixed(1)} us CPU per append (index writer thread included); target >= 20,000/s`,
     },
-    { case: 'bare group commit, 8 writers', value: `${Math.round(ceiling.rate).toLocaleString('en-US')} appends/s`, p99: '', note: `write+fdatasync per batch, no ledger: the disk ceiling; per batch ${ceiling.syncMsPerBatch.toFixed(3)} ms in fdatasync; ${ceiling.cpuUs.toFixed(1)} us CPU per append` },
+    { case: 'bare group commit, 8 writers (median of 3)', value: `${Math.round(ceiling.rate).toLocaleString('en-US')} appends/s`, p99: '', note: `runs ${range(ceilingRuns)}; write+fdatasync per batch, no ledger: the disk ceiling; per batch ${ceiling.syncMsPerBatch.toFixed(3)} ms in fdatasync; ${ceiling.cpuUs.toFixed(1)} us CPU per append` },
   ]);
 }
 

@@ -29,10 +29,13 @@ const WAIT_LIMIT_MS = 30_000;
 export class IndexWriterThread {
   private static instance: IndexWriterThread | undefined;
 
-  /** The thread, started on first use; undefined once it failed (callers index inline). */
-  static shared(): IndexWriterThread | undefined {
-    if (!IndexWriterThread.instance) IndexWriterThread.instance = new IndexWriterThread();
-    return IndexWriterThread.instance.usable ? IndexWriterThread.instance : undefined;
+  /**
+   * The thread, started on first use unless `start` is false; undefined once it failed (callers
+   * then index inline).
+   */
+  static shared(start = true): IndexWriterThread | undefined {
+    if (!IndexWriterThread.instance && start) IndexWriterThread.instance = new IndexWriterThread();
+    return IndexWriterThread.instance?.usable ? IndexWriterThread.instance : undefined;
   }
 
   /** The running thread if one was started (observability and tests), without starting one. */

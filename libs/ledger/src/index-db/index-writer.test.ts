@@ -68,6 +68,23 @@ describe('background index writer thread', () => {
     expect(indexRows(home)).toEqual(byThread);
   });
 
+  it('a trickle of appends is indexed on the timer without starting the thread', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    for (let i = 0; i < 3; i++) await store.append({ kind: 'chat.message', by: 'user', data: { text: `t${i}`, message_mode: 'send', to: ['peer1'] } });
+    const count = () => {
+      const db = new Database(indexPath(home), { readonly: true });
+      try {
+        return (db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    expect(count()).toBe(0); // acknowledged, not indexed yet: nothing waits on the index
+    await vi.waitFor(() => expect(count()).toBe(3), { timeout: 2000 });
+    expect(IndexWriterThread.current()).toBeUndefined();
+  });
+
   it("leaves a batch that follows another writer's unindexed bytes to the owner, which catches up from the JSONL", async () => {
     const home = homes.make();
     await using a = await openGroupLedger({ home, groupId: G, backgroundIndexAt: 1 });

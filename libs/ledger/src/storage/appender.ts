@@ -15,10 +15,10 @@ import type { PreparedEvent } from './prepare-event.js';
 const fdatasyncAsync = promisify(fdatasync);
 const SEPARATOR = Buffer.from('\n');
 /**
- * Acknowledged batches go to the background index writer once this many events are waiting,
- * or after BACKGROUND_INDEX_AFTER_MS. Larger messages mean fewer SQLite commits (each rewrites
- * the B-trees' rightmost pages in the WAL) and fewer thread hand-offs; reads never wait for the
- * timer (they flush first).
+ * Acknowledged batches go to the background index writer once this many events are waiting:
+ * large messages mean few SQLite commits (each rewrites the B-trees' rightmost pages in the WAL)
+ * and few thread hand-offs. Only such a burst starts the thread (~10 MB of memory); a trickle is
+ * indexed on a timer, by the thread if it runs, else inline. Reads never wait for the timer.
  */
 const BACKGROUND_INDEX_AT_EVENTS = 2048;
 const BACKGROUND_INDEX_AFTER_MS = 250;
@@ -126,8 +126,8 @@ export class GroupCommitAppender {
   }
 
   /** Hand the acknowledged batches to the background writer (inline if there is none). */
-  private indexInBackground(): void {
-    const thread = IndexWriterThread.shared();
+  private indexInBackground(startThread: boolean): void {
+    const thread = IndexWriterThread.shared(startThread);
     if (!thread) return this.flushIndex();
     const batches = this.takeUnindexed();
     if (batches.length === 0) return;
@@ -136,9 +136,9 @@ export class GroupCommitAppender {
   }
 
   private scheduleFlush(): void {
-    if (this.unindexedCount >= this.backgroundIndexAt) this.indexInBackground();
+    if (this.unindexedCount >= this.backgroundIndexAt) this.indexInBackground(true);
     else if (!this.flushTimer && this.unindexed.length > 0) {
-      this.flushTimer = setTimeout(() => this.indexInBackground(), BACKGROUND_INDEX_AFTER_MS);
+      this.flushTimer = setTimeout(() => this.indexInBackground(false), BACKGROUND_INDEX_AFTER_MS);
       this.flushTimer.unref();
     }
   }
