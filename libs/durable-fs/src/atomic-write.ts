@@ -26,6 +26,23 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/** Write `data` to the fresh file `fd` opened at `path`, fsync and close it; on failure remove the file. */
+function writeDurablyOrRemove(fd: number, path: string, data: string | Uint8Array): void {
+  try {
+    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    try {
+      unlinkSync(path);
+    } catch {
+      /* already gone */
+    }
+    throw err;
+  }
+  closeSync(fd);
+}
+
 /**
  * Create `path` with `data` and make both durable (file fsync, then directory fsync), for a file
  * that normally does not exist: cheaper than tmp + rename by one file creation and a rename.
@@ -41,19 +58,7 @@ export function createFileDurablySync(path: string, data: string | Uint8Array, m
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
   }
-  try {
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
-    fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    try {
-      unlinkSync(path);
-    } catch {
-      /* already gone */
-    }
-    throw err;
-  }
-  closeSync(fd);
+  writeDurablyOrRemove(fd, path, data);
   fsyncDirSync(dirname(path));
   return true;
 }
@@ -62,20 +67,7 @@ export function createFileDurablySync(path: string, data: string | Uint8Array, m
 export function writeFileAtomicSync(path: string, data: string | Uint8Array, mode = 0o644): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = tmpPathFor(path);
-  const fd = openSync(tmp, 'w', mode);
-  try {
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
-    fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* already gone */
-    }
-    throw err;
-  }
-  closeSync(fd);
+  writeDurablyOrRemove(openSync(tmp, 'w', mode), tmp, data);
   renameSync(tmp, path);
   fsyncDirSync(dirname(path));
 }
