@@ -24,4 +24,42 @@ describe('context catalog entries', () => {
     expect(r.safeParse({ tasks: [task] }).success).toBe(true);
     expect(r.safeParse({ tasks: [{ id: 'T1' }] }).success, 'task_type is required on every task').toBe(false);
   });
+
+  describe('context_sync dry_run reads booleans as the reference does', () => {
+    const dispatch = async (dry_run: unknown) => {
+      let seen: unknown = 'not called';
+      const router = new OpRouter().register('context_sync', ((args: { dry_run?: boolean }) => {
+        seen = args.dry_run;
+        return { success: true, dry_run: Boolean(args.dry_run), changes: [], version: '1' };
+      }) as never);
+      const { response } = await router.dispatch({ v: 1, op: 'context_sync', args: { group_id: 'g_1', ops: [], dry_run } });
+      return { seen, response };
+    };
+
+    it.each([
+      ['false', false],
+      [' FALSE ', false],
+      ['0', false],
+      ['no', false],
+      ['off', false],
+      [0, false],
+      [false, false],
+      ['true', true],
+      ['Yes', true],
+      ['on', true],
+      [1, true],
+      [true, true],
+    ])('%j is %s', async (raw, expected) => {
+      const { seen, response } = await dispatch(raw);
+      expect(response.ok).toBe(true);
+      expect(seen).toBe(expected);
+    });
+
+    it.each(['maybe', '', 2, [], {}])('%j is refused as invalid_request naming dry_run, before the handler', async (raw) => {
+      const { seen, response } = await dispatch(raw);
+      expect(response.error).toMatchObject({ code: 'invalid_request', details: { field: 'dry_run' } });
+      expect(response.error?.message).toContain('dry_run');
+      expect(seen).toBe('not called');
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOp } from './define.js';
-import { ByArg, GroupIdArg, InsightArg, ReferenceV1, TaskRefV1, eventOfKind } from './shared.js';
+import { ByArg, GroupIdArg, InsightArg, LooseBooleanArg, ReferenceV1, TaskRefV1, eventOfKind } from './shared.js';
 
 // §8.8 Context and Tasks, and §8.6 tracked_send. Task objects and op items stay open records:
 // the spec fixes their minimum (task_type on every task, `op` on every item), not their closure.
@@ -79,7 +79,7 @@ export const context_sync = defineOp({
     group_id: GroupIdArg,
     by: ByArg,
     ops: z.array(ContextOpV1),
-    dry_run: z.boolean().optional(),
+    dry_run: LooseBooleanArg.optional(),
     if_version: z.string().optional(),
   }),
   result: z.object({

@@ -19,6 +19,24 @@ export const LimitArg = z.number().int().positive();
 /** Exact-match event kind allowlist. */
 export const EventKindsArg = z.array(z.string().min(1));
 
+const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
+const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
+
+/**
+ * A boolean flag as the reference daemon reads it: JSON booleans, 0/1, and the usual spellings
+ * `"true"/"false"`, `"1"/"0"`, `"yes"/"no"`, `"on"/"off"` (any case, trimmed), so a client that
+ * sends `dry_run: "false"` gets a real run, not a dry one. Anything else is refused as
+ * `invalid_request` naming the field, rather than silently taking a default that may persist.
+ */
+export const LooseBooleanArg = z.preprocess((value) => {
+  if (value === 0 || value === 1) return value === 1;
+  if (typeof value !== 'string') return value;
+  const word = value.trim().toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  return value;
+}, z.boolean());
+
 /** A reply fulfils an obligation and can never create one (§8.6 reply, CCCS notes). */
 export const ReplyMessageMode = MessageMode.exclude(['request_reply']);
 export type ReplyMessageMode = z.infer<typeof ReplyMessageMode>;
