@@ -21,7 +21,9 @@ function personalityOf(argv, env) {
 
 const CODEX_VERSION = 'codex-cli 0.130.0';
 // Flags of the real CLIs the fake accepts and ignores.
-const CLAUDE_FLAGS = new Set(['--dangerously-skip-permissions', '--continue', '--verbose']);
+const CLAUDE_FLAGS = new Set(['--dangerously-skip-permissions', '--continue', '--verbose', '--strict-mcp-config']);
+// The daemon wires the actor's MCP server with `--mcp-config <json>`; the fake has no MCP client.
+const CLAUDE_VALUE_FLAGS = new Set(['--mcp-config']);
 const CODEX_FLAGS = new Set(['--dangerously-bypass-approvals-and-sandbox', '--search', '--yolo', '--full-auto', '--oss']);
 const CODEX_VALUE_FLAGS = new Set(['-m', '--model', '-p', '--profile', '-s', '--sandbox', '-a', '--ask-for-approval', '-C', '--cd']);
 
@@ -58,6 +60,8 @@ function parseOptions(personality, argv, env) {
     else if (personality === 'claude' && a === '--settings') opts.settings.push(String(next()));
     else if (personality === 'claude' && a.startsWith('--settings=')) opts.settings.push(a.slice('--settings='.length));
     else if (personality === 'claude' && CLAUDE_FLAGS.has(a)) continue;
+    else if (personality === 'claude' && CLAUDE_VALUE_FLAGS.has(a)) next();
+    else if (personality === 'claude' && a.startsWith('--mcp-config=')) continue;
     else if (personality === 'codex' && (a === '-c' || a === '--config')) opts.overrides.push(String(next()));
     else if (personality === 'codex' && a.startsWith('--config=')) opts.overrides.push(a.slice('--config='.length));
     else if (personality === 'codex' && CODEX_FLAGS.has(a)) continue;

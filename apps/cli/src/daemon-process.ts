@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { openSync, closeSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DaemonClient, daemonPaths, type DaemonClientOptions } from '@cccc/ipc-protocol/node';
 import type { OpResult } from '@cccc/ipc-protocol';
+import { cliEntry } from './cli-entry.js';
 
 /** The daemon answering ping at this home, or undefined when none does. */
 export async function probeDaemon(home: string, timeoutMs = 2000): Promise<OpResult<'ping'> | undefined> {
@@ -21,15 +21,15 @@ export interface SpawnedDaemon {
 }
 
 /**
- * Start `cccc daemon run` detached, its stdout/stderr appended to ccccd.log, and return once it
+ * Start `node <bin shim> daemon run` detached (the same entry the daemon then hands its agents
+ * and reports in ping), its stdout/stderr appended to ccccd.log, and return once it
  * answers ping. A daemon that exits first (e.g. refused config) is reported with its exit code.
  */
 export async function spawnDaemon(home: string, env: NodeJS.ProcessEnv, timeoutMs = 15_000): Promise<SpawnedDaemon> {
   const paths = daemonPaths(home);
   mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
   const out = openSync(paths.log, 'a', 0o600);
-  const cliEntry = fileURLToPath(new URL('./cli.js', import.meta.url));
-  const child = spawn(process.execPath, [cliEntry, 'daemon', 'run'], {
+  const child = spawn(process.execPath, [cliEntry(), 'daemon', 'run'], {
     detached: true,
     stdio: ['ignore', out, out],
     env: { ...env, CCCC_HOME: home },

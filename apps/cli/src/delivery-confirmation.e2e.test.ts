@@ -7,9 +7,10 @@ import { installFakeAgentAs } from '@cccc/pty-runtime/testing';
 import { BIN, useDaemonHome } from './e2e-harness.js';
 
 // Delivery confirmation through a daemon started the way users (and the Web e2e harness) start
-// it: `cccc daemon start`, which runs `node <cli>/dist/cli.js daemon run`. The daemon's own e2e
-// names the hook entry itself, so only a CLI-started daemon shows which entry its injected hooks
-// really run. Through dist/cli.js every hook loaded the whole ESM command tree, and the agent's
+// it: `cccc daemon start`, which runs `node <cli>/bin/cccc.js daemon run` and hands the daemon
+// that entry. The daemon's own e2e names the hook entry itself, so only a CLI-started daemon
+// shows which entry its injected hooks really run. When the hooks ran dist/cli.js (the entry the
+// daemon used to be started with), every hook loaded the whole ESM command tree, and the agent's
 // hooks run one after another, each killed after 3 s: on a loaded machine a fast agent's
 // UserPromptSubmit came after a 10 s confirmation window (or SessionStart was killed and every
 // later event fenced out), and the delivery read 'unconfirmed'.

@@ -30,6 +30,14 @@ export interface DaemonConfig {
   readonly transport: TransportConfig;
   readonly streams: StreamTuning;
   readonly runtime: RuntimeTuning;
+  /**
+   * Absolute path of the CLI entry that runs this daemon (the `cccc` package's bin shim, which
+   * takes the fast CommonJS path for hooks): what actors' injected hooks and MCP server run, and
+   * what `ping` reports as `executable`. Handed over by the CLI that starts the daemon, never
+   * guessed from argv. Absent (in-process tests, library use): claude/codex actors launch without
+   * hooks and MCP wiring, and the daemon logs a warning saying so.
+   */
+  readonly cliEntry?: string;
 }
 
 function nonNegativeInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

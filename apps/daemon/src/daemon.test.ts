@@ -150,3 +150,35 @@ describe('ping.capabilities', () => {
     }
   });
 });
+
+describe('ping identity and the CLI entry', () => {
+  it('names the configured CLI entry as executable, and the compatibility it promises', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'cccc-daemon-entry-'));
+    const cliEntry = join(home, 'cli', 'bin', 'cccc.js');
+    const daemon = await startDaemon({ ...daemonConfigFromEnv({ CCCC_HOME: home }), cliEntry });
+    try {
+      const ping = await new DaemonClient({ home }).call('ping', {});
+      expect(ping).toMatchObject({ implementation: 'cccc-ts', compatibility: 'cccc-ipc-v1', executable: cliEntry, ipc_v: 1 });
+      expect(readFileSync(daemonPaths(home).log, 'utf8')).not.toContain('no CLI entry');
+    } finally {
+      await daemon.stop();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('without one (in-process, library use): executable is null and one warning says hooks and MCP are left out', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'cccc-daemon-noentry-'));
+    const daemon = await startDaemon(daemonConfigFromEnv({ CCCC_HOME: home }));
+    try {
+      const ping = await new DaemonClient({ home }).call('ping', {});
+      expect(ping.executable).toBeNull();
+      expect(ping.compatibility).toBe('cccc-ipc-v1');
+      const warnings = readFileSync(daemonPaths(home).log, 'utf8').split('\n').filter((l) => l.includes('no CLI entry'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/warn.*without CCCC hooks and MCP wiring/);
+    } finally {
+      await daemon.stop();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});

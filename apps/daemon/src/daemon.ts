@@ -8,6 +8,7 @@ import { errorFields, fileLogger, type Logger } from './log.js';
 import { Kernel } from './kernel/kernel.js';
 import { registerCoreOps } from './ops/core.js';
 import { registerKernelOps } from './ops/index.js';
+import { cliLauncher } from './runtime/cli-launcher.js';
 import { DAEMON_VERSION } from './version.js';
 
 export interface RunningDaemon extends AsyncDisposable {
@@ -49,8 +50,10 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
     const router = new OpRouter({
       onInternalError: (error, op) => logger.log('error', 'internal error in op handler', { op, ...errorFields(error) }),
     });
-    const kernel = new Kernel(config.home, logger, config.streams, config.runtime);
-    registerCoreOps(router, { requestShutdown });
+    const cli = cliLauncher(config.cliEntry);
+    if (!cli) logger.log('warn', 'no CLI entry configured: claude and codex actors launch without CCCC hooks and MCP wiring');
+    const kernel = new Kernel(config.home, logger, config.streams, config.runtime, cli);
+    registerCoreOps(router, { requestShutdown, executable: config.cliEntry ?? null });
     registerKernelOps(router, kernel);
 
     const server = new IpcServer(router);

@@ -2,14 +2,21 @@ import { daemonConfigFromEnv, DaemonConfigError } from './config.js';
 import { startDaemon } from './daemon.js';
 import { HomeLockedError } from './lifecycle/home-lock.js';
 
+export interface ForegroundOptions {
+  /** The CLI entry that runs this daemon (see `DaemonConfig.cliEntry`). */
+  readonly cliEntry?: string;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
 /**
  * Run the daemon in the foreground until SIGTERM/SIGINT or a `shutdown` op. Returns the process
  * exit code; refusals (bad config, home owned by another daemon) print one clear line.
  */
-export async function runDaemonForeground(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runDaemonForeground(options: ForegroundOptions = {}): Promise<number> {
   let daemon;
   try {
-    daemon = await startDaemon(daemonConfigFromEnv(env));
+    const config = daemonConfigFromEnv(options.env ?? process.env);
+    daemon = await startDaemon(options.cliEntry ? { ...config, cliEntry: options.cliEntry } : config);
   } catch (error) {
     if (error instanceof DaemonConfigError || error instanceof HomeLockedError) {
       process.stderr.write(`cccc daemon: ${error.message}\n`);

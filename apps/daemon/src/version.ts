@@ -5,3 +5,8 @@ const pkg = createRequire(import.meta.url)('../package.json') as { version: stri
 
 export const DAEMON_VERSION: string = pkg.version;
 export const IMPLEMENTATION = 'cccc-ts';
+/**
+ * ping's `compatibility` (§8.1): what a client may rely on, since it must not infer anything from
+ * `implementation`. Its promise is written in libs/ipc-protocol/README.md ("Compatibility").
+ */
+export const COMPATIBILITY = 'cccc-ipc-v1';

@@ -39,7 +39,9 @@ describe('envelope and errors', () => {
     const { status, json } = await api('GET', '/api/v1/ping');
     expect(status).toBe(200);
     expect(json.ok).toBe(true);
-    expect(json.result).toMatchObject({ ipc_v: 1 });
+    expect(json.result).toMatchObject({ ipc_v: 1, compatibility: 'cccc-ipc-v1' });
+    // The daemon (started by the CLI) names its CLI entry; the Web keeps that local path to itself.
+    expect(json.result).not.toHaveProperty('executable');
   });
 
   it('health answers without the daemon; ready reports the daemon', async () => {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeEndpoint, discoverEndpoint, resolveCcccHome } from '@cccc/ipc-protocol/node';
+import { cliEntry } from '../cli-entry.js';
 import { clientFor, isAlive, probeDaemon, spawnDaemon } from '../daemon-process.js';
 import { printJson, reportError } from '../output.js';
 
@@ -13,7 +14,8 @@ export function registerDaemonCommands(program: Command, setExit: (code: number)
     .action(async () => {
       // Loaded on demand: every other command is a short-lived client that never needs the kernel.
       const { runDaemonForeground } = await import('@cccc/daemon');
-      setExit(await runDaemonForeground());
+      // The daemon never imports the CLI, so the CLI tells it which entry its agents run.
+      setExit(await runDaemonForeground({ cliEntry: cliEntry() }));
     });
 
   daemon

@@ -3,13 +3,6 @@ import type { Command } from 'commander';
 // Everything heavier than commander is imported inside the actions: Claude Code waits on
 // `cccc hook` at every tool call, so the hook path loads only what it runs.
 
-/** The absolute entry a hook should run: the committed bin shim beside dist/, else argv[1]. */
-async function cliEntry(): Promise<string> {
-  const [{ existsSync }, { fileURLToPath }] = await Promise.all([import('node:fs'), import('node:url')]);
-  const bin = fileURLToPath(new URL('../bin/cccc.js', import.meta.url));
-  return existsSync(bin) ? bin : process.argv[1]!;
-}
-
 // One implementation of the state hooks for both paths (the bin fast path and this command
 // tree): the self-contained module that the hook bundle inlines.
 export { runStateHook } from '../hook-fast/state-hook.js';
@@ -57,7 +50,8 @@ export function registerHookCommands(program: Command, setExit: (code: number) =
     .action(async (opts: { print?: boolean }) => {
       const setup = await import('./activity-setup.js');
       const { claudeConfigDir } = await import('./activity-recorder.js');
-      const command = setup.activityHookCommand(process.execPath, await cliEntry());
+      const { cliEntry } = await import('../cli-entry.js');
+      const command = setup.activityHookCommand(process.execPath, cliEntry());
       if (opts.print) {
         process.stdout.write(JSON.stringify({ hooks: setup.activityHooks(command) }, null, 2) + '\n');
         return;

@@ -1,14 +1,7 @@
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { cliEntry } from '../cli-entry.js';
 
 const IDENTITY_KEYS = ['CCCC_HOME', 'CCCC_GROUP_ID', 'CCCC_ACTOR_ID'] as const;
-
-/** The absolute entry a runtime should run: the committed bin shim beside dist/, else argv[1]. */
-function cliEntry(): string {
-  const bin = fileURLToPath(new URL('../bin/cccc.js', import.meta.url));
-  return existsSync(bin) ? bin : process.argv[1]!;
-}
 
 export function registerMcpCommand(program: Command, setExit: (code: number) => void): void {
   program

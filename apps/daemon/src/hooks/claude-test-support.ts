@@ -1,19 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
 import { installFakeAgentAs } from '@cccc/pty-runtime/testing';
-import type { runtimeFixture } from '../runtime/runtime-test-support.js';
-import { setHookLauncherForTests } from './hook-launch.js';
+import { runtimeFixture } from '../runtime/runtime-test-support.js';
 
 type Fx = Awaited<ReturnType<typeof runtimeFixture>>;
 
 /** The built CLI entry the injected hooks run (`cccc hook claude-state`). */
 export const BUILT_CLI = resolve(import.meta.dirname, '../../../cli/bin/cccc.js');
 
-/** In a test file: inject hooks that run the built CLI with this Node, for every test in it. */
-export function useBuiltHookLauncher(): void {
-  beforeAll(() => setHookLauncherForTests({ node: process.execPath, cliEntry: BUILT_CLI }));
-  afterAll(() => setHookLauncherForTests(undefined));
+/** A runtime fixture whose daemon was handed the built CLI, so it injects hooks that run it. */
+export function hookedRuntimeFixture(env: NodeJS.ProcessEnv = {}): Promise<Fx> {
+  return runtimeFixture(env, { cliEntry: BUILT_CLI });
 }
 
 /**

@@ -1,44 +1,13 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import type { HomeLayout } from '@cccc/groups';
 import { newLaunchToken, pendingHookState } from '@cccc/hook-fence';
 import type { LaunchCommand } from '@cccc/pty-runtime';
 import { utcNowIso } from '@cccc/groups';
-import { currentMcpServerLauncher } from '../runtime/mcp-contributor.js';
 import { claudeVersionSupportsHooks, codexProbeArgv, hookCommand, type HookContributorOptions, type HookLauncher } from '../runtime/hook-contributor.js';
 import { hookStatePath, removeLaunchRecord, writeHookState, writeLaunchRecord } from './hook-files.js';
 import { recordSessionIdentity } from './session-identity.js';
-
-let launcherOverride: HookLauncher | undefined;
-
-/** In-process tests run the daemon under vitest, so they name the CLI the hooks should run. */
-export function setHookLauncherForTests(launcher: HookLauncher | undefined): void {
-  launcherOverride = launcher;
-}
-
-/** How an injected hook runs `cccc hook <rt>-state`; undefined when this process has no CLI entry. */
-export function hookLauncher(): HookLauncher | undefined {
-  if (launcherOverride) return launcherOverride;
-  const launcher = currentMcpServerLauncher();
-  return launcher && { ...launcher, cliEntry: hookCliEntry(launcher.cliEntry) };
-}
-
-/**
- * The entry a hook runs: `cccc daemon start` runs the daemon as `node <pkg>/dist/cli.js`, and a
- * hook through that entry loads the whole ESM command tree (~6x the start-up of the committed
- * `<pkg>/bin/cccc.js` shim, which `require`s the small CommonJS hook bundle). The agent runs
- * its hooks one after another and kills each after its 3 s timeout, so under load the slow entry
- * alone pushed a delivery's UserPromptSubmit past the confirmation window, or lost SessionStart
- * (then every later event is fenced out as awaiting_session_start). Other entries are kept.
- */
-export function hookCliEntry(entry: string, exists: (path: string) => boolean = existsSync): string {
-  const pkg = /^(.*)[\\/]dist[\\/]cli\.js$/.exec(entry)?.[1];
-  if (pkg === undefined) return entry;
-  const shim = join(pkg, 'bin', 'cccc.js');
-  return exists(shim) ? shim : entry;
-}
 
 const VERSION_PROBE_TIMEOUT_MS = 3_000;
 
@@ -73,10 +42,9 @@ export function probeCodexHooks(command: LaunchCommand, hookCmd: string): Promis
 /**
  * The hook part of one launch, decided before spawn from the launch composed without hooks:
  * a fresh token, and whether the direct `claude` (version-probed) or `codex` (pre-probed with
- * the hook arguments) launch gets hooks.
+ * the hook arguments) launch gets hooks. No launcher (no CLI entry configured): no hooks.
  */
-export async function planHookLaunch(plain: LaunchCommand): Promise<HookContributorOptions | undefined> {
-  const launcher = hookLauncher();
+export async function planHookLaunch(plain: LaunchCommand, launcher: HookLauncher | undefined): Promise<HookContributorOptions | undefined> {
   if (!launcher) return undefined;
   const exe = basename(plain.argv[0] ?? '');
   const claudeHooksSupported = exe === 'claude' && (await probeClaudeHooks(plain));

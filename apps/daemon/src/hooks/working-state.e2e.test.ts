@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { actorHookKey } from '@cccc/hook-fence';
 import { opCatalog } from '@cccc/ipc-protocol';
 import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
-import { claudeGroup as claudeGroupOf, useBuiltHookLauncher } from './claude-test-support.js';
+import { claudeGroup as claudeGroupOf, hookedRuntimeFixture } from './claude-test-support.js';
 import { events, runtimeFixture, screenOf, waitFor } from '../runtime/runtime-test-support.js';
 
 // Working state with provenance, the send gate and delivery confirmation against a real daemon:
@@ -15,7 +15,6 @@ import { events, runtimeFixture, screenOf, waitFor } from '../runtime/runtime-te
 type Fx = Awaited<ReturnType<typeof runtimeFixture>>;
 const TICK = { CCCC_WORKING_STATE_TICK_MS: '200' };
 
-useBuiltHookLauncher();
 
 const claudeGroup = (fx: Fx, env?: Record<string, string>) => claudeGroupOf(fx, { title: 'working state', env });
 
@@ -62,7 +61,7 @@ describe('working state with provenance (real daemon, real hooks)', () => {
   }, 90_000);
 
   it('actor_list follows the Claude hooks with the state-model fields; actor.activity only on effective changes', async () => {
-    fx = await runtimeFixture(TICK);
+    fx = await hookedRuntimeFixture(TICK);
     const gid = await claudeGroup(fx);
     expect(await peer1(fx, gid)).toMatchObject({
       effective_working_state: 'stopped',
@@ -117,7 +116,7 @@ describe('working state with provenance (real daemon, real hooks)', () => {
   }, 90_000);
 
   it('fails closed when the launch identity disagrees with the live session (no hook evidence, no waiting_user)', async () => {
-    fx = await runtimeFixture(TICK);
+    fx = await hookedRuntimeFixture(TICK);
     const gid = await claudeGroup(fx);
     const s = await startedWithSession(fx, gid);
     await hook(fx, gid, s, { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: {} });
@@ -134,7 +133,7 @@ describe('working state with provenance (real daemon, real hooks)', () => {
   }, 90_000);
 
   it('send gate: PTY delivery holds while the runtime waits on a permission prompt and proceeds when it clears', async () => {
-    fx = await runtimeFixture(TICK);
+    fx = await hookedRuntimeFixture(TICK);
     const gid = await claudeGroup(fx);
     const s = await startedWithSession(fx, gid);
     await hook(fx, gid, s, { hook_event_name: 'UserPromptSubmit', prompt: 'work' });
@@ -159,7 +158,7 @@ describe('working state with provenance (real daemon, real hooks)', () => {
   }, 90_000);
 
   it('delivery confirmation: the runtime\'s UserPromptSubmit after an accepted PTY delivery confirms it (ledger_statuses)', async () => {
-    fx = await runtimeFixture(TICK);
+    fx = await hookedRuntimeFixture(TICK);
     const gid = await claudeGroup(fx);
     await startedWithSession(fx, gid);
     const { event } = await fx.client.call('send', { group_id: gid, text: 'please confirm', to: ['peer1'], message_mode: 'send' });
@@ -190,7 +189,7 @@ describe('working state with provenance (real daemon, real hooks)', () => {
   }, 90_000);
 
   it('delivery confirmation: no UserPromptSubmit within the window records it unconfirmed, without resubmitting', async () => {
-    fx = await runtimeFixture({ ...TICK, CCCC_DELIVERY_CONFIRM_MS: '1500' });
+    fx = await hookedRuntimeFixture({ ...TICK, CCCC_DELIVERY_CONFIRM_MS: '1500' });
     // The agent "thinks" longer than the window before its prompt hook fires.
     const gid = await claudeGroup(fx, { FAKE_AGENT_THINKING_MS: '5000' });
     await startedWithSession(fx, gid);
@@ -213,7 +212,7 @@ describe('working state with provenance (real daemon, real hooks)', () => {
   }, 90_000);
 
   it('an unhooked runtime gets no confirmation: ledger_statuses says null', async () => {
-    fx = await runtimeFixture({ ...TICK, CCCC_DELIVERY_CONFIRM_MS: '500' });
+    fx = await hookedRuntimeFixture({ ...TICK, CCCC_DELIVERY_CONFIRM_MS: '500' });
     const { group_id: gid } = await fx.client.call('group_create', { title: 'plain' });
     const scope = join(fx.home, 'scopes', gid);
     mkdirSync(scope, { recursive: true });

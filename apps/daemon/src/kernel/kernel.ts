@@ -8,6 +8,7 @@ import { DeliveryConfirmations, type ConfirmationOutcome } from '../hooks/delive
 import { WorkingStateService } from '../hooks/working-state-service.js';
 import { errorFields } from '../log.js';
 import { ActorRuntimeService } from '../runtime/actor-runtime-service.js';
+import type { CliLauncher } from '../runtime/cli-launcher.js';
 import type { Logger } from '../log.js';
 import { RuntimeRegistry } from '../runtime/runtime-registry.js';
 import { ActivityHub } from '../streams/activity-hub.js';
@@ -50,11 +51,12 @@ export class Kernel implements AsyncDisposable {
     readonly logger: Logger,
     readonly streamTuning: StreamTuning,
     runtimeTuning: RuntimeTuning = { submitDelayMs: 1500, stopGraceMs: 3000, preambleGapMs: 1000, deliveryConfirmMs: 15_000, workingStateTickMs: 1000 },
+    cli?: CliLauncher,
   ) {
     this.layout = new HomeLayout(home);
     this.groups = new GroupDocCache(this.layout);
     this.ledgers = new LedgerPool(this.layout, this.groups);
-    this.actorRuntime = new ActorRuntimeService(this, runtimeTuning);
+    this.actorRuntime = new ActorRuntimeService(this, runtimeTuning, cli);
     this.workingState = new WorkingStateService(this, runtimeTuning.workingStateTickMs);
     this.confirmations = new DeliveryConfirmations({ windowMs: runtimeTuning.deliveryConfirmMs, record: (o) => void this.recordConfirmation(o) });
     this.delivery = new DeliveryService(this, this.actorRuntime, runtimeTuning);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventStreamItem } from '@cccc/ipc-protocol';
 import type { EventStream } from '@cccc/ipc-protocol/node';
-import { claudeGroup as claudeGroupOf, useBuiltHookLauncher } from '../hooks/claude-test-support.js';
+import { claudeGroup as claudeGroupOf, hookedRuntimeFixture } from '../hooks/claude-test-support.js';
 import { runtimeFixture, waitFor } from '../runtime/runtime-test-support.js';
 
 // runtime_activity_stream against the real hook path: a fake agent installed as `claude` runs
@@ -12,7 +12,6 @@ import { runtimeFixture, waitFor } from '../runtime/runtime-test-support.js';
 
 type Fx = Awaited<ReturnType<typeof runtimeFixture>>;
 
-useBuiltHookLauncher();
 
 const claudeGroup = (fx: Fx) => claudeGroupOf(fx, { title: 'activity-stream' });
 
@@ -47,7 +46,7 @@ describe('runtime_activity_stream', () => {
   });
 
   it('replay=false sends only live revisions; replay=true the snapshot first; then both the same revisions in order', { timeout: 150_000 }, async () => {
-    fx = await runtimeFixture({ CCCC_STREAM_HEARTBEAT_MS: '200' });
+    fx = await hookedRuntimeFixture({ CCCC_STREAM_HEARTBEAT_MS: '200' });
     const caps = (await fx.client.call('ping', {})).capabilities as Record<string, unknown>;
     expect(caps.runtime_activity_stream).toBe(true);
     const gid = await claudeGroup(fx);
@@ -80,7 +79,7 @@ describe('runtime_activity_stream', () => {
   });
 
   it('a corrupt store: the snapshot answers runtime_activity_unavailable, streams stay open and resume with the next valid revision', { timeout: 150_000 }, async () => {
-    fx = await runtimeFixture({ CCCC_STREAM_HEARTBEAT_MS: '200' });
+    fx = await hookedRuntimeFixture({ CCCC_STREAM_HEARTBEAT_MS: '200' });
     const gid = await claudeGroup(fx);
     await started(fx, gid);
     const attached = collector(await fx.client.openRuntimeActivityStream({ group_id: gid, replay: false }));
@@ -109,7 +108,7 @@ describe('runtime_activity_stream', () => {
   });
 
   it('an unknown group is refused at the handshake', async () => {
-    fx = await runtimeFixture();
+    fx = await hookedRuntimeFixture();
     const code = await fx.client.openRuntimeActivityStream({ group_id: 'g_000000000000' }).then(() => null, (e: { code: string }) => e.code);
     expect(code).toBe('group_not_found');
   });

@@ -1,9 +1,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { actorHookKey } from '@cccc/hook-fence';
 import { agentShim } from '../hooks/agent-shim.js';
-import { setHookLauncherForTests } from '../hooks/hook-launch.js';
 import { runtimeFixture, screenOf, waitFor } from '../runtime/runtime-test-support.js';
 
 // Codex end to end: the fake agent playing Codex (installed as `codex`) is launched with the
@@ -14,8 +13,6 @@ import { runtimeFixture, screenOf, waitFor } from '../runtime/runtime-test-suppo
 const CLI = resolve(import.meta.dirname, '../../../cli/bin/cccc.js');
 type Fx = Awaited<ReturnType<typeof runtimeFixture>>;
 
-beforeAll(() => setHookLauncherForTests({ node: process.execPath, cliEntry: CLI }));
-afterAll(() => setHookLauncherForTests(undefined));
 
 async function codexGroup(fx: Fx, env: Record<string, string> = {}): Promise<string> {
   const { group_id } = await fx.client.call('group_create', { title: 'codex hooks' });
@@ -47,7 +44,7 @@ describe('codex hook injection (real PTY, real `cccc hook codex-state`)', () => 
   });
 
   it('injects -c hooks.* with trust entries after the pre-probe; turns and tools flow through the fences', { timeout: 120_000 }, async () => {
-    fx = await runtimeFixture();
+    fx = await runtimeFixture({}, { cliEntry: CLI });
     const gid = await codexGroup(fx);
     await fx.client.call('group_start', { group_id: gid });
     const sessionId = await waitFor(() => (existsSync(statePath(fx!, gid)) ? readJson(statePath(fx!, gid)) : null)?.session_id, 20_000, 'SessionStart');
@@ -121,7 +118,7 @@ describe('codex hook injection (real PTY, real `cccc hook codex-state`)', () => 
   });
 
   it('the default codex runtime command (found on PATH) is probed and hooked the same way', { timeout: 120_000 }, async () => {
-    fx = await runtimeFixture();
+    fx = await runtimeFixture({}, { cliEntry: CLI });
     const { group_id: gid } = await fx.client.call('group_create', { title: 'codex runtime' });
     const scope = join(fx.home, 'scopes', gid);
     mkdirSync(scope, { recursive: true });
@@ -141,7 +138,7 @@ describe('codex hook injection (real PTY, real `cccc hook codex-state`)', () => 
   });
 
   it('a codex whose pre-probe fails launches unhooked and is marked so: no token, no hook state, events rejected', { timeout: 120_000 }, async () => {
-    fx = await runtimeFixture();
+    fx = await runtimeFixture({}, { cliEntry: CLI });
     const gid = await codexGroup(fx, { FAKE_AGENT_CODEX_HOOKS: 'unsupported' });
     await fx.client.call('group_start', { group_id: gid });
     await waitFor(async () => /fake-agent ready/.test(await screenOf(fx!.kernel, gid, 'peer1')), 20_000, 'the unhooked agent to run');

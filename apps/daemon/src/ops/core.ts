@@ -1,10 +1,12 @@
 import { ErrorCodes, IpcError, type OpRouter } from '@cccc/ipc-protocol';
 import { daemonCapabilities } from '../capabilities.js';
-import { DAEMON_VERSION, IMPLEMENTATION } from '../version.js';
+import { COMPATIBILITY, DAEMON_VERSION, IMPLEMENTATION } from '../version.js';
 
 export interface CoreOpsDeps {
   /** Begin an orderly shutdown after the current response is written. */
   readonly requestShutdown: (reason: string) => void;
+  /** ping's `executable`: the CLI entry that runs this daemon, null when it has none (in-process). */
+  readonly executable: string | null;
 }
 
 /** §8.1 ping and shutdown. */
@@ -12,11 +14,12 @@ export function registerCoreOps(router: OpRouter, deps: CoreOpsDeps): void {
   router.register('ping', () => ({
     version: DAEMON_VERSION,
     implementation: IMPLEMENTATION,
+    compatibility: COMPATIBILITY,
     pid: process.pid,
     ts: new Date().toISOString(),
     ipc_v: 1 as const,
     capabilities: daemonCapabilities(new Set(router.ops)),
-    executable: process.execPath,
+    executable: deps.executable,
   }));
 
   router.register('shutdown', (args) => {

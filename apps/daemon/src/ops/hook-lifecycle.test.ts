@@ -1,9 +1,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { actorHookKey } from '@cccc/hook-fence';
 import { agentShim } from '../hooks/agent-shim.js';
-import { setHookLauncherForTests } from '../hooks/hook-launch.js';
 import { runtimeFixture, screenOf, waitFor } from '../runtime/runtime-test-support.js';
 
 // The rest of Claude's lifecycle end to end, every event fired by the fake agent playing Claude
@@ -14,8 +13,6 @@ import { runtimeFixture, screenOf, waitFor } from '../runtime/runtime-test-suppo
 const CLI = resolve(import.meta.dirname, '../../../cli/bin/cccc.js');
 type Fx = Awaited<ReturnType<typeof runtimeFixture>>;
 
-beforeAll(() => setHookLauncherForTests({ node: process.execPath, cliEntry: CLI }));
-afterAll(() => setHookLauncherForTests(undefined));
 
 const statePath = (fx: Fx, gid: string) => join(fx.home, 'daemon', 'claude-hook-state', `${actorHookKey(gid, 'peer1')}.json`);
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
@@ -30,7 +27,7 @@ describe('claude lifecycle hooks from the fake agent (real PTY, real daemon)', (
   });
 
   it('permission dialog, failing tool, subagent, idle prompt and session end', { timeout: 180_000 }, async () => {
-    fx = await runtimeFixture();
+    fx = await runtimeFixture({}, { cliEntry: CLI });
     const { group_id: gid } = await fx.client.call('group_create', { title: 'lifecycle' });
     const scope = join(fx.home, 'scopes', gid);
     mkdirSync(scope, { recursive: true });
@@ -78,7 +75,7 @@ describe('claude lifecycle hooks from the fake agent (real PTY, real daemon)', (
   });
 
   it('a claude older than 2.1.141 launches unhooked and is marked so', { timeout: 120_000 }, async () => {
-    fx = await runtimeFixture();
+    fx = await runtimeFixture({}, { cliEntry: CLI });
     const { group_id: gid } = await fx.client.call('group_create', { title: 'old claude' });
     const scope = join(fx.home, 'scopes', gid);
     mkdirSync(scope, { recursive: true });

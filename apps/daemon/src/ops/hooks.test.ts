@@ -5,7 +5,7 @@ import { actorHookKey } from '@cccc/hook-fence';
 import { opCatalog } from '@cccc/ipc-protocol';
 import { DaemonCallError } from '@cccc/ipc-protocol/node';
 import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
-import { claudeGroup as claudeGroupOf, useBuiltHookLauncher } from '../hooks/claude-test-support.js';
+import { claudeGroup as claudeGroupOf, hookedRuntimeFixture } from '../hooks/claude-test-support.js';
 import { runtimeFixture, waitFor } from '../runtime/runtime-test-support.js';
 
 // The real hook path end to end: a fake agent installed under the name `claude` is launched with
@@ -14,7 +14,6 @@ import { runtimeFixture, waitFor } from '../runtime/runtime-test-support.js';
 
 type Fx = Awaited<ReturnType<typeof runtimeFixture>>;
 
-useBuiltHookLauncher();
 
 const claudeGroup = (fx: Fx) => claudeGroupOf(fx, { title: 'hooks' });
 
@@ -44,14 +43,14 @@ describe('runtime hook events and the activity channel (real PTY, real `cccc hoo
   });
 
   it('advertises both ops in ping.capabilities', async () => {
-    fx = await runtimeFixture();
+    fx = await hookedRuntimeFixture();
     const caps = (await fx.client.call('ping', {})).capabilities as Record<string, unknown>;
     expect(caps.runtime_activity_snapshot).toBe(true);
     expect(caps.runtime_hook_event).toBe(true);
   });
 
   it('launch: fresh token in the env, the launch record names the PTY child pid; hooks flow into the snapshot; no prompt text stored', async () => {
-    fx = await runtimeFixture();
+    fx = await hookedRuntimeFixture();
     const gid = await claudeGroup(fx);
     const { token, pid } = await startedWithSession(fx, gid);
     expect(token).toMatch(/^[0-9a-f]{32}$/);
@@ -81,7 +80,7 @@ describe('runtime hook events and the activity channel (real PTY, real `cccc hoo
   });
 
   it('forged and stale tokens, and events with no live PTY, are rejected and store nothing', async () => {
-    fx = await runtimeFixture();
+    fx = await hookedRuntimeFixture();
     const gid = await claudeGroup(fx);
     const first = await startedWithSession(fx, gid);
     const before = { store: readIf(storePath(fx, gid)), state: readIf(statePath(fx, gid)) };
@@ -109,7 +108,7 @@ describe('runtime hook events and the activity channel (real PTY, real `cccc hoo
   });
 
   it('a corrupt store answers runtime_activity_unavailable (never a partial snapshot) and accepts no event', async () => {
-    fx = await runtimeFixture();
+    fx = await hookedRuntimeFixture();
     const gid = await claudeGroup(fx);
     const { token, sessionId } = await startedWithSession(fx, gid);
     mkdirSync(join(storePath(fx, gid), '..'), { recursive: true });
@@ -128,7 +127,7 @@ describe('runtime hook events and the activity channel (real PTY, real `cccc hoo
   });
 
   it('an actor that is not a hooked runtime gets no launch record and its events are rejected', async () => {
-    fx = await runtimeFixture();
+    fx = await hookedRuntimeFixture();
     const { group_id: gid } = await fx.client.call('group_create', { title: 'plain' });
     const scope = join(fx.home, 'scopes', gid);
     mkdirSync(scope, { recursive: true });

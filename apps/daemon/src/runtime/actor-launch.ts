@@ -2,12 +2,15 @@ import { IpcError } from '@cccc/ipc-protocol';
 import { readActorPrivateEnvForLaunch, type ActorDoc, type GroupDoc, type HomeLayout } from '@cccc/groups';
 import { assertLaunchCwd, composeLaunch, LaunchError, type LaunchCommand, type LaunchContributor } from '@cccc/pty-runtime';
 import { hookLaunchContributor, type HookContributorOptions } from './hook-contributor.js';
-import { currentMcpServerLauncher, mcpLaunchContributor } from './mcp-contributor.js';
+import type { CliLauncher } from './cli-launcher.js';
+import { mcpLaunchContributor } from './mcp-contributor.js';
 
-/** Per-launch additions (MCP wiring, then the state hooks of this launch when planned), in order. */
-function launchContributors(hooks?: HookContributorOptions): LaunchContributor[] {
-  const launcher = currentMcpServerLauncher();
-  const contributors = launcher ? [mcpLaunchContributor(launcher)] : [];
+/**
+ * Per-launch additions (MCP wiring, then the state hooks of this launch when planned), in order.
+ * Without a CLI launcher there is no `cccc` for the agent to run, so neither is added.
+ */
+function launchContributors(cli: CliLauncher | undefined, hooks?: HookContributorOptions): LaunchContributor[] {
+  const contributors = cli ? [mcpLaunchContributor(cli)] : [];
   return hooks ? [...contributors, hookLaunchContributor(hooks)] : contributors;
 }
 
@@ -35,6 +38,7 @@ export function actorLaunch(
   group: GroupDoc,
   actor: ActorDoc,
   daemonEnv: NodeJS.ProcessEnv,
+  cli: CliLauncher | undefined,
   hooks?: HookContributorOptions,
 ): LaunchCommand {
   const cwd = actorCwd(group, actor);
@@ -50,7 +54,7 @@ export function actorLaunch(
       home: layout.home,
       groupId: group.group_id,
       actorId: actor.id,
-    }, launchContributors(hooks));
+    }, launchContributors(cli, hooks));
   } catch (err) {
     if (err instanceof LaunchError) {
       const code = err.code === 'scope_missing' ? 'missing_project_root' : err.code;

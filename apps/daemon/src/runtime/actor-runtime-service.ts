@@ -18,6 +18,7 @@ import type { Kernel } from '../kernel/kernel.js';
 import { hookActorLockKey } from '../hooks/hook-files.js';
 import { HOOK_UNAVAILABLE_DIAGNOSTIC, hookSpawnPlan, planHookLaunch, runHookedSpawn } from '../hooks/hook-launch.js';
 import { actorLaunch } from './actor-launch.js';
+import type { CliLauncher } from './cli-launcher.js';
 import { reapOrphans } from './orphan-reaper.js';
 import { removeOwnershipRecord, writeOwnershipRecord } from './ownership-records.js';
 import { processStartTime } from './proc-identity.js';
@@ -52,6 +53,8 @@ export class ActorRuntimeService implements AsyncDisposable {
   constructor(
     private readonly kernel: Kernel,
     private readonly tuning: RuntimeTuning,
+    /** How agents run `cccc` (hooks, MCP server); undefined: claude/codex launch without both. */
+    private readonly cli: CliLauncher | undefined,
     private readonly daemonEnv: NodeJS.ProcessEnv = process.env,
     private readonly spawner: PtySpawner = defaultPtySpawner(),
   ) {}
@@ -79,7 +82,7 @@ export class ActorRuntimeService implements AsyncDisposable {
   /** Throws the launch errors (`missing_project_root`, `scope_not_attached`, ...) without side effects. */
   checkLaunchable(groupId: string, actorId: string): void {
     const group = this.kernel.groups.get(groupId);
-    actorLaunch(this.kernel.layout, group, findActor(group.actors, actorId), this.daemonEnv);
+    actorLaunch(this.kernel.layout, group, findActor(group.actors, actorId), this.daemonEnv, this.cli);
   }
 
   start(groupId: string, actorId: string): Promise<StartOutcome> {
@@ -155,9 +158,9 @@ export class ActorRuntimeService implements AsyncDisposable {
     if (current) return { session: current, started: false };
     const group = this.kernel.groups.get(groupId);
     const actor = findActor(group.actors, actorId);
-    const plain = actorLaunch(this.kernel.layout, group, actor, this.daemonEnv);
-    const hooks = await planHookLaunch(plain);
-    const launch = hooks ? actorLaunch(this.kernel.layout, group, actor, this.daemonEnv, hooks) : plain;
+    const plain = actorLaunch(this.kernel.layout, group, actor, this.daemonEnv, this.cli);
+    const hooks = await planHookLaunch(plain, this.cli);
+    const launch = hooks ? actorLaunch(this.kernel.layout, group, actor, this.daemonEnv, this.cli, hooks) : plain;
     const hookPlan = hookSpawnPlan(plain, launch, hooks);
     if (hookPlan && !hookPlan.hookEnabled) {
       this.kernel.logger.log('warn', 'actor launched without hooks', {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { LaunchCommand, LaunchContributor } from '@cccc/pty-runtime';
+import type { CliLauncher } from './cli-launcher.js';
 
 // Launch-time hook injection (issue 7, REFERENCE_NOTES §5.2): per launch, on the command line
 // only; the user's own ~/.claude or ~/.codex files are never written.
@@ -34,10 +35,8 @@ export const CODEX_HOOK_EVENTS = [
 export const MIN_CLAUDE_HOOK_VERSION = [2, 1, 141] as const;
 const HOOK_TIMEOUT_S = 3;
 
-export interface HookLauncher {
-  readonly node: string;
-  readonly cliEntry: string;
-}
+/** How an injected hook runs `cccc hook <rt>-state` (the daemon's CLI launcher). */
+export type HookLauncher = CliLauncher;
 
 export interface HookContributorOptions {
   readonly launcher: HookLauncher;

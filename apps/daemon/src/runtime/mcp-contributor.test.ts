@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { composeLaunch, type LaunchBase } from '@cccc/pty-runtime';
-import { currentMcpServerLauncher, mcpLaunchContributor } from './mcp-contributor.js';
+import { mcpLaunchContributor } from './mcp-contributor.js';
 
 const launcher = { node: '/usr/bin/node', cliEntry: '/opt/cccc/bin/cccc.js' };
 const base = (runtime: string, command?: string[]): LaunchBase => ({
@@ -53,16 +50,4 @@ describe('mcpLaunchContributor', () => {
     expect(composeLaunch(base('claude', ['claude']), [mcp]).env).toEqual(composeLaunch(base('claude', ['claude'])).env);
   });
 
-  it('currentMcpServerLauncher recognises a cli entry and nothing else', () => {
-    expect(currentMcpServerLauncher(['/usr/bin/node', '/no/such/cli.js'], '/n')).toBeUndefined();
-    expect(currentMcpServerLauncher(['/usr/bin/node', '/x/vitest.mjs'], '/n')).toBeUndefined();
-    const dir = mkdtempSync(join(tmpdir(), 'cccc-mcp-launcher-'));
-    try {
-      const entry = join(dir, 'cli.js');
-      writeFileSync(entry, '');
-      expect(currentMcpServerLauncher(['/usr/bin/node', entry], '/n')).toEqual({ node: '/n', cliEntry: entry });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
 });

@@ -1,12 +1,10 @@
-import { existsSync } from 'node:fs';
 import { isMcpWiredRuntime, withMcpLaunchArgs } from '@cccc/mcp/launch';
 import type { LaunchContributor } from '@cccc/pty-runtime';
 
+import type { CliLauncher } from './cli-launcher.js';
+
 /** How to run `cccc mcp`: the node executable and the absolute CLI entry. */
-export interface McpServerLauncher {
-  readonly node: string;
-  readonly cliEntry: string;
-}
+export type McpServerLauncher = CliLauncher;
 
 /**
  * Wires the actor's own CCCC MCP server into claude and codex launches (claude: `--mcp-config`,
@@ -25,12 +23,3 @@ export function mcpLaunchContributor(launcher: McpServerLauncher): LaunchContrib
   };
 }
 
-/**
- * The launcher of this daemon process, started as `node <cli entry> daemon run`; undefined when
- * it was started some other way (in-process tests), so the caller can leave MCP wiring out.
- */
-export function currentMcpServerLauncher(argv: readonly string[] = process.argv, node: string = process.execPath): McpServerLauncher | undefined {
-  const entry = argv[1];
-  if (!entry || !/(?:^|[\\/])(?:cccc\.js|cli\.js)$/.test(entry) || !existsSync(entry)) return undefined;
-  return { node, cliEntry: entry };
-}

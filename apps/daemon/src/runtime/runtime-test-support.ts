@@ -7,8 +7,8 @@ import { startDaemonFixture, type DaemonFixture } from '../testing/daemon-fixtur
 
 export const FAST_ENV = { CCCC_SUBMIT_DELAY_MS: '50', CCCC_STOP_GRACE_MS: '500', CCCC_PREAMBLE_GAP_MS: '50' };
 
-export async function runtimeFixture(env: NodeJS.ProcessEnv = {}): Promise<DaemonFixture & { kernel: Kernel }> {
-  const fx = await startDaemonFixture({ env: { ...FAST_ENV, ...env } });
+export async function runtimeFixture(env: NodeJS.ProcessEnv = {}, options: { cliEntry?: string } = {}): Promise<DaemonFixture & { kernel: Kernel }> {
+  const fx = await startDaemonFixture({ ...options, env: { ...FAST_ENV, ...env } });
   return Object.assign(fx, { kernel: fx.daemon.kernel! });
 }
 

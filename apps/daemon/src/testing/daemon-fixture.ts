@@ -14,9 +14,17 @@ export interface DaemonFixture extends AsyncDisposable {
   ledgerLines(groupId: string): string[];
 }
 
-export async function startDaemonFixture(options: { home?: string; env?: NodeJS.ProcessEnv } = {}): Promise<DaemonFixture> {
+export interface DaemonFixtureOptions {
+  readonly home?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** The CLI entry agents' hooks and MCP server run (`DaemonConfig.cliEntry`); none by default. */
+  readonly cliEntry?: string;
+}
+
+export async function startDaemonFixture(options: DaemonFixtureOptions = {}): Promise<DaemonFixture> {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'cccc-ops-'));
-  const daemon = await startDaemon(daemonConfigFromEnv({ ...options.env, CCCC_HOME: home }));
+  const config = daemonConfigFromEnv({ ...options.env, CCCC_HOME: home });
+  const daemon = await startDaemon(options.cliEntry ? { ...config, cliEntry: options.cliEntry } : config);
   const client = new DaemonClient({ home });
   return {
     home,

@@ -15,7 +15,11 @@ const SettingsBody = z.record(z.string(), z.unknown());
 /** Groups, scopes, lifecycle and settings (§8.2 "Group itself", "Lifecycle"). */
 export function groupRoutes({ client }: RouteDeps): Router {
   const r = new Router('/api/v1');
-  r.get('/ping', () => client.call('ping', {}));
+  // §8.1: an ordinary authenticated ping omits the daemon's local executable path.
+  r.get('/ping', async () => {
+    const { executable: _localPath, ...ping } = await client.call('ping', {});
+    return ping;
+  });
   /** Liveness of the Web process itself (never touches the daemon). */
   r.get('/health', () => ({ status: 'ok' }));
   /** Ready = the daemon answers ping (502 daemon_unavailable otherwise). */

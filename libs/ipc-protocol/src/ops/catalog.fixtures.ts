@@ -64,7 +64,16 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
   ping: {
     args: {},
     required: [],
-    result: { version: '0.1.0', implementation: 'cccc-ts', pid: 1, ts: 't', ipc_v: 1, capabilities: {} },
+    result: {
+      version: '0.1.0',
+      implementation: 'cccc-ts',
+      compatibility: 'cccc-ipc-v1',
+      pid: 1,
+      ts: 't',
+      ipc_v: 1,
+      capabilities: {},
+      executable: '/opt/cccc/bin/cccc.js',
+    },
   },
   shutdown: { args: { expected_pid: 42 }, required: [], result: { message: 'shutting down' } },
   debug_snapshot: {

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { defineOp } from './define.js';
 
-/** §8.1 ping. `implementation` is a string: the spec's "rust" names the reference daemon. */
+/**
+ * §8.1 ping. `implementation` is a string: the spec's "rust" names the reference daemon (ours
+ * answers "cccc-ts"). `compatibility` is what a client may rely on instead ("cccc-ipc-v1": see
+ * README "Compatibility"); `executable` is the CLI entry running the daemon, null when it has none.
+ * Both stay optional here, since this catalog also reads other daemons' answers.
+ */
 export const ping = defineOp({
   summary: 'Daemon identity, protocol version and capability map.',
   args: z.object({}),
