@@ -27,7 +27,7 @@ describe('cccc group start / actor start report actors that did not start', () =
     expect(res.code).toBe(1);
     expect(res.stdout).toContain(`started ${gid}: fine\n`);
     expect(res.stdout).toMatch(/not started: ghost: executable_not_found: .*cccc-test-no-such-agent/);
-    expect(res.stdout).toContain('not started: quick: exited_early: exited with code 3 within 1.5 s of starting (exit code 3)');
+    expect(res.stdout).toContain('not started: quick: exited_early: exited with code 3 within 1.5 s of starting\n');
     expect(res.stdout).toContain('    | quick: config file is broken');
 
     const list = await cli.cccc(['actor', 'list']);

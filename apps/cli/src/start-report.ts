@@ -5,11 +5,8 @@ const SHOWN_TAIL_LINES = 8;
 
 /** One line for the problem, then the last lines the agent printed, indented. */
 export function startProblemLines(actorId: string, problem: ActorStartProblem, label: 'not started' | 'warning'): string[] {
-  const status = [
-    problem.exit_code !== undefined && problem.exit_code !== null ? `exit code ${problem.exit_code}` : undefined,
-    problem.signal ? `signal ${problem.signal}` : undefined,
-  ].filter(Boolean);
-  const head = `${label}: ${actorId}: ${problem.code}: ${problem.message}${status.length > 0 ? ` (${status.join(', ')})` : ''}`;
+  // The message already names the exit code or signal.
+  const head = `${label}: ${actorId}: ${problem.code}: ${problem.message}`;
   const tail = (problem.output_tail ?? []).slice(-SHOWN_TAIL_LINES).map((line) => `    | ${line}`);
   return [head, ...tail];
 }
