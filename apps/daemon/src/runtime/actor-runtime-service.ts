@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { findActor, utcNowIso } from '@cccc/groups';
-import { ACTOR_START_PROBLEM_KIND, IpcError, type ActorStartProblem, type ActorStartResult, type CCCSEventV1 } from '@cccc/ipc-protocol';
+import { IpcError, type ActorStartProblem } from '@cccc/ipc-protocol';
 import {
   ActorTerminal,
   Emitter,
@@ -21,7 +21,9 @@ import { actorLaunch } from './actor-launch.js';
 import { reapOrphans } from './orphan-reaper.js';
 import { removeOwnershipRecord, writeOwnershipRecord } from './ownership-records.js';
 import { processStartTime } from './proc-identity.js';
-import { earlyExitProblem, failureFields, problemOfStartError, waitEarlyExit } from './start-check.js';
+import { StartReports, type CheckedStart, type StartReportFields } from './start-reports.js';
+
+export type { CheckedStart } from './start-reports.js';
 
 export interface ActorStarted {
   readonly groupId: string;
@@ -37,29 +39,11 @@ export interface StartOutcome {
   readonly warning?: ActorStartProblem;
 }
 
-/** A start as it really went (after the early-exit window), for op results. */
-export interface CheckedStart {
-  readonly result: ActorStartResult;
-  /** The `actor.start` event by system, when the start announced itself (no op event behind it). */
-  readonly startEvent?: CCCSEventV1;
-  /** What the start threw, when it failed before or at spawn (launch errors, missing executable). */
-  readonly error?: unknown;
-}
-
-/** A spawned session whose early-exit window is still to be watched, or a start already decided. */
-type Launch =
-  | { readonly decided: CheckedStart }
-  | { readonly decided?: undefined; readonly session: TerminalSession; readonly warning?: ActorStartProblem; readonly startEvent?: CCCSEventV1 };
-
-interface StartProblems {
-  readonly failure?: ActorStartProblem;
-  readonly warning?: ActorStartProblem;
-}
-
 /**
  * Owns the actors' PTY processes: start (launch composed from the actor's configuration),
  * stop (SIGTERM to the process group, SIGKILL after a grace), replace, the durable ownership
  * records, and the "exited on its own" transition. Per-actor operations are serialized.
+ * Starts that must say how they went (`startChecked`, `ensureRunning`) go through StartReports.
  * Desired state (group.yaml) belongs to the ops; this service only makes processes match it.
  */
 export class ActorRuntimeService implements AsyncDisposable {
@@ -67,10 +51,9 @@ export class ActorRuntimeService implements AsyncDisposable {
   /** Sessions we are stopping ourselves: their exit is not an "exited on its own". */
   private readonly expectedExits = new WeakSet<TerminalSession>();
   private readonly startedEmitter = new Emitter<ActorStarted>();
-  /** The last start's problem per actor (live state, owned here; `actor_list` reads it). */
-  private readonly problems = new Map<string, StartProblems>();
   /** Aborted at shutdown: no early-exit watch keeps a stopping daemon waiting. */
   private readonly shutdown = new AbortController();
+  private readonly reports: StartReports;
   /** A new PTY session runs (delivery resets its preamble and refills pending work). */
   readonly onActorStarted = this.startedEmitter.event;
   private disposed = false;
@@ -80,7 +63,14 @@ export class ActorRuntimeService implements AsyncDisposable {
     private readonly tuning: RuntimeTuning,
     private readonly daemonEnv: NodeJS.ProcessEnv = process.env,
     private readonly spawner: PtySpawner = defaultPtySpawner(),
-  ) {}
+  ) {
+    this.reports = new StartReports({
+      kernel,
+      windowMs: tuning.earlyExitWindowMs,
+      stopping: this.shutdown.signal,
+      stoppedByUs: (session) => this.expectedExits.has(session),
+    });
+  }
 
   private static key(groupId: string, actorId: string): string {
     return `${groupId}/${actorId}`;
@@ -131,9 +121,9 @@ export class ActorRuntimeService implements AsyncDisposable {
    * problem is recorded, never thrown); answers whether the actor runs right after spawn.
    */
   async ensureRunning(groupId: string, actorId: string, reason: string): Promise<boolean> {
-    const launch = await this.launch(groupId, actorId, reason, true, () => this.start(groupId, actorId));
+    const launch = await this.reports.launch(groupId, actorId, reason, true, () => this.start(groupId, actorId));
     if (launch.decided) return launch.decided.result.running;
-    void this.watch(groupId, actorId, reason, launch);
+    void this.reports.watch(groupId, actorId, reason, launch);
     return true;
   }
 
@@ -145,79 +135,13 @@ export class ActorRuntimeService implements AsyncDisposable {
    */
   async startChecked(groupId: string, actorId: string, trigger: string, options: { announce?: boolean; replace?: boolean } = {}): Promise<CheckedStart> {
     const run = options.replace ? () => this.replace(groupId, actorId) : () => this.start(groupId, actorId);
-    const launch = await this.launch(groupId, actorId, trigger, options.announce === true, run);
-    return launch.decided ?? this.watch(groupId, actorId, trigger, launch);
+    const launch = await this.reports.launch(groupId, actorId, trigger, options.announce === true, run);
+    return launch.decided ?? this.reports.watch(groupId, actorId, trigger, launch);
   }
 
   /** Why the actor's last start had a problem: a failure while it does not run, a caveat while it runs. */
-  startReport(groupId: string, actorId: string): Pick<ActorStartResult, 'start_error' | 'start_failure' | 'start_warning'> {
-    const problems = this.problems.get(ActorRuntimeService.key(groupId, actorId));
-    const running = this.isRunning(groupId, actorId);
-    if (!running && problems?.failure) return failureFields(problems.failure);
-    if (running && problems?.warning) return { start_warning: problems.warning };
-    return {};
-  }
-
-  private async launch(groupId: string, actorId: string, trigger: string, announce: boolean, run: () => Promise<StartOutcome>): Promise<Launch> {
-    let outcome: StartOutcome;
-    try {
-      outcome = await run();
-    } catch (error) {
-      const problem = problemOfStartError(error);
-      this.kernel.logger.log('warn', 'actor could not be started', { group_id: groupId, actor_id: actorId, trigger, ...errorFields(error) });
-      await this.recordProblem(groupId, actorId, trigger, false, problem);
-      return { decided: { result: { actor_id: actorId, running: false, ...failureFields(problem) }, error } };
-    }
-    if (!outcome.started) return { decided: { result: { actor_id: actorId, running: true, ...this.startReport(groupId, actorId) } } };
-    const startEvent = announce ? await this.announceStart(groupId, actorId, trigger) : undefined;
-    return { session: outcome.session, ...(outcome.warning ? { warning: outcome.warning } : {}), ...(startEvent ? { startEvent } : {}) };
-  }
-
-  private async watch(groupId: string, actorId: string, trigger: string, launch: Exclude<Launch, { decided: CheckedStart }>): Promise<CheckedStart> {
-    const { session, warning, startEvent } = launch;
-    const withEvent = (result: ActorStartResult): CheckedStart => (startEvent ? { result, startEvent } : { result });
-    const exit = await waitEarlyExit(session, this.tuning.earlyExitWindowMs, this.shutdown.signal);
-    // Stopped by us within the window (stop, restart, shutdown): not a failed start.
-    if (exit && this.expectedExits.has(session)) return withEvent({ actor_id: actorId, running: false });
-    if (exit) {
-      const problem = await earlyExitProblem(session, exit, this.tuning.earlyExitWindowMs);
-      await this.recordProblem(groupId, actorId, trigger, false, problem);
-      return withEvent({ actor_id: actorId, running: false, ...failureFields(problem) });
-    }
-    if (warning) {
-      await this.recordProblem(groupId, actorId, trigger, true, warning);
-      return withEvent({ actor_id: actorId, running: true, start_warning: warning });
-    }
-    return withEvent({ actor_id: actorId, running: true });
-  }
-
-  private async announceStart(groupId: string, actorId: string, reason: string): Promise<CCCSEventV1 | undefined> {
-    try {
-      const { event } = await this.kernel.append(groupId, {
-        kind: 'actor.start',
-        by: 'system',
-        data: { actor_id: actorId, runner: 'pty', runner_effective: 'pty', reason },
-      });
-      return event;
-    } catch (error) {
-      this.kernel.logger.log('warn', 'could not record an actor start', { group_id: groupId, actor_id: actorId, ...errorFields(error) });
-      return undefined;
-    }
-  }
-
-  /** Kept for actor_list and appended to the ledger (without the output tail: it may hold secrets). */
-  private async recordProblem(groupId: string, actorId: string, trigger: string, running: boolean, problem: ActorStartProblem): Promise<void> {
-    this.problems.set(ActorRuntimeService.key(groupId, actorId), running ? { warning: problem } : { failure: problem });
-    if (this.disposed) return;
-    try {
-      await this.kernel.append(groupId, {
-        kind: ACTOR_START_PROBLEM_KIND,
-        by: 'system',
-        data: { actor_id: actorId, running, code: problem.code, message: problem.message, exit_code: problem.exit_code ?? null, signal: problem.signal ?? null, trigger },
-      });
-    } catch (error) {
-      this.kernel.logger.log('warn', 'could not record an actor start problem', { group_id: groupId, actor_id: actorId, ...errorFields(error) });
-    }
+  startReport(groupId: string, actorId: string): StartReportFields {
+    return this.reports.fields(groupId, actorId, this.isRunning(groupId, actorId));
   }
 
   async stopGroup(groupId: string): Promise<string[]> {
@@ -294,7 +218,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     });
     this.kernel.logger.log('info', 'actor started', { group_id: groupId, actor_id: actorId, pid: session.pid });
     // A new session: the previous start's problem no longer describes it.
-    this.problems.delete(ActorRuntimeService.key(groupId, actorId));
+    this.reports.forget(groupId, actorId);
     this.startedEmitter.fire({ groupId, actorId, session });
     return probeProblem ? { session, started: true, warning: probeProblem } : { session, started: true };
   }
@@ -303,7 +227,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     const terminal = this.kernel.runtimes.get(groupId, actorId);
     const session = terminal?.session;
     this.kernel.runtimes.delete(groupId, actorId);
-    this.problems.delete(ActorRuntimeService.key(groupId, actorId));
+    this.reports.forget(groupId, actorId);
     if (!terminal || !session) {
       removeOwnershipRecord(this.kernel.layout, groupId, actorId);
       return undefined;
