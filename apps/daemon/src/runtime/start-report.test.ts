@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ACTOR_START_PROBLEM_KIND } from '@cccc/ipc-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDaemonFixture, type DaemonFixture } from '../testing/daemon-fixture.js';
-import { events } from './runtime-test-support.js';
+import { events, waitFor } from './runtime-test-support.js';
 
 // Honest starts (issue 15) with real processes and the default 1.5 s early-exit window.
 
@@ -101,10 +101,29 @@ describe('honest starts', () => {
     expect(typeof quick.start_error).toBe('string');
     const ghost = await fx.client.call('actor_add', { group_id: gid, actor_id: 'ghost', runtime: 'custom', command: GHOST });
     expect(ghost).toMatchObject({ running: false, start_failure: { code: 'executable_not_found' } });
+    const killed = await fx.client.call('actor_add', { group_id: gid, actor_id: 'killed', runtime: 'custom', command: ['sh', '-c', 'kill -KILL $$'] });
+    expect(killed).toMatchObject({ running: false, start_failure: { code: 'exited_early', exit_code: null, signal: 'SIGKILL' } });
+    expect(killed.start_error).toBe('exited_early: was killed by SIGKILL within 0.8 s of starting');
     const fine = await fx.client.call('actor_add', { group_id: gid, actor_id: 'fine', runtime: 'custom', command: ['cat'] });
     expect(fine.running).toBe(true);
     expect(fine.start_error).toBeUndefined();
     expect(fine.start_event).toMatchObject({ kind: 'actor.start', by: 'system', data: { actor_id: 'fine', reason: 'actor_add' } });
+  });
+
+  it('a start without an op (daemon start) watches the window in the background and records the problem', async () => {
+    const first = await startDaemonFixture({ env: { CCCC_STOP_GRACE_MS: '500' } });
+    const gid = await groupWith(first, { quick: QUICK });
+    await first.client.call('group_start', { group_id: gid });
+    await first.daemon.stop();
+    fx = await startDaemonFixture({ home: first.home, env: { CCCC_STOP_GRACE_MS: '500' } });
+    const problem = await waitFor(
+      () => events(fx!, gid).find((e) => e.kind === ACTOR_START_PROBLEM_KIND && e.data['trigger'] === 'daemon_start'),
+      10_000,
+      'a daemon_start problem',
+    );
+    expect(problem.data).toMatchObject({ actor_id: 'quick', running: false, code: 'exited_early', exit_code: 3 });
+    const quick = (await fx.client.call('actor_list', { group_id: gid })).actors[0]!;
+    expect(quick.start_failure?.output_tail).toContain('quick: config file is broken');
   });
 
   it('actor_add refuses an unknown runtime like the reference, touching nothing', async () => {
