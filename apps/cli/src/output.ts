@@ -1,5 +1,6 @@
 import { IpcError } from '@cccc/ipc-protocol';
 import { DaemonCallError, DaemonTransportError } from '@cccc/ipc-protocol/node';
+import { startFailureOf, startProblemLines } from './start-report.js';
 
 export interface OutputOptions {
   readonly json?: boolean;
@@ -22,7 +23,12 @@ export function printLines(lines: readonly string[]): void {
 export function reportError(error: unknown, options: OutputOptions = {}): number {
   if (error instanceof DaemonCallError) {
     if (options.json) printJson({ ok: false, error: { code: error.code, message: error.message, details: error.details } });
-    else process.stderr.write(`error: ${error.code}: ${error.message.replace(/^[^:]+: [^:]+: /, '')}\n`);
+    else {
+      process.stderr.write(`error: ${error.code}: ${error.message.replace(/^[^:]+: [^:]+: /, '')}\n`);
+      // A start that did not run: its exit status and the agent's last lines say why.
+      const failure = startFailureOf(error.details);
+      if (failure) process.stderr.write(startProblemLines(String(error.details['actor_id'] ?? 'actor'), failure, 'not started').join('\n') + '\n');
+    }
     return 1;
   }
   // Errors the CLI raises itself (no_active_group, bad KEY=VALUE, ...) carry a stable code too.

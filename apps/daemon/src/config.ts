@@ -23,6 +23,11 @@ export interface RuntimeTuning {
   readonly deliveryConfirmMs: number;
   /** Period of the working-state derivation (REFERENCE_NOTES §4: once per second). */
   readonly workingStateTickMs: number;
+  /**
+   * How long after spawn an exit still counts as "did not start" (issue 15: 1.5 s). Explicit
+   * starts wait this long, for all actors at once, before answering; 0 answers at spawn.
+   */
+  readonly earlyExitWindowMs: number;
 }
 
 export interface DaemonConfig {
@@ -55,6 +60,7 @@ function runtimeTuning(env: NodeJS.ProcessEnv): RuntimeTuning {
     preambleGapMs: nonNegativeInt(env, 'CCCC_PREAMBLE_GAP_MS', 1000),
     deliveryConfirmMs: positiveInt(env, 'CCCC_DELIVERY_CONFIRM_MS', 15_000),
     workingStateTickMs: positiveInt(env, 'CCCC_WORKING_STATE_TICK_MS', 1000),
+    earlyExitWindowMs: nonNegativeInt(env, 'CCCC_EARLY_EXIT_WINDOW_MS', 1500),
   };
 }
 

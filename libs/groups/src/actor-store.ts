@@ -20,6 +20,14 @@ export interface AddActorInput extends NewActorInput {
   env_private?: Record<string, string>;
 }
 
+export interface AddActorOptions {
+  /**
+   * The runtimes this daemon can run (its runtime catalog, which this library does not own).
+   * Another runtime is refused like the reference does: `actor_add_failed`, "invalid runtime".
+   */
+  readonly isKnownRuntime?: (runtime: string) => boolean;
+}
+
 /**
  * `actor_add`. User may add anything; the foreman only a strict clone of itself (which then
  * inherits its private env); peers nothing. A `profile_id` applies the profile's runtime
@@ -30,6 +38,7 @@ export async function addActor(
   by: string | undefined,
   groupId: string,
   input: AddActorInput,
+  options: AddActorOptions = {},
 ): Promise<{ actor: ActorDoc; group: GroupDoc }> {
   if (input.env_private !== undefined) {
     if (!isUserPrincipal(by)) throw groupError('permission_denied', 'env_private is restricted to user', { action: 'actor.env_private' });
@@ -49,6 +58,9 @@ export async function addActor(
     const foreman = foremanOf(g.actors);
     const isForemanClone = foreman !== undefined && by === foreman.id && isStrictForemanClone(foreman, candidate);
     checkPermission(by, 'actor.add', { actors: g.actors, isForemanClone });
+    if (options.isKnownRuntime && !options.isKnownRuntime(candidate.runtime ?? '')) {
+      throw groupError('actor_add_failed', 'invalid runtime', { reason: 'invalid_runtime', field: 'runtime', runtime: candidate.runtime });
+    }
     if (input.profile_id) candidate.profile_revision_applied = loadProfile(layout, input.profile_id).revision;
     if (isForemanClone) cloneOf = foreman;
     g.actors.push(candidate);

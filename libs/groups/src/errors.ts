@@ -5,6 +5,7 @@ export const GroupErrorCodes = {
   groupNotFound: 'group_not_found',
   actorNotFound: 'actor_not_found',
   actorExists: 'actor_exists',
+  actorAddFailed: 'actor_add_failed',
   invalidActorId: 'invalid_actor_id',
   invalidRequest: 'invalid_request',
   invalidPatch: 'invalid_patch',

@@ -47,7 +47,7 @@ export {
   type ActorView,
   type NewActorInput,
 } from './actors.js';
-export { listActors, addActor, updateActor, removeActor, setActorEnabled, type AddActorInput } from './actor-store.js';
+export { listActors, addActor, updateActor, removeActor, setActorEnabled, type AddActorInput, type AddActorOptions } from './actor-store.js';
 export { currentGenerations, isInGeneration, type ActorGeneration, type ActorLifecycleEvent } from './generations.js';
 
 export { assertValidEnvKey, assertValidEnvMap, ENV_KEY_PATTERN } from './env-keys.js';

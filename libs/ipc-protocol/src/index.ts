@@ -29,6 +29,7 @@ export {
 } from './ops/shared.js';
 export { ActorDoc, ActorListEntry, ActorRole, GroupDoc, GroupState, GroupSummary, ScopeEntry } from './ops/documents.js';
 export { ActorPatch } from './ops/actors.js';
+export { ActorStartProblem, ActorStartResult } from './ops/start-report.js';
 export { ProfileInput } from './ops/profiles.js';
 export { ChatMessageEvent, SendResult } from './ops/messaging.js';
 export { MailCursor } from './ops/inbox.js';

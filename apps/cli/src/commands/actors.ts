@@ -6,6 +6,7 @@ import { groupContext, guarded, withGroupOptions, type GroupOptions } from '../c
 import { formatTable } from '../format.js';
 import { collect, parseBoolean, parseKeyValues } from '../option-parsers.js';
 import { printJson, printLines } from '../output.js';
+import { startProblemLines } from '../start-report.js';
 
 type SetExit = (code: number) => void;
 
@@ -35,12 +36,19 @@ export function registerActorCommands(program: Command, setExit: SetExit): void 
         opts.enabled === false
           ? await ctx.client.call('actor_update', { group_id: ctx.groupId, actor_id: result.actor.id, by: ctx.by, patch: { enabled: false } })
           : undefined;
-      if (ctx.json) return printJson(disabled ? { ...result, actor: disabled.actor, update_event: disabled.event } : result);
+      if (ctx.json) {
+        if (result.start_error) setExit(1);
+        return printJson(disabled ? { ...result, actor: disabled.actor, update_event: disabled.event } : result);
+      }
       const doc = disabled?.actor ?? result.actor;
+      // Added either way; a start that was tried and failed makes the command fail.
+      if (result.start_error) setExit(1);
       printLines([
         `added ${doc.id}${doc.title ? ` (${doc.title})` : ''} runtime ${doc.runtime ?? '-'}${doc.enabled === false ? ', disabled' : ''}` +
           (result.running ? ', running' : '') +
-          (result.start_error ? `; start failed: ${result.start_error}` : ''),
+          (result.start_error && !result.start_failure ? `; start failed: ${result.start_error}` : ''),
+        ...(result.start_failure ? startProblemLines(doc.id, result.start_failure, 'not started') : []),
+        ...(result.start_warning ? startProblemLines(doc.id, result.start_warning, 'warning') : []),
       ]);
     }),
   );
@@ -70,6 +78,13 @@ export function registerActorCommands(program: Command, setExit: SetExit): void 
               ...(opts.unread ? [a.unread_count ?? 0] : []),
             ]),
           ),
+        );
+        // Under the table: why an actor is not running after its last start, or what it runs without.
+        printLines(
+          result.actors.flatMap((a) => [
+            ...(a.start_failure ? startProblemLines(a.id, a.start_failure, 'not started') : []),
+            ...(a.start_warning ? startProblemLines(a.id, a.start_warning, 'warning') : []),
+          ]),
         );
       }),
     );

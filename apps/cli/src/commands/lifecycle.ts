@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { groupContext, guarded, withGroupOptions, type GroupOptions } from '../context.js';
 import { printJson, printLines } from '../output.js';
+import { groupStartLines, startProblemLines } from '../start-report.js';
 
 type SetExit = (code: number) => void;
 
@@ -21,9 +22,11 @@ export function registerLifecycleCommands(program: Command, setExit: SetExit): v
     withGroupOptions(actor.command(`${verb} <actor_id>`).description(description)).action(
       guarded(setExit, async (actorId: string, opts: GroupOptions) => {
         const ctx = groupContext(opts);
+        // A start that did not run is a daemon error; reportError prints its reason and output.
         const result = await ctx.client.call(op, { group_id: ctx.groupId, actor_id: actorId, by: ctx.by });
         if (ctx.json) return printJson(result);
-        printLines([`${result.event.kind} ${actorId}${result.actor.enabled === false ? ' (disabled)' : ''}`]);
+        const warning = 'start_warning' in result && result.start_warning ? startProblemLines(actorId, result.start_warning, 'warning') : [];
+        printLines([`${result.event.kind} ${actorId}${result.actor.enabled === false ? ' (disabled)' : ''}`, ...warning]);
       }),
     );
   }
@@ -33,8 +36,10 @@ export function registerLifecycleCommands(program: Command, setExit: SetExit): v
     guarded(setExit, async (opts: GroupOptions) => {
       const ctx = groupContext(opts);
       const result = await ctx.client.call('group_start', { group_id: ctx.groupId, by: ctx.by });
+      // The group runs either way; an actor that did not start makes the command fail.
+      if ((result.failed ?? []).length > 0) setExit(1);
       if (ctx.json) return printJson(result);
-      printLines([`started ${ctx.groupId}: ${result.started.join(', ') || 'no enabled actors'}`]);
+      printLines(groupStartLines(ctx.groupId, result.started, result.start_results));
     }),
   );
   withGroupOptions(group.command('stop').description("stop the group's runtimes (actors keep their enabled state)")).action(

@@ -24,6 +24,8 @@ export class DeliveryService implements Disposable {
   private readonly worker: DeliveryWorker;
   readonly notices: NoticeTimers;
   private readonly subscriptions: Disposable[] = [];
+  /** Aborted at dispose: a step waiting on an actor's readiness gives up at once. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly kernel: Kernel,
@@ -35,7 +37,7 @@ export class DeliveryService implements Disposable {
       holdReason: (g, a) => this.worker.holdReason(g, a),
       deliver: (g, e) => this.plan(g, e),
     });
-    this.worker = new DeliveryWorker(kernel, tuning, { onAccepted: (g, a, e) => this.notices.replyAccepted(g, a, e) });
+    this.worker = new DeliveryWorker(kernel, tuning, { onAccepted: (g, a, e) => this.notices.replyAccepted(g, a, e) }, this.stopping.signal);
     this.subscriptions.push(
       kernel.commits.onMessageCommitted((g, e) => this.onMessageCommitted(g, e)),
       kernel.commits.onPublished((events) => {
@@ -218,6 +220,7 @@ export class DeliveryService implements Disposable {
   }
 
   [Symbol.dispose](): void {
+    this.stopping.abort();
     for (const s of this.subscriptions) s[Symbol.dispose]();
     this.notices[Symbol.dispose]();
   }

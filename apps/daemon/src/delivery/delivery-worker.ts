@@ -13,6 +13,7 @@ import { errorFields } from '../log.js';
 import type { ConfirmedItem } from '../hooks/delivery-confirmations.js';
 import { sessionIdentity } from '../hooks/session-identity.js';
 import type { ActorQueue, WorkItem } from './actor-queue.js';
+import { pause, waitForEvent, waitUntil } from './abortable-wait.js';
 import { groupHoldReason, modeOf } from './gates.js';
 import { PreambleLedger, preambleText } from './preamble.js';
 
@@ -22,8 +23,6 @@ export const READY_SETTLE_MS = 300;
 export const PASTE_WAIT_MS = 2_000;
 export const MAX_BATCH = 16;
 export const TRANSPORT = 'pty';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface DeliveryWorkerHooks {
   /** A request_reply reached the actor: its reply-notice timer starts now. */
@@ -41,6 +40,8 @@ export class DeliveryWorker {
     private readonly kernel: Kernel,
     private readonly tuning: RuntimeTuning,
     private readonly hooks: DeliveryWorkerHooks,
+    /** Shutdown: every wait of a step ends, and the step leaves its work queued. */
+    private readonly stopping: AbortSignal,
   ) {
     this.preambles = new PreambleLedger(kernel.layout);
   }
@@ -73,9 +74,11 @@ export class DeliveryWorker {
     const terminal = this.kernel.runtimes.get(groupId, actorId)!;
     const session = terminal.session!;
     await this.waitReady(session);
+    if (this.stopping.aborted) return 'held';
     if (this.holdReason(groupId, actorId) || terminal.session !== session) return 'continue';
     if (await this.heldOnUser(groupId, actorId, queue)) return 'held';
     await this.sendPreamble(groupId, actorId, session);
+    if (this.stopping.aborted) return 'held';
     if (this.holdReason(groupId, actorId) || terminal.session !== session) return 'continue';
     if (await this.heldOnUser(groupId, actorId, queue)) return 'held';
 
@@ -155,16 +158,17 @@ export class DeliveryWorker {
 
   /** Readiness gate: the agent's first output, then a short settle so its input loop is up. */
   private async waitReady(session: TerminalSession): Promise<void> {
-    await session.waitReady(READY_TIMEOUT_MS);
+    if (session.firstOutputAt === undefined) await waitUntil(session.ready, READY_TIMEOUT_MS, this.stopping);
     const since = session.firstOutputAt === undefined ? READY_SETTLE_MS : Date.now() - session.firstOutputAt;
-    if (since < READY_SETTLE_MS) await sleep(READY_SETTLE_MS - since);
+    if (since < READY_SETTLE_MS) await pause(READY_SETTLE_MS - since, this.stopping);
   }
 
   private async sendPreamble(groupId: string, actorId: string, session: TerminalSession): Promise<void> {
     if (this.preambles.sentTo(groupId, actorId, session)) return;
     const terminal = this.kernel.runtimes.get(groupId, actorId);
     if (!terminal) return;
-    await session.waitBracketedPaste(PASTE_WAIT_MS);
+    if (!session.bracketedPaste) await waitForEvent(session.onBracketedPasteChange, (on) => on, PASTE_WAIT_MS, this.stopping);
+    if (this.stopping.aborted) return;
     const group = this.kernel.groups.get(groupId);
     const actor = group.actors.find((a) => a.id === actorId);
     const runtime = getRuntime(actor?.runtime ?? 'custom');
@@ -181,7 +185,7 @@ export class DeliveryWorker {
       if (result.outcome === 'accepted') this.kernel.confirmations.accepted(groupId, actorId, expectation, []);
       else this.kernel.confirmations.abandon(groupId, actorId, expectation);
     }
-    if (result.outcome === 'accepted') await sleep(this.tuning.preambleGapMs);
+    if (result.outcome === 'accepted') await pause(this.tuning.preambleGapMs, this.stopping);
   }
 }
 

@@ -2,41 +2,61 @@ import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { HomeLayout } from '@cccc/groups';
+import type { ActorStartProblem } from '@cccc/ipc-protocol';
 import { newLaunchToken, pendingHookState } from '@cccc/hook-fence';
 import type { LaunchCommand } from '@cccc/pty-runtime';
 import { utcNowIso } from '@cccc/groups';
 import { claudeVersionSupportsHooks, codexProbeArgv, hookCommand, type HookContributorOptions, type HookLauncher } from '../runtime/hook-contributor.js';
 import { hookStatePath, removeLaunchRecord, writeHookState, writeLaunchRecord } from './hook-files.js';
+import { probeProblem, type ProbeOutcome } from './probe-outcome.js';
 import { recordSessionIdentity } from './session-identity.js';
 
 const VERSION_PROBE_TIMEOUT_MS = 3_000;
 
-/** `claude --version` ≥ 2.1.141, run with the launch's own environment and cwd. */
-export function probeClaudeHooks(command: LaunchCommand): Promise<boolean> {
+/**
+ * `claude --version` ≥ 2.1.141, run with the launch's own environment and cwd. A probe that
+ * fails or hangs means no hooks, and is reported as a start caveat (`version_probe_failed`).
+ */
+export function probeClaudeHooks(command: LaunchCommand): Promise<ProbeOutcome> {
   return new Promise((resolve) => {
     execFile(
       command.argv[0]!,
       ['--version'],
       { cwd: command.cwd, env: command.env as NodeJS.ProcessEnv, timeout: VERSION_PROBE_TIMEOUT_MS, maxBuffer: 64 * 1024 },
-      (error, stdout) => resolve(!error && claudeVersionSupportsHooks(String(stdout))),
+      (error, stdout, stderr) => {
+        if (error) {
+          const problem = probeProblem('version_probe_failed', `${basename(command.argv[0]!)} --version`, VERSION_PROBE_TIMEOUT_MS, error, String(stdout), String(stderr));
+          resolve(problem ? { supported: false, problem } : { supported: false });
+        } else resolve({ supported: claudeVersionSupportsHooks(String(stdout)) });
+      },
     );
   });
 }
 
 /**
  * `codex <config> <hook args> mcp list` (3 s): does this codex load the injected hooks? Run with
- * the launch's own environment and cwd, so it reads the configuration the agent will read.
+ * the launch's own environment and cwd, so it reads the configuration the agent will read. A
+ * failure means no hooks (an older codex refuses the hook config), reported as a caveat.
  */
-export function probeCodexHooks(command: LaunchCommand, hookCmd: string): Promise<boolean> {
+export function probeCodexHooks(command: LaunchCommand, hookCmd: string): Promise<ProbeOutcome> {
   const [exe, ...args] = codexProbeArgv(command.argv, hookCmd);
   return new Promise((resolve) => {
     execFile(
       exe!,
       args,
       { cwd: command.cwd, env: command.env as NodeJS.ProcessEnv, timeout: VERSION_PROBE_TIMEOUT_MS, maxBuffer: 256 * 1024 },
-      (error) => resolve(!error),
+      (error, stdout, stderr) => {
+        const problem = error && probeProblem('hook_probe_failed', `${basename(exe!)} … mcp list`, VERSION_PROBE_TIMEOUT_MS, error, String(stdout), String(stderr));
+        resolve(problem ? { supported: false, problem } : { supported: !error });
+      },
     );
   });
+}
+
+/** The hook part of one launch, and the caveat of a probe that failed (the launch goes on unhooked). */
+export interface HookLaunchPlan {
+  readonly options: HookContributorOptions | undefined;
+  readonly probeProblem?: ActorStartProblem;
 }
 
 /**
@@ -44,12 +64,14 @@ export function probeCodexHooks(command: LaunchCommand, hookCmd: string): Promis
  * a fresh token, and whether the direct `claude` (version-probed) or `codex` (pre-probed with
  * the hook arguments) launch gets hooks. No launcher (no CLI entry configured): no hooks.
  */
-export async function planHookLaunch(plain: LaunchCommand, launcher: HookLauncher | undefined): Promise<HookContributorOptions | undefined> {
-  if (!launcher) return undefined;
+export async function planHookLaunch(plain: LaunchCommand, launcher: HookLauncher | undefined): Promise<HookLaunchPlan> {
+  if (!launcher) return { options: undefined };
   const exe = basename(plain.argv[0] ?? '');
-  const claudeHooksSupported = exe === 'claude' && (await probeClaudeHooks(plain));
-  const codexHooksSupported = exe === 'codex' && (await probeCodexHooks(plain, hookCommand(launcher, 'codex')));
-  return { launcher, launchToken: newLaunchToken(), claudeHooksSupported, codexHooksSupported };
+  const claude = exe === 'claude' ? await probeClaudeHooks(plain) : undefined;
+  const codex = exe === 'codex' ? await probeCodexHooks(plain, hookCommand(launcher, 'codex')) : undefined;
+  const options = { launcher, launchToken: newLaunchToken(), claudeHooksSupported: claude?.supported === true, codexHooksSupported: codex?.supported === true };
+  const probeProblem = claude?.problem ?? codex?.problem;
+  return probeProblem ? { options, probeProblem } : { options };
 }
 
 /** Recorded when a direct claude/codex launch could not be hooked (REFERENCE_NOTES §5.2). */

@@ -50,7 +50,14 @@ export class Kernel implements AsyncDisposable {
     home: string,
     readonly logger: Logger,
     readonly streamTuning: StreamTuning,
-    runtimeTuning: RuntimeTuning = { submitDelayMs: 1500, stopGraceMs: 3000, preambleGapMs: 1000, deliveryConfirmMs: 15_000, workingStateTickMs: 1000 },
+    runtimeTuning: RuntimeTuning = {
+      submitDelayMs: 1500,
+      stopGraceMs: 3000,
+      preambleGapMs: 1000,
+      deliveryConfirmMs: 15_000,
+      workingStateTickMs: 1000,
+      earlyExitWindowMs: 1500,
+    },
     cli?: CliLauncher,
   ) {
     this.layout = new HomeLayout(home);

@@ -10,6 +10,7 @@ import {
   type ActorDoc,
 } from '@cccc/groups';
 import type { OpArgs, OpRouter } from '@cccc/ipc-protocol';
+import { isKnownRuntime } from '@cccc/pty-runtime';
 import type { Kernel } from '../kernel/kernel.js';
 import { changeGroupFiles, writeGroup } from './group-write.js';
 import { principalOf } from './principal.js';
@@ -36,7 +37,16 @@ export function registerActorsOps(router: OpRouter, kernel: Kernel): void {
         cli_alive: w.cli_alive,
         state_source: w.state_source,
       };
-      const entry = { ...view, role: view.role!, title: view.title ?? '', runtime: view.runtime ?? '', enabled: view.enabled !== false, running, ...working };
+      const entry = {
+        ...view,
+        role: view.role!,
+        title: view.title ?? '',
+        runtime: view.runtime ?? '',
+        enabled: view.enabled !== false,
+        running,
+        ...working,
+        ...kernel.actorRuntime.startReport(args.group_id, view.id),
+      };
       actors.push(args.include_unread ? { ...entry, unread_count: await unreadCount(kernel, args.group_id, view.id) } : entry);
     }
     return { actors };
@@ -48,15 +58,19 @@ export function registerActorsOps(router: OpRouter, kernel: Kernel): void {
     const { outcome, event } = await writeGroup(
       kernel,
       group_id,
-      () => addActor(layout, by, group_id, input),
+      // The runtime catalog is the daemon's (pty-runtime); the groups lib refuses what it lacks.
+      () => addActor(layout, by, group_id, input, { isKnownRuntime }),
       ({ actor }) => ({ kind: 'actor.add', by, data: { actor } }),
     );
     // §8.4: an enabled actor added to a running, active or idle group starts now; a paused or
     // stopped group only records it.
     const group = kernel.groups.get(group_id);
     const startNow = outcome.actor.enabled !== false && group.running && (group.state === 'active' || group.state === 'idle');
-    const running = startNow ? await kernel.actorRuntime.ensureRunning(group_id, outcome.actor.id, 'actor_add') : false;
-    return { actor: outcome.actor, event, running };
+    if (!startNow) return { actor: outcome.actor, event, running: false };
+    // A failed start comes back as running: false with its reason (the actor stays added).
+    const { result, startEvent } = await kernel.actorRuntime.startChecked(group_id, outcome.actor.id, 'actor_add', { announce: true });
+    const { actor_id: _id, ...report } = result;
+    return { actor: outcome.actor, event, ...report, ...(startEvent ? { start_event: startEvent } : {}) };
   });
 
   router.register('actor_update', async (args) => {

@@ -6,7 +6,7 @@ describe('debug_snapshot', () => {
   let d: OpTestDaemon;
   const saved = process.env[DEVELOPER_MODE_ENV];
   beforeAll(async () => {
-    d = await OpTestDaemon.start();
+    d = await OpTestDaemon.start({ env: { CCCC_EARLY_EXIT_WINDOW_MS: '200', CCCC_STOP_GRACE_MS: '500' } });
   });
   afterEach(() => {
     if (saved === undefined) delete process.env[DEVELOPER_MODE_ENV];
@@ -39,5 +39,20 @@ describe('debug_snapshot', () => {
     ]);
     expect(await d.codeOf('debug_snapshot', { group_id: gid, by: 'p1' })).toBe('permission_denied');
     expect(await d.codeOf('debug_snapshot', { group_id: 'g_000000000000' })).toBe('group_not_found');
+  });
+
+  it("reports each actor's live running state, pid and runner, not a constant", async () => {
+    process.env[DEVELOPER_MODE_ENV] = '1';
+    const gid = await groupWithTeam(d, 'live');
+    await d.call('attach', { path: d.projectDir('debug-live'), group_id: gid });
+    await d.call('group_start', { group_id: gid });
+    await d.call('actor_stop', { group_id: gid, actor_id: 'p1' });
+    const snap = await d.call('debug_snapshot', { group_id: gid });
+    const lead = snap.actors!.find((a) => a.id === 'lead')!;
+    expect(lead).toMatchObject({ running: true, runner_effective: 'pty' });
+    expect(lead.pid).toBe(d.daemon.kernel!.runtimes.get(gid, 'lead')!.session!.pid);
+    expect(snap.actors!.find((a) => a.id === 'p1')).toMatchObject({ running: false, pid: null });
+    expect(snap.observability).toMatchObject({ runtimes: 'pty' });
+    expect(snap.observability['running_actors']).toBeGreaterThanOrEqual(1);
   });
 });

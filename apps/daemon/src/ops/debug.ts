@@ -33,7 +33,9 @@ export function registerDebugOps(router: OpRouter, kernel: Kernel): void {
         developer_mode_source: `env:${DEVELOPER_MODE_ENV}`,
         home: kernel.layout.home,
         groups: listGroups(kernel.layout).length,
-        runtimes: 'not_managed',
+        // Actors run as PTY processes owned by this daemon; this many are alive now.
+        runtimes: 'pty',
+        running_actors: kernel.runtimes.entries().filter((e) => e.terminal.session && !e.terminal.session.exited).length,
       },
       daemon: { pid: process.pid, version: DAEMON_VERSION, ts: new Date().toISOString() },
     };
@@ -44,14 +46,17 @@ export function registerDebugOps(router: OpRouter, kernel: Kernel): void {
     const { group } = authorizeGroupAction(kernel.layout, by, 'debug.read', args.group_id);
     const actors = [];
     for (const actor of group.actors) {
+      // The live session, not the configuration: a PTY is the only runner this daemon has.
+      const session = kernel.actorRuntime.session(args.group_id, actor.id);
       actors.push({
         id: actor.id,
         role: effectiveRole(group.actors, actor.id) ?? 'internal',
         runtime: actor.runtime ?? '',
         runner: actor.runner ?? 'pty',
-        runner_effective: actor.runner ?? 'pty',
+        runner_effective: 'pty',
         enabled: actor.enabled !== false,
-        running: false,
+        running: session !== undefined,
+        pid: session?.pid ?? null,
         unread_count: await unreadCount(kernel, args.group_id, actor.id),
       });
     }
@@ -59,7 +64,7 @@ export function registerDebugOps(router: OpRouter, kernel: Kernel): void {
       ...snapshot,
       group: { group_id: group.group_id, state: group.state, active_scope_key: group.active_scope_key, title: group.title },
       actors,
-      delivery: { runtime_delivery: 'not_managed', group_running: group.running },
+      delivery: { runtime_delivery: 'pty', group_running: group.running },
     };
   });
 }

@@ -7,9 +7,9 @@ import {
   setGroupState,
   type ActorDoc,
 } from '@cccc/groups';
-import type { OpRouter } from '@cccc/ipc-protocol';
+import { IpcError, type OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
-import { errorFields } from '../log.js';
+import type { CheckedStart } from '../runtime/actor-runtime-service.js';
 import { writeGroup } from './group-write.js';
 import { principalOf } from './principal.js';
 
@@ -27,16 +27,9 @@ const actorEventData = (actor: ActorDoc, running: boolean) => ({ actor_id: actor
 export function registerLifecycleOps(router: OpRouter, kernel: Kernel): void {
   const { layout, actorRuntime } = kernel;
 
-  /** group_start tolerates actors that cannot run (logged); the group still resumes. */
-  const startEach = async (groupId: string, ids: readonly string[]) => {
-    for (const id of ids) {
-      try {
-        await actorRuntime.start(groupId, id);
-      } catch (error) {
-        kernel.logger.log('warn', 'group_start: actor could not be started', { group_id: groupId, actor_id: id, ...errorFields(error) });
-      }
-    }
-  };
+  /** group_start tolerates actors that cannot run (reported per actor); the group still resumes. */
+  const startEach = (groupId: string, ids: readonly string[]) =>
+    Promise.all(ids.map(async (id) => (await actorRuntime.startChecked(groupId, id, 'group_start')).result));
 
   router.register('group_start', async (args) => {
     const by = principalOf(args.by);
@@ -51,8 +44,9 @@ export function registerLifecycleOps(router: OpRouter, kernel: Kernel): void {
       },
       (started) => ({ kind: 'group.start', by, data: { started } }),
     );
-    await startEach(args.group_id, outcome);
-    return { group_id: args.group_id, started: outcome, event };
+    const startResults = await startEach(args.group_id, outcome);
+    const failed = startResults.filter((r) => !r.running).map((r) => r.actor_id);
+    return { group_id: args.group_id, started: outcome, event, start_results: startResults, failed };
   });
 
   // A group-level suspension: every actor keeps its desired enabled state.
@@ -87,8 +81,8 @@ export function registerLifecycleOps(router: OpRouter, kernel: Kernel): void {
       },
       (actor) => ({ kind: 'actor.start', by, data: actorEventData(actor, true) }),
     );
-    await actorRuntime.start(args.group_id, args.actor_id);
-    return { actor: outcome, event };
+    const { result } = throwIfNotRunning(await actorRuntime.startChecked(args.group_id, args.actor_id, 'actor_start'));
+    return { actor: outcome, event, running: true, ...(result.start_warning ? { start_warning: result.start_warning } : {}) };
   });
 
   router.register('actor_stop', async (args) => {
@@ -112,9 +106,29 @@ export function registerLifecycleOps(router: OpRouter, kernel: Kernel): void {
       () => replaceableActor(kernel, by, args.group_id, args.actor_id),
       (actor) => ({ kind: 'actor.restart', by, data: actorEventData(actor, actor.enabled !== false) }),
     );
-    if (outcome.enabled !== false) await actorRuntime.replace(args.group_id, args.actor_id);
-    else await actorRuntime.stop(args.group_id, args.actor_id);
-    return { actor: outcome, event };
+    if (outcome.enabled === false) {
+      await actorRuntime.stop(args.group_id, args.actor_id);
+      return { actor: outcome, event, running: false };
+    }
+    const { result } = throwIfNotRunning(await actorRuntime.startChecked(args.group_id, args.actor_id, 'actor_restart', { replace: true }));
+    return { actor: outcome, event, running: true, ...(result.start_warning ? { start_warning: result.start_warning } : {}) };
+  });
+}
+
+/**
+ * An explicit start that did not run fails the op (as the reference's `actor_start_failed` does)
+ * after its desired state was recorded: the launch error as thrown, or `runtime_start_failed`
+ * for an early exit, each with `details.start_failure`.
+ */
+function throwIfNotRunning(checked: CheckedStart): CheckedStart {
+  const { result, error } = checked;
+  if (result.running) return checked;
+  const failure = result.start_failure;
+  if (error instanceof IpcError) throw new IpcError(error.code, error.message, { ...error.details, start_failure: failure });
+  throw new IpcError('runtime_start_failed', `${result.actor_id} did not start: ${failure?.message ?? 'it stopped'}`, {
+    actor_id: result.actor_id,
+    reason: failure?.code ?? 'stopped',
+    ...(failure ? { start_failure: failure } : {}),
   });
 }
 

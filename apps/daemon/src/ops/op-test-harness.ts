@@ -18,9 +18,10 @@ export class OpTestDaemon implements AsyncDisposable {
     this.client = new DaemonClient({ home: temp.home });
   }
 
-  static async start(options: { fromReference?: boolean } = {}): Promise<OpTestDaemon> {
+  /** `env`: daemon tuning variables (e.g. CCCC_EARLY_EXIT_WINDOW_MS); CCCC_HOME is the temp home. */
+  static async start(options: { fromReference?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<OpTestDaemon> {
     const temp = makeTempHome(options);
-    const daemon = await startDaemon(daemonConfigFromEnv({ CCCC_HOME: temp.home }));
+    const daemon = await startDaemon(daemonConfigFromEnv({ ...options.env, CCCC_HOME: temp.home }));
     return new OpTestDaemon(temp, daemon);
   }
 

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { findActor, utcNowIso } from '@cccc/groups';
-import { IpcError } from '@cccc/ipc-protocol';
+import { IpcError, type ActorStartProblem } from '@cccc/ipc-protocol';
 import {
   ActorTerminal,
   Emitter,
@@ -22,6 +22,9 @@ import type { CliLauncher } from './cli-launcher.js';
 import { reapOrphans } from './orphan-reaper.js';
 import { removeOwnershipRecord, writeOwnershipRecord } from './ownership-records.js';
 import { processStartTime } from './proc-identity.js';
+import { StartReports, type CheckedStart, type StartReportFields } from './start-reports.js';
+
+export type { CheckedStart } from './start-reports.js';
 
 export interface ActorStarted {
   readonly groupId: string;
@@ -33,12 +36,15 @@ export interface StartOutcome {
   readonly session: TerminalSession;
   /** false when the actor was already running (start is idempotent). */
   readonly started: boolean;
+  /** It runs with a caveat (a failed hook probe: no hooks). */
+  readonly warning?: ActorStartProblem;
 }
 
 /**
  * Owns the actors' PTY processes: start (launch composed from the actor's configuration),
  * stop (SIGTERM to the process group, SIGKILL after a grace), replace, the durable ownership
  * records, and the "exited on its own" transition. Per-actor operations are serialized.
+ * Starts that must say how they went (`startChecked`, `ensureRunning`) go through StartReports.
  * Desired state (group.yaml) belongs to the ops; this service only makes processes match it.
  */
 export class ActorRuntimeService implements AsyncDisposable {
@@ -46,6 +52,9 @@ export class ActorRuntimeService implements AsyncDisposable {
   /** Sessions we are stopping ourselves: their exit is not an "exited on its own". */
   private readonly expectedExits = new WeakSet<TerminalSession>();
   private readonly startedEmitter = new Emitter<ActorStarted>();
+  /** Aborted at shutdown: no early-exit watch keeps a stopping daemon waiting. */
+  private readonly shutdown = new AbortController();
+  private readonly reports: StartReports;
   /** A new PTY session runs (delivery resets its preamble and refills pending work). */
   readonly onActorStarted = this.startedEmitter.event;
   private disposed = false;
@@ -57,7 +66,14 @@ export class ActorRuntimeService implements AsyncDisposable {
     private readonly cli: CliLauncher | undefined,
     private readonly daemonEnv: NodeJS.ProcessEnv = process.env,
     private readonly spawner: PtySpawner = defaultPtySpawner(),
-  ) {}
+  ) {
+    this.reports = new StartReports({
+      kernel,
+      windowMs: tuning.earlyExitWindowMs,
+      stopping: this.shutdown.signal,
+      stoppedByUs: (session) => this.expectedExits.has(session),
+    });
+  }
 
   private static key(groupId: string, actorId: string): string {
     return `${groupId}/${actorId}`;
@@ -103,24 +119,32 @@ export class ActorRuntimeService implements AsyncDisposable {
   }
 
   /**
-   * Start without an op behind it (daemon start, auto-wake, actor_add): the transition gets its
-   * own `actor.start` event by system. Failures are logged and reported, never thrown.
+   * Start without an op behind it (daemon start, auto-wake): the transition gets its own
+   * `actor.start` event by system. The early-exit window is watched in the background (its
+   * problem is recorded, never thrown); answers whether the actor runs right after spawn.
    */
   async ensureRunning(groupId: string, actorId: string, reason: string): Promise<boolean> {
-    try {
-      const { started } = await this.start(groupId, actorId);
-      if (started) {
-        await this.kernel.append(groupId, {
-          kind: 'actor.start',
-          by: 'system',
-          data: { actor_id: actorId, runner: 'pty', runner_effective: 'pty', reason },
-        });
-      }
-      return true;
-    } catch (error) {
-      this.kernel.logger.log('warn', 'actor could not be started', { group_id: groupId, actor_id: actorId, reason, ...errorFields(error) });
-      return false;
-    }
+    const launch = await this.reports.launch(groupId, actorId, reason, true, () => this.start(groupId, actorId));
+    if (launch.decided) return launch.decided.result.running;
+    void this.reports.watch(groupId, actorId, reason, launch);
+    return true;
+  }
+
+  /**
+   * A start as it really went: spawn, then wait the early-exit window (`earlyExitWindowMs`) for an
+   * exit. Callers starting several actors run these concurrently, so the window is waited once.
+   * Problems are kept for `actor_list` and recorded as `x.cccc.actor_start_problem`.
+   * `announce`: append an `actor.start` by system (a start no op event stands for).
+   */
+  async startChecked(groupId: string, actorId: string, trigger: string, options: { announce?: boolean; replace?: boolean } = {}): Promise<CheckedStart> {
+    const run = options.replace ? () => this.replace(groupId, actorId) : () => this.start(groupId, actorId);
+    const launch = await this.reports.launch(groupId, actorId, trigger, options.announce === true, run);
+    return launch.decided ?? this.reports.watch(groupId, actorId, trigger, launch);
+  }
+
+  /** Why the actor's last start had a problem: a failure while it does not run, a caveat while it runs. */
+  startReport(groupId: string, actorId: string): StartReportFields {
+    return this.reports.fields(groupId, actorId, this.isRunning(groupId, actorId));
   }
 
   async stopGroup(groupId: string): Promise<string[]> {
@@ -159,7 +183,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     const group = this.kernel.groups.get(groupId);
     const actor = findActor(group.actors, actorId);
     const plain = actorLaunch(this.kernel.layout, group, actor, this.daemonEnv, this.cli);
-    const hooks = await planHookLaunch(plain, this.cli);
+    const { options: hooks, probeProblem } = await planHookLaunch(plain, this.cli);
     const launch = hooks ? actorLaunch(this.kernel.layout, group, actor, this.daemonEnv, this.cli, hooks) : plain;
     const hookPlan = hookSpawnPlan(plain, launch, hooks);
     if (hookPlan && !hookPlan.hookEnabled) {
@@ -196,14 +220,17 @@ export class ActorRuntimeService implements AsyncDisposable {
       pid_start_time: processStartTime(session.pid) ?? null,
     });
     this.kernel.logger.log('info', 'actor started', { group_id: groupId, actor_id: actorId, pid: session.pid });
+    // A new session: the previous start's problem no longer describes it.
+    this.reports.forget(groupId, actorId);
     this.startedEmitter.fire({ groupId, actorId, session });
-    return { session, started: true };
+    return probeProblem ? { session, started: true, warning: probeProblem } : { session, started: true };
   }
 
   private async stopLocked(groupId: string, actorId: string): Promise<PtyExit | undefined> {
     const terminal = this.kernel.runtimes.get(groupId, actorId);
     const session = terminal?.session;
     this.kernel.runtimes.delete(groupId, actorId);
+    this.reports.forget(groupId, actorId);
     if (!terminal || !session) {
       removeOwnershipRecord(this.kernel.layout, groupId, actorId);
       return undefined;
@@ -248,6 +275,7 @@ export class ActorRuntimeService implements AsyncDisposable {
   /** Shutdown: every owned process group is stopped; nothing is left running. */
   async [Symbol.asyncDispose](): Promise<void> {
     this.disposed = true;
+    this.shutdown.abort();
     await Promise.all(this.kernel.runtimes.entries().map((e) => this.stop(e.groupId, e.actorId)));
     this.startedEmitter[Symbol.dispose]();
   }

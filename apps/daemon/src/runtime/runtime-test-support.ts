@@ -5,7 +5,9 @@ import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
 import type { Kernel } from '../kernel/kernel.js';
 import { startDaemonFixture, type DaemonFixture } from '../testing/daemon-fixture.js';
 
-export const FAST_ENV = { CCCC_SUBMIT_DELAY_MS: '50', CCCC_STOP_GRACE_MS: '500', CCCC_PREAMBLE_GAP_MS: '50' };
+// A short early-exit window: these tests' agents either run or fail at spawn (start-report.test.ts
+// covers the window itself with the default).
+export const FAST_ENV = { CCCC_SUBMIT_DELAY_MS: '50', CCCC_STOP_GRACE_MS: '500', CCCC_PREAMBLE_GAP_MS: '50', CCCC_EARLY_EXIT_WINDOW_MS: '200' };
 
 export async function runtimeFixture(env: NodeJS.ProcessEnv = {}, options: { cliEntry?: string } = {}): Promise<DaemonFixture & { kernel: Kernel }> {
   const fx = await startDaemonFixture({ ...options, env: { ...FAST_ENV, ...env } });

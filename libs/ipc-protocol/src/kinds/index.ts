@@ -10,4 +10,5 @@ export {
   DeliveryConfirmationState,
   DeliveryConfirmationData,
 } from './delivery-confirmation.js';
+export { ACTOR_START_PROBLEM_KIND, ActorStartProblemData } from './actor-start-problem.js';
 export { kindDataSchemas } from './registry.js';

@@ -6,6 +6,7 @@ import { RuntimeDeliveryData } from './delivery.js';
 import { SystemNotifyData } from './notify.js';
 import { ActorActivityData, ActorAddData } from './actor.js';
 import { DELIVERY_CONFIRMATION_KIND, DeliveryConfirmationData } from './delivery-confirmation.js';
+import { ACTOR_START_PROBLEM_KIND, ActorStartProblemData } from './actor-start-problem.js';
 
 /** Kinds whose `data` is validated at append time; unknown kinds pass (reference behaviour). */
 export const kindDataSchemas: Readonly<Record<string, z.ZodType>> = {
@@ -17,4 +18,5 @@ export const kindDataSchemas: Readonly<Record<string, z.ZodType>> = {
   'actor.add': ActorAddData,
   'actor.activity': ActorActivityData,
   [DELIVERY_CONFIRMATION_KIND]: DeliveryConfirmationData,
+  [ACTOR_START_PROBLEM_KIND]: ActorStartProblemData,
 };

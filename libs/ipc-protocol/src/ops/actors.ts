@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CCCSEventV1 } from '../events.js';
 import { defineOp } from './define.js';
 import { ActorDoc, ActorListEntry } from './documents.js';
+import { ActorStartProblem } from './start-report.js';
 import {
   ActorIdArg,
   ByArg,
@@ -51,7 +52,12 @@ export const actor_add = defineOp({
     event: CCCSEventV1,
     running: z.boolean().optional(),
     start_event: CCCSEventV1.optional(),
+    /** The reference's one-line reason when the immediate start did not run (`running: false`). */
     start_error: z.string().optional(),
+    /** The same, structured (code, exit code, signal, output tail). */
+    start_failure: ActorStartProblem.optional(),
+    /** The actor runs, with a caveat (e.g. a failed version probe: no hooks). */
+    start_warning: ActorStartProblem.optional(),
   }),
 });
 

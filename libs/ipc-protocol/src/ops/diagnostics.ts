@@ -22,9 +22,16 @@ export const debug_snapshot = defineOp({
           role: z.string(),
           runtime: z.string(),
           runner: z.string(),
+          /**
+           * What this daemon runs (or would run) the actor in: `pty`, the only runner it has,
+           * whatever `runner` the actor asks for.
+           */
           runner_effective: z.string(),
           enabled: z.boolean(),
+          /** A live process of this daemon, not a constant. */
           running: z.boolean(),
+          /** Its process id while running, else null. */
+          pid: z.number().int().nullable().optional(),
           unread_count: z.number().int().nonnegative(),
         }),
       )

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CommandArgv, EnvMap, RuntimeMode, SubmitMode } from './shared.js';
+import { ActorStartProblem } from './start-report.js';
 
 // Group and actor documents as ops return them. The spec types these results as
 // `Record<string, unknown>`, so every schema is loose: the fields named here are the ones the
@@ -66,6 +67,11 @@ export const ActorListEntry = ActorDoc.extend({
   cli_alive: z.boolean(),
   /** Which evidence decided the state; terminal heuristics and idle time are labelled fallbacks. */
   state_source: z.enum(['hook', 'terminal', 'idle', 'process', 'unknown']),
+  // The last start of this daemon, when it had a problem (issue 15): why a not-running actor
+  // did not start, or what a running one runs without. Absent after a clean start or a stop.
+  start_error: z.string().optional(),
+  start_failure: ActorStartProblem.optional(),
+  start_warning: ActorStartProblem.optional(),
 });
 export type ActorListEntry = z.infer<typeof ActorListEntry>;
 

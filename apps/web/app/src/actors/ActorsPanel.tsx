@@ -5,6 +5,7 @@ import { useRuntimeActivity } from '../activity/use-runtime-activity';
 import { ApiError, del, post, seg } from '../api/http';
 import type { ActorListEntry } from '../api/types';
 import { ActorForm } from './ActorForm';
+import { StartProblem } from './StartProblem';
 import { useActors } from './use-actors';
 import { workingBadge } from './working-badge';
 
@@ -86,6 +87,7 @@ export function ActorsPanel({ groupId, onOpenTerminal, activeTerminal }: { group
                   <code>{a.id}</code> · {a.runtime}
                   {a.enabled === false && ' · disabled'}
                 </div>
+                <StartProblem actor={a} />
                 <div className="actor-actions">
                   {a.running ? (
                     <>

@@ -1,0 +1,32 @@
+import { ActorStartProblem, type ActorStartResult } from '@cccc/ipc-protocol';
+
+/** How many output lines of a failed start the CLI shows (the daemon keeps up to 20). */
+const SHOWN_TAIL_LINES = 8;
+
+/** One line for the problem, then the last lines the agent printed, indented. */
+export function startProblemLines(actorId: string, problem: ActorStartProblem, label: 'not started' | 'warning'): string[] {
+  // The message already names the exit code or signal.
+  const head = `${label}: ${actorId}: ${problem.code}: ${problem.message}`;
+  const tail = (problem.output_tail ?? []).slice(-SHOWN_TAIL_LINES).map((line) => `    | ${line}`);
+  return [head, ...tail];
+}
+
+/** `group start`: who runs, then each actor that did not (and each caveat). */
+export function groupStartLines(groupId: string, started: readonly string[], results: readonly ActorStartResult[] | undefined): string[] {
+  // A daemon without per-actor results (the reference) only says whom it set out to start.
+  if (!results) return [`started ${groupId}: ${started.join(', ') || 'no enabled actors'}`];
+  const running = results.filter((r) => r.running).map((r) => r.actor_id);
+  const lines = [`started ${groupId}: ${running.join(', ') || (started.length > 0 ? 'none' : 'no enabled actors')}`];
+  for (const r of results) {
+    if (r.start_failure) lines.push(...startProblemLines(r.actor_id, r.start_failure, 'not started'));
+    else if (!r.running) lines.push(`not started: ${r.actor_id}: ${r.start_error ?? 'stopped'}`);
+    if (r.start_warning) lines.push(...startProblemLines(r.actor_id, r.start_warning, 'warning'));
+  }
+  return lines;
+}
+
+/** The structured failure a `runtime_start_failed` (or launch error) carries, if any. */
+export function startFailureOf(details: Record<string, unknown> | undefined): ActorStartProblem | undefined {
+  const parsed = ActorStartProblem.safeParse(details?.['start_failure']);
+  return parsed.success ? parsed.data : undefined;
+}
