@@ -118,6 +118,11 @@ describe('README "Using it", verbatim', () => {
     const list = JSON.parse((await shell('npx --no-install cccc actor list --json', ctx, 60_000)).output) as { actors: Array<{ id: string; running: boolean }> };
     expect(list.actors.filter((a) => a.running).map((a) => a.id)).toEqual(['lead', 'peer1']);
     expect(ctx.termOutput).toContain('[cccc] attached to peer1');
+    // The start-up text names the Web, the log and what Ctrl-C does.
+    const web = ctx.background.find((bg) => bg.name.startsWith('bare cccc'))!.output();
+    expect(web).toContain(`CCCC is running. Web: http://127.0.0.1:${ctx.port}/`);
+    expect(web).toContain(join(ctx.env.CCCC_HOME!, 'daemon', 'ccccd.log'));
+    expect(web).toMatch(/Ctrl-C\s+stops this Web server only; the daemon and its agents keep running/);
     // Ctrl-C ends the follower and the Web; the daemon keeps running, as documented. Through
     // npx the status is npm's: it may leave by the SIGINT itself rather than exit 0.
     for (const bg of ctx.background.splice(0)) expect(await stop(bg.child), `${bg.name}\n${bg.output()}`).toMatch(/^(0|130|SIGINT)$/);

@@ -42,7 +42,7 @@ async function runWeb(host: string, port: number, setExit: (code: number) => voi
   }
 }
 
-/** `CCCC_WEB_HOST` / `CCCC_WEB_PORT` (as the reference reads them), else 127.0.0.1:8848. */
+/** `CCCC_WEB_HOST` / `CCCC_WEB_PORT` when set (e.g. a second home beside a running one), else 127.0.0.1:8848. */
 function webDefaults(env: NodeJS.ProcessEnv = process.env): { host: string; port: number } {
   const port = Number(env.CCCC_WEB_PORT);
   return {
