@@ -11,10 +11,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'apps', 'cli', 'bin', 'cccc.js');
 
+let dir = '';
 let home = '';
 afterEach(() => {
   spawnSync(process.execPath, [CLI, 'daemon', 'stop'], { env: { ...process.env, CCCC_HOME: home } });
-  rmSync(home, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const freePort = () =>
@@ -27,7 +28,8 @@ const freePort = () =>
 
 describe('npm run demo', () => {
   it('starts the Web on a team of two running fake agents, and again on the same team', async () => {
-    home = join(mkdtempSync(join(tmpdir(), 'cccc-demo-test-')), 'home');
+    dir = mkdtempSync(join(tmpdir(), 'cccc-demo-test-'));
+    home = join(dir, 'home'); // made by the demo itself
     const port = await freePort();
     const env = { ...process.env, CCCC_HOME: home, CCCC_WEB_PORT: String(port) };
     for (const round of [1, 2]) {
