@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { declarations } from '../../tsup.declarations.js';
 
 // zod resolves from the workspace root (it is @cccc/ipc-protocol's dependency); keep it external.
 export default defineConfig({
@@ -6,7 +7,7 @@ export default defineConfig({
   // every agent tool call, so it must not pull in the IPC op catalog.
   entry: ['src/index.ts', 'src/recorder.ts'],
   format: ['esm'],
-  dts: true,
+  dts: declarations(true),
   clean: true,
   sourcemap: true,
   target: 'node20',

@@ -1,10 +1,11 @@
 import { defineConfig } from 'tsup';
+import { declarations } from '../../tsup.declarations.js';
 
 // zod and the MCP SDK resolve from the workspace root; keep them external.
 export default defineConfig({
   entry: ['src/index.ts', 'src/launch.ts'],
   format: ['esm'],
-  dts: true,
+  dts: declarations(true),
   clean: true,
   sourcemap: true,
   target: 'node20',

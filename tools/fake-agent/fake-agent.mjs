@@ -20,12 +20,34 @@ function personalityOf(argv, env) {
 }
 
 const CODEX_VERSION = 'codex-cli 0.130.0';
-// Flags of the real CLIs the fake accepts and ignores.
-const CLAUDE_FLAGS = new Set(['--dangerously-skip-permissions', '--continue', '--verbose', '--strict-mcp-config']);
-// The daemon wires the actor's MCP server with `--mcp-config <json>`; the fake has no MCP client.
-const CLAUDE_VALUE_FLAGS = new Set(['--mcp-config']);
-const CODEX_FLAGS = new Set(['--dangerously-bypass-approvals-and-sandbox', '--search', '--yolo', '--full-auto', '--oss']);
-const CODEX_VALUE_FLAGS = new Set(['-m', '--model', '-p', '--profile', '-s', '--sandbox', '-a', '--ask-for-approval', '-C', '--cd']);
+// Flags of the real CLIs, accepted and ignored so that every launch the daemon (or a user's
+// hand-written command) builds runs the fake instead of failing on an unknown option. Sources:
+// the runtime catalog's default commands (libs/pty-runtime), the hook and MCP launch
+// contributors (apps/daemon/src/runtime, libs/mcp/src/launch.ts), and `claude --help` /
+// `codex --help` for the flags users commonly add. `--settings` and `-c` are read, not ignored.
+const CLAUDE_FLAGS = new Set([
+  '--dangerously-skip-permissions', '--allow-dangerously-skip-permissions', '--strict-mcp-config',
+  '-c', '--continue', '--verbose', '-p', '--print', '-d', '--debug', '--ide', '--include-partial-messages',
+  '--replay-user-messages', '--fork-session',
+]);
+const CLAUDE_VALUE_FLAGS = new Set([
+  '--mcp-config', '--permission-mode', '--append-system-prompt', '--system-prompt', '--model', '--fallback-model',
+  '--session-id', '--output-format', '--input-format', '--add-dir', '--allowedTools', '--allowed-tools',
+  '--disallowedTools', '--disallowed-tools', '--agents', '--setting-sources', '--max-turns', '--permission-prompt-tool',
+]);
+// `--resume [sessionId]` / `-r`: the id is optional, as in Claude Code.
+const CLAUDE_OPTIONAL_VALUE_FLAGS = new Set(['-r', '--resume']);
+const CODEX_FLAGS = new Set(['--dangerously-bypass-approvals-and-sandbox', '--search', '--yolo', '--full-auto', '--oss', '--skip-git-repo-check']);
+const CODEX_VALUE_FLAGS = new Set([
+  '-m', '--model', '-p', '--profile', '-s', '--sandbox', '-a', '--ask-for-approval', '-C', '--cd',
+  '-i', '--image', '--add-dir', '--enable', '--disable', '--local-provider',
+]);
+
+/** `--flag=value` → ['--flag', 'value']; anything else → [arg, undefined]. */
+function splitInline(arg) {
+  const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+  return eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
+}
 
 function parseOptions(personality, argv, env) {
   const opts = {
@@ -46,7 +68,14 @@ function parseOptions(personality, argv, env) {
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    const next = () => argv[++i];
+    const [flag, inline] = splitInline(a);
+    const next = () => {
+      if (i + 1 >= argv.length) {
+        process.stderr.write(`fake-agent: option ${a} needs a value\n`);
+        process.exit(2);
+      }
+      return argv[++i];
+    };
     if (a === '--thinking-ms') opts.thinkingMs = Number(next());
     else if (a === '--flood') opts.flood = Number(next());
     else if (a === '--no-bracketed-paste') opts.bracketedPaste = false;
@@ -57,15 +86,14 @@ function parseOptions(personality, argv, env) {
     else if (a === '--idle-prompt-ms') opts.idlePromptMs = Number(next());
     else if (a === '--ask-permission') opts.askPermission = true;
     else if (a === '--version') opts.version = true;
-    else if (personality === 'claude' && a === '--settings') opts.settings.push(String(next()));
-    else if (personality === 'claude' && a.startsWith('--settings=')) opts.settings.push(a.slice('--settings='.length));
+    else if (personality === 'claude' && flag === '--settings') opts.settings.push(String(inline ?? next()));
     else if (personality === 'claude' && CLAUDE_FLAGS.has(a)) continue;
-    else if (personality === 'claude' && CLAUDE_VALUE_FLAGS.has(a)) next();
-    else if (personality === 'claude' && a.startsWith('--mcp-config=')) continue;
-    else if (personality === 'codex' && (a === '-c' || a === '--config')) opts.overrides.push(String(next()));
-    else if (personality === 'codex' && a.startsWith('--config=')) opts.overrides.push(a.slice('--config='.length));
+    else if (personality === 'claude' && CLAUDE_VALUE_FLAGS.has(flag)) inline ?? next();
+    else if (personality === 'claude' && CLAUDE_OPTIONAL_VALUE_FLAGS.has(flag)) {
+      if (inline === undefined && argv[i + 1] !== undefined && !argv[i + 1].startsWith('-')) i++;
+    } else if (personality === 'codex' && (flag === '-c' || flag === '--config')) opts.overrides.push(String(inline ?? next()));
     else if (personality === 'codex' && CODEX_FLAGS.has(a)) continue;
-    else if (personality === 'codex' && CODEX_VALUE_FLAGS.has(a)) next();
+    else if (personality === 'codex' && CODEX_VALUE_FLAGS.has(flag)) inline ?? next();
     else if (personality === 'codex' && !a.startsWith('-')) opts.subcommand.push(a);
     else if (a === '--help') {
       process.stdout.write('usage: fake-agent [--as claude|codex] [--thinking-ms N] [--flood BYTES] [--no-bracketed-paste] [--exit-after N] [--title T] [--no-alt-screen] [--start-delay-ms N] [--idle-prompt-ms N] [--ask-permission]\n');

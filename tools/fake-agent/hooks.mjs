@@ -3,15 +3,20 @@
 // waits for it (bounded by the hook's timeout). Payloads carry the fields the real agents send.
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { resolve } from 'node:path';
 
-/** Claude Code: the last inline `--settings '<json>'` wins; `hooks.<Event>[].hooks[]` commands. */
+/**
+ * Claude Code: the last `--settings` wins, inline JSON or a JSON file (relative to the cwd), as
+ * Claude Code takes either; `hooks.<Event>[].hooks[]` commands.
+ */
 export function claudeHooks(settings) {
   const last = settings.at(-1);
   if (!last) return {};
   let parsed;
   try {
-    parsed = JSON.parse(last);
+    parsed = JSON.parse(last.trim().startsWith('{') ? last : readFileSync(resolve(last), 'utf8'));
   } catch {
     return {};
   }

@@ -19,6 +19,8 @@ const optional: Array<{ name: string; module: string; fn: string }> = [
   { name: 'web-render', module: './bench/web-render.js', fn: 'benchWebRender' },
   { name: 'hooks', module: './bench/hooks.js', fn: 'benchHooks' },
   { name: 'working-state', module: './bench/working-state.js', fn: 'benchWorkingState' },
+  // Minutes: a fresh clone's npm install + npm start (README's first line), last so the others run first.
+  { name: 'cold-start', module: './bench/cold-start.js', fn: 'benchColdStart' },
 ];
 for (const o of optional) {
   const file = new URL(o.module, import.meta.url);

@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { installFakeAgentAs } from '@cccc/pty-runtime/testing';
 import { useDaemonHome } from './e2e-harness.js';
 
 const cli = useDaemonHome();
@@ -19,8 +23,8 @@ describe('cccc actor (real daemon)', () => {
 
     const list = await cli.cccc(['actor', 'list']);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/^ID\s+TITLE\s+ROLE\s+RUNTIME\s+ENABLED\s+RUNNING\s+STATE\s+SOURCE/);
-    expect(list.stdout).toMatch(/lead\s+Lead\s+foreman\s+custom\s+yes\s+no\s+stopped\s+process/);
+    expect(list.stdout).toMatch(/^ID\s+TITLE\s+ROLE\s+RUNTIME\s+ENABLED\s+RUNNING\s+STATE\n/);
+    expect(list.stdout).toMatch(/lead\s+Lead\s+foreman\s+custom\s+yes\s+no\s+stopped\n/);
     expect(list.stdout).toMatch(/helper\s+.*peer\s+custom\s+no/);
 
     const updated = await cli.json(['actor', 'update', 'helper', '--title', 'Helper', '--enabled', 'true']);
@@ -84,4 +88,31 @@ describe('cccc profile (real daemon)', () => {
     expect((await cli.json(['profile', 'delete', id])).deleted).toBe(true);
     expect((await cli.cccc(['profile', 'show', id])).stderr).toMatch(/^error: profile_not_found: /);
   });
+
+  it('list shows a hooked agent as "idle", then "waiting for permission" while it asks', async () => {
+    const scope = mkdtempSync(join(tmpdir(), 'cccc-cli-actors-'));
+    try {
+      await cli.json(['attach', scope]);
+      // The fake agent installed as `claude`: the daemon version-probes it and injects its hooks.
+      const claude = installFakeAgentAs(join(cli.home(), 'bin'), 'claude');
+      await cli.json(['actor', 'add', 'lead', '--runtime', 'custom', '--arg', claude]);
+      await cli.json(['group', 'start']);
+      const stateOf = async () => (await cli.cccc(['actor', 'list'])).stdout.match(/^lead\s.*?\s(?:yes|no)\s+(?:yes|no)\s+(.+)$/m)?.[1];
+      await until(async () => (await stateOf()) === 'idle', 'lead idle by its hooks');
+      await cli.json(['send', 'fake:permission to run a tool', '--to', 'lead']);
+      await until(async () => (await stateOf()) === 'waiting for permission', 'lead waiting for permission');
+      const [entry] = (await cli.json(['actor', 'list'])).actors;
+      expect(entry).toMatchObject({ effective_working_state: 'waiting', state_source: 'hook', input_state: 'waiting_user' });
+    } finally {
+      rmSync(scope, { recursive: true, force: true });
+    }
+  });
 });
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { openSync, closeSync, mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DaemonClient, daemonPaths, type DaemonClientOptions } from '@cccc/ipc-protocol/node';
+import { DaemonClient, daemonPaths, ensureCcccHome, type DaemonClientOptions } from '@cccc/ipc-protocol/node';
 import type { OpResult } from '@cccc/ipc-protocol';
 import { cliEntry } from './cli-entry.js';
 
@@ -27,6 +27,7 @@ export interface SpawnedDaemon {
  */
 export async function spawnDaemon(home: string, env: NodeJS.ProcessEnv, timeoutMs = 15_000): Promise<SpawnedDaemon> {
   const paths = daemonPaths(home);
+  ensureCcccHome(home);
   mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
   const out = openSync(paths.log, 'a', 0o600);
   const child = spawn(process.execPath, [cliEntry(), 'daemon', 'run'], {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CCCSEventV1 } from '@cccc/ipc-protocol';
-import { formatEvent, formatMessage, formatTable } from './format.js';
+import { actorStateLabel, formatEvent, formatMessage, formatTable } from './format.js';
 import { collectList, parseBoolean, parseKeyValues } from './option-parsers.js';
 
 const event = (kind: string, data: Record<string, unknown>): CCCSEventV1 => ({
@@ -46,5 +46,31 @@ describe('option parsers', () => {
     expect(parseBoolean('Yes')).toBe(true);
     expect(parseKeyValues(['A=1', 'B=x=y', 'C='], '--set')).toEqual({ A: '1', B: 'x=y', C: '' });
     expect(() => parseKeyValues(['A=1', 'hunter2'], '--set')).toThrow(/^--set entry #2 is not KEY=VALUE$/);
+  });
+});
+
+describe('actorStateLabel: cccc actor list reads at a glance', () => {
+  const actor = (state: string, source: string, reason: string, running = true) => ({
+    running,
+    effective_working_state: state,
+    effective_working_reason: reason,
+    state_source: source,
+  });
+  it('says plainly what a hooked agent reported', () => {
+    expect(actorStateLabel(actor('idle', 'hook', 'claude_hook_Stop'))).toBe('idle');
+    expect(actorStateLabel(actor('working', 'hook', 'claude_hook_PreToolUse'))).toBe('working · hook');
+    expect(actorStateLabel(actor('waiting', 'hook', 'claude_hook_PermissionRequest'))).toBe('waiting for permission');
+    expect(actorStateLabel(actor('waiting', 'hook', 'codex_hook_PermissionRequest'))).toBe('waiting for permission');
+  });
+  it('names the evidence of a guess: the screen or output silence', () => {
+    expect(actorStateLabel(actor('working', 'terminal', 'terminal_working'))).toBe('working · screen');
+    expect(actorStateLabel(actor('idle', 'terminal', 'hook_pending/terminal_idle'))).toBe('idle · screen (hooks starting)');
+    expect(actorStateLabel(actor('working', 'idle', 'idle_2s'))).toBe('working · output');
+    expect(actorStateLabel(actor('waiting', 'idle', 'idle_42s'))).toBe('quiet 42s');
+    expect(actorStateLabel(actor('stuck', 'idle', 'idle_900s'))).toBe('stuck 15m');
+  });
+  it('stopped, and whether the agent exited on its own', () => {
+    expect(actorStateLabel(actor('stopped', 'process', 'not_running', false))).toBe('stopped');
+    expect(actorStateLabel(actor('stopped', 'process', 'cli_exited'))).toBe('stopped · exited');
   });
 });

@@ -75,3 +75,46 @@ function briefOf(data: Record<string, unknown>): string {
 function oneLine(text: string): string {
   return text.replace(/\r?\n/g, ' ⏎ ');
 }
+
+/** The working-state fields of an actor_list entry that `actorStateLabel` reads. */
+export interface ActorStateFields {
+  readonly running: boolean;
+  readonly effective_working_state: string;
+  readonly effective_working_reason: string;
+  readonly state_source: string;
+  readonly idle_seconds?: number | null;
+}
+
+/**
+ * One short phrase per actor state for `cccc actor list`: what a person reads at a glance, with
+ * the evidence named when the state is a guess. A hook is the agent itself saying what it does,
+ * so hooked states read plainly ("idle", "waiting for permission"); the fallbacks say they are
+ * read off the screen or off output silence. A hooked agent waits only on a permission request
+ * or a dialog asking its user (permission_prompt, elicitation_dialog); permission is the one
+ * people meet, so that is what it says (`--json` carries the exact reason).
+ */
+export function actorStateLabel(a: ActorStateFields): string {
+  const state = a.effective_working_state;
+  if (!a.running || state === 'stopped') return a.effective_working_reason === 'cli_exited' ? 'stopped · exited' : 'stopped';
+  if (a.state_source === 'hook') {
+    if (state === 'waiting') return 'waiting for permission';
+    if (state === 'working') return 'working · hook';
+    return state;
+  }
+  const hooks = a.effective_working_reason.startsWith('hook_pending/') ? ' (hooks starting)' : '';
+  if (a.state_source === 'terminal') return `${state} · screen${hooks}`;
+  if (a.state_source === 'idle') {
+    const quiet = quietFor(a.effective_working_reason);
+    if (state === 'working') return `working · output${hooks}`;
+    return `${state === 'stuck' ? 'stuck' : 'quiet'}${quiet ? ` ${quiet}` : ''}${hooks}`;
+  }
+  return state;
+}
+
+/** `idle_42s` (or `hook_pending/idle_42s`) → "42s"; minutes past 120 s. */
+function quietFor(reason: string): string | undefined {
+  const m = /idle_(\d+)s$/.exec(reason);
+  if (!m) return undefined;
+  const s = Number(m[1]);
+  return s >= 120 ? `${Math.floor(s / 60)}m` : `${s}s`;
+}

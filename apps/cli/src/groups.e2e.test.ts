@@ -74,10 +74,33 @@ describe('cccc groups, group, use, attach (real daemon)', () => {
     }
   });
 
-  it('attaching a missing directory prints path_not_found and exits 1', async () => {
+  it('attach makes the attached group active, so the next command needs no --group', async () => {
+    const first = mkdtempSync(join(tmpdir(), 'cccc-cli-scope-'));
+    const second = mkdtempSync(join(tmpdir(), 'cccc-cli-scope-'));
+    try {
+      const text = await cli.cccc(['attach', first]);
+      expect(text.code).toBe(0);
+      const groupId = (await cli.json(['use'])).active_group_id;
+      expect(groupId).toMatch(/^g_/);
+      expect(text.stdout).toContain(`active group: ${groupId}`);
+      const added = await cli.cccc(['actor', 'add', 'lead', '--runtime', 'custom', '--command', 'true']);
+      expect(added.code).toBe(0);
+      expect((await cli.json(['actor', 'list', '--group', groupId])).actors.map((a: { id: string }) => a.id)).toEqual(['lead']);
+      // Another directory is another group; attaching it (also with --json) moves the active group.
+      const other = await cli.json(['attach', second]);
+      expect(other.group_id).not.toBe(groupId);
+      expect((await cli.json(['use'])).active_group_id).toBe(other.group_id);
+    } finally {
+      rmSync(first, { recursive: true, force: true });
+      rmSync(second, { recursive: true, force: true });
+    }
+  });
+
+  it('attaching a missing directory prints path_not_found, exits 1 and leaves the active group alone', async () => {
     const res = await cli.cccc(['attach', join(tmpdir(), 'cccc-cli-does-not-exist-' + process.pid)]);
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/^error: path_not_found: /);
+    expect((await cli.json(['use'])).active_group_id).toBeNull();
     expect(res.stdout).toBe('');
   });
 });

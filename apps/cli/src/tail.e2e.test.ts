@@ -1,6 +1,11 @@
 import { once } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fakeAgentScriptPath } from '@cccc/pty-runtime/testing';
 import { useDaemonHome } from './e2e-harness.js';
+
+const FAKE_AGENT = fakeAgentScriptPath();
 
 const cli = useDaemonHome();
 
@@ -80,4 +85,46 @@ describe('cccc tail (real daemon)', () => {
     const events = follower.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(events.find((e) => e.kind === 'chat.message' && e.data.text === 'json line')).toMatchObject({ by: 'user', data: { to: ['peer1'] } });
   });
+
+  it('hides actor.activity by default; --all and --kinds show it, also when following', async () => {
+    // Live agents make the daemon append actor.activity as their working state changes.
+    // Agents run in an attached scope; attach also makes the group active.
+    const scope = join(cli.home(), 'scope');
+    mkdirSync(scope);
+    await cli.json(['attach', scope]);
+    for (const id of ['lead', 'peer1']) await cli.json(['actor', 'add', id, '--runtime', 'custom', '--arg', process.execPath, '--arg', FAKE_AGENT]);
+    const follower = cli.spawn(['tail', '-f', '--all']);
+    const plainFollower = cli.spawn(['tail', '-f']);
+    await cli.json(['group', 'start']);
+    await cli.json(['send', 'after start', '--to', 'lead']);
+    await until(async () => (await cli.json(['tail', '--kinds', 'actor.activity'])).events.length > 0);
+
+    const all = await cli.json(['tail', '--all', '-n', '100']);
+    expect(all.events.some((e: { kind: string }) => e.kind === 'actor.activity')).toBe(true);
+    const plain = await cli.json(['tail', '-n', '100']);
+    expect(plain.events.map((e: { kind: string }) => e.kind)).not.toContain('actor.activity');
+    expect(plain.events.length).toBe(all.events.filter((e: { kind: string }) => e.kind !== 'actor.activity').length);
+    expect((await cli.cccc(['tail'])).stdout).not.toContain('actor.activity');
+    // A short page is still filled with visible events from before the hidden ones.
+    expect((await cli.json(['tail', '-n', '2'])).events.map((e: { kind: string }) => e.kind)).not.toContain('actor.activity');
+
+    await follower.waitFor('actor.activity');
+    await plainFollower.waitFor('after start');
+    await cli.json(['notify', 'last word']);
+    await plainFollower.waitFor('last word');
+    expect(plainFollower.stdout).toContain('group.start');
+    expect(plainFollower.stdout).not.toContain('actor.activity');
+    for (const f of [follower, plainFollower]) {
+      f.child.kill('SIGINT');
+      expect((await once(f.child, 'exit'))[0]).toBe(0);
+    }
+  });
 });
+
+async function until(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { OpRouter } from '@cccc/ipc-protocol';
-import { IpcServer, daemonPaths, type DaemonEndpoint } from '@cccc/ipc-protocol/node';
+import { IpcServer, daemonPaths, ensureCcccHome, type DaemonEndpoint } from '@cccc/ipc-protocol/node';
 import type { DaemonConfig } from './config.js';
 import { acquireHomeLock } from './lifecycle/home-lock.js';
 import { removeRuntimeFiles, removeStaleRuntimeFiles, writeRuntimeFiles } from './lifecycle/runtime-files.js';
@@ -32,6 +32,7 @@ export interface StartDaemonOptions {
  */
 export async function startDaemon(config: DaemonConfig, options: StartDaemonOptions = {}): Promise<RunningDaemon> {
   const paths = daemonPaths(config.home);
+  ensureCcccHome(config.home);
   mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
   const lock = acquireHomeLock(config.home);
   const logger: Logger = fileLogger(paths.log, options.logEcho);

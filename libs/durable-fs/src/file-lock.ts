@@ -17,7 +17,8 @@ export class FileLock implements Disposable {
   /** Take the lock now or return undefined when another open file description holds it. */
   static tryAcquire(path: string): FileLock | undefined {
     mkdirSync(dirname(path), { recursive: true });
-    const fd = openSync(path, 'a', 0o644);
+    // Owner-only like every file in a home; a lock under state/secrets must not look like a loose secret.
+    const fd = openSync(path, 'a', 0o600);
     try {
       fsExt.flockSync(fd, 'exnb');
       return new FileLock(path, fd);

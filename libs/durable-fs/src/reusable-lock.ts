@@ -18,7 +18,7 @@ export class ReusableFileLock implements Disposable {
   private handle(): number {
     if (this.fd === undefined) {
       mkdirSync(dirname(this.path), { recursive: true });
-      this.fd = openSync(this.path, 'a', 0o644);
+      this.fd = openSync(this.path, 'a', 0o600); // owner-only, as FileLock
     }
     return this.fd;
   }

@@ -75,7 +75,8 @@ export async function saveProfile(
   const legacyEnv = input.env === undefined ? {} : assertValidEnvMap(input.env, 'profile.env');
   const id = input.id?.trim() || newProfileId();
   assertProfileId(id);
-  mkdirSync(layout.profilesDir, { recursive: true });
+  // state/ may not exist yet: created owner-only, as `cccc doctor` expects of it.
+  mkdirSync(layout.profilesDir, { recursive: true, mode: 0o700 });
   const lock = await FileLock.acquire(layout.profilesLockPath);
   try {
     const existingRaw = readJsonFile(layout.profilePath(id));

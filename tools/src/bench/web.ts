@@ -43,7 +43,7 @@ async function startWeb(home: string): Promise<{ url: string; child: ChildProces
   let out = '';
   for await (const chunk of child.stdout!) {
     out += String(chunk);
-    if (out.includes('listening on')) return { url: `http://127.0.0.1:${port}`, child };
+    if (out.includes(`:${port}/`)) return { url: `http://127.0.0.1:${port}`, child };
   }
   throw new Error(`cccc web exited before listening: ${out}`);
 }

@@ -3,7 +3,7 @@ import type { ActorPatch, OpArgsInput } from '@cccc/ipc-protocol';
 import { splitCommandLine } from '@cccc/groups';
 import { cliError } from '../cli-error.js';
 import { groupContext, guarded, withGroupOptions, type GroupOptions } from '../context.js';
-import { formatTable } from '../format.js';
+import { actorStateLabel, formatTable } from '../format.js';
 import { collect, parseBoolean, parseKeyValues } from '../option-parsers.js';
 import { printJson, printLines } from '../output.js';
 import { startProblemLines } from '../start-report.js';
@@ -61,8 +61,8 @@ export function registerActorCommands(program: Command, setExit: SetExit): void 
         const result = await ctx.client.call('actor_list', { group_id: ctx.groupId, ...(opts.unread ? { include_unread: true } : {}) });
         if (ctx.json) return printJson(result);
         if (result.actors.length === 0) return printLines(['no actors (add one with `cccc actor add`)']);
-        // STATE is the effective working state; SOURCE names the evidence it came from.
-        const headers = ['id', 'title', 'role', 'runtime', 'enabled', 'running', 'state', 'source', ...(opts.unread ? ['unread'] : [])];
+        // STATE reads at a glance and names its evidence when it is a guess (see actorStateLabel).
+        const headers = ['id', 'title', 'role', 'runtime', 'enabled', 'running', 'state', ...(opts.unread ? ['unread'] : [])];
         printLines(
           formatTable(
             headers,
@@ -73,8 +73,7 @@ export function registerActorCommands(program: Command, setExit: SetExit): void 
               a.runtime,
               a.enabled,
               a.running,
-              a.effective_working_state,
-              a.state_source,
+              actorStateLabel(a),
               ...(opts.unread ? [a.unread_count ?? 0] : []),
             ]),
           ),

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { HomeLayout, writeActiveGroupId } from '@cccc/groups';
 import type { GroupDoc } from '@cccc/ipc-protocol';
 import type { DaemonClient } from '@cccc/ipc-protocol/node';
 import { cliError } from '../cli-error.js';
@@ -14,7 +15,7 @@ export function registerGroupCommands(program: Command, setExit: SetExit): void 
   withCommonOptions(
     program
       .command('attach [path]')
-      .description('attach a directory (default: the current one) to a group, creating one when needed')
+      .description('attach a directory (default: the current one) to a group, creating one when needed, and make that group active')
       .option('--group <group_id>', 'attach to this group instead of the one the daemon selects'),
   ).action(
     guarded(setExit, async (path: string | undefined, opts: GroupOptions) => {
@@ -25,8 +26,14 @@ export function registerGroupCommands(program: Command, setExit: SetExit): void 
         by: ctx.by,
         ...(opts.group ? { group_id: opts.group } : {}),
       });
+      // As the reference CLI does: the group just attached becomes the active one, so the next
+      // command (`cccc actor add …`) needs no --group.
+      writeActiveGroupId(new HomeLayout(ctx.home), result.group_id);
       if (ctx.json) return printJson(result);
-      printLines([`attached ${resolve(path ?? '.')} to ${result.group_id}${result.title ? ` (${result.title})` : ''}, scope ${result.scope_key}`]);
+      printLines([
+        `attached ${resolve(path ?? '.')} to ${result.group_id}${result.title ? ` (${result.title})` : ''}, scope ${result.scope_key}`,
+        `active group: ${result.group_id}`,
+      ]);
     }),
   );
 

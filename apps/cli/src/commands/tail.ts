@@ -3,12 +3,14 @@ import type { CCCSEventV1 } from '@cccc/ipc-protocol';
 import { cliError } from '../cli-error.js';
 import { groupContext, guarded, withGroupOptions, type GroupContext, type GroupOptions } from '../context.js';
 import { formatEvent } from '../format.js';
+import { tailSelection, visibleTail } from './tail-kinds.js';
 import { collectList, parsePositiveInt } from '../option-parsers.js';
 import { printJson, printJsonLine, printLines } from '../output.js';
 
 interface TailOptions extends GroupOptions {
   follow?: boolean;
   kinds?: string[];
+  all?: boolean;
   limit: number;
 }
 
@@ -17,6 +19,7 @@ export function registerTailCommand(program: Command, setExit: (code: number) =>
   withGroupOptions(program.command('tail').description('show the latest events of a group; -f keeps following'))
     .option('-f, --follow', 'keep printing new events until Ctrl-C')
     .option('--kinds <kinds>', 'only these event kinds, e.g. chat.message,system.notify (repeatable or comma-separated)', collectList)
+    .option('--all', 'every event, also the actor.activity working-state changes hidden by default')
     .option('-n, --limit <n>', 'how many past events to show first', parsePositiveInt, 20)
     .action(
       guarded(setExit, async (opts: TailOptions) => {
@@ -24,15 +27,19 @@ export function registerTailCommand(program: Command, setExit: (code: number) =>
         // the stream opens, so an early interrupt still exits 0 instead of killing the process.
         using interrupt = opts.follow ? catchInterrupt() : undefined;
         const ctx = groupContext(opts);
-        const kinds = opts.kinds && opts.kinds.length > 0 ? opts.kinds : undefined;
+        const { kinds, hidden } = tailSelection(opts, Boolean(opts.follow));
+        const tail = (args: { limit: number; kinds?: string[]; before_event_id?: string }) =>
+          ctx.client.call('ledger_tail', { group_id: ctx.groupId, ...args });
         if (!opts.follow) {
-          const page = await ctx.client.call('ledger_tail', { group_id: ctx.groupId, limit: opts.limit, ...(kinds ? { kinds } : {}) });
-          if (ctx.json) return printJson(page);
+          const page = kinds ? await tail({ limit: opts.limit, kinds }) : await visibleTail(tail, hidden, opts.limit);
+          if (ctx.json) return printJson({ events: page.events, has_more: page.has_more });
           return printLines(page.events.length > 0 ? page.events.map(formatEvent) : ['no events']);
         }
         // Following prints one JSON event per line under --json, so a consumer can parse as it reads.
         const print = (event: CCCSEventV1) => (ctx.json ? printJsonLine(event) : printLines([formatEvent(event)]));
-        const start = await tailThenResumePoint((args) => ctx.client.call('ledger_tail', { group_id: ctx.groupId, ...args }), kinds, opts.limit);
+        // The past page is read with the options of `tail` without -f, so both show the same events.
+        const pastKinds = opts.kinds && opts.kinds.length > 0 ? opts.kinds : undefined;
+        const start = pastKinds || hidden.size === 0 ? await tailThenResumePoint(tail, pastKinds, opts.limit) : await visibleTail(tail, hidden, opts.limit);
         start.events.forEach(print);
         await follow(ctx, kinds, start.sinceEventId, print, interrupt!);
       }),

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolveCcccHome } from '@cccc/ipc-protocol/node';
+import { daemonPaths, resolveCcccHome } from '@cccc/ipc-protocol/node';
 import {
   DEFAULT_WEB_HOST,
   DEFAULT_WEB_PORT,
@@ -14,16 +14,24 @@ import { formatTable } from '../format.js';
 import { collect, parsePositiveInt } from '../option-parsers.js';
 import { printJson, printLines, reportError } from '../output.js';
 
-/** Start the daemon if none answers, then serve the Web until SIGINT / SIGTERM. */
+/**
+ * Start the daemon if none answers, then serve the Web until SIGINT / SIGTERM. Ctrl-C stops
+ * only this Web server: the daemon and its agents keep running, so a browser tab or a terminal
+ * closed by mistake never takes a team down (`cccc daemon stop` does that). The start-up text
+ * says so, with the two places a newcomer needs: the URL and the daemon's log.
+ */
 async function runWeb(host: string, port: number, setExit: (code: number) => void): Promise<void> {
   const home = resolveCcccHome();
   try {
-    if (!(await probeDaemon(home))) {
-      const started = await spawnDaemon(home, process.env);
-      process.stderr.write(`cccc daemon started (pid ${started.pid})\n`);
-    }
+    const running = await probeDaemon(home);
+    const daemon = running ? { pid: running.pid, how: 'already running' } : { pid: (await spawnDaemon(home, process.env)).pid, how: 'started' };
     const server = await startWebServer({ home, host, port });
-    process.stdout.write(`cccc web listening on ${server.url}/ (API ${server.url}/api/v1)\n`);
+    printLines([
+      `CCCC is running. Web: ${server.url}/`,
+      `  daemon  pid ${daemon.pid} (${daemon.how}), home ${home}`,
+      `  log     ${daemonPaths(home).log}`,
+      `  Ctrl-C  stops this Web server only; the daemon and its agents keep running (\`cccc daemon stop\` stops them)`,
+    ]);
     await new Promise<void>((resolve) => {
       const stop = () => void server.close().then(resolve);
       process.once('SIGINT', stop);
@@ -32,6 +40,15 @@ async function runWeb(host: string, port: number, setExit: (code: number) => voi
   } catch (error) {
     setExit(reportError(error));
   }
+}
+
+/** `CCCC_WEB_HOST` / `CCCC_WEB_PORT` when set (e.g. a second home beside a running one), else 127.0.0.1:8848. */
+function webDefaults(env: NodeJS.ProcessEnv = process.env): { host: string; port: number } {
+  const port = Number(env.CCCC_WEB_PORT);
+  return {
+    host: env.CCCC_WEB_HOST?.trim() || DEFAULT_WEB_HOST,
+    port: Number.isInteger(port) && port > 0 && port < 65536 ? port : DEFAULT_WEB_PORT,
+  };
 }
 
 /**
@@ -45,13 +62,14 @@ export function registerWebCommands(program: Command, setExit: (code: number) =>
       program.outputHelp({ error: true });
       return setExit(1);
     }
-    await runWeb(DEFAULT_WEB_HOST, DEFAULT_WEB_PORT, setExit);
+    const { host, port } = webDefaults();
+    await runWeb(host, port, setExit);
   });
   const web = program
     .command('web')
     .description('run the Web port (HTTP API + SSE) on a running daemon, starting one if needed')
-    .option('--host <host>', 'bind address (non-loopback needs an admin access token)', DEFAULT_WEB_HOST)
-    .option('--port <port>', 'TCP port', parsePositiveInt, DEFAULT_WEB_PORT)
+    .option('--host <host>', 'bind address (non-loopback needs an admin access token; default $CCCC_WEB_HOST, else 127.0.0.1)', webDefaults().host)
+    .option('--port <port>', 'TCP port (default $CCCC_WEB_PORT, else 8848)', parsePositiveInt, webDefaults().port)
     .action((opts: { host: string; port: number }) => runWeb(opts.host, opts.port, setExit));
 
   const token = web.command('token').description('access tokens for the Web (access_tokens.yaml)');

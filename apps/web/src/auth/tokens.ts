@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { ensureCcccHome } from '@cccc/ipc-protocol/node';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
@@ -44,7 +45,7 @@ export function readAccessTokens(home: string): AccessToken[] {
 }
 
 function writeAccessTokens(home: string, tokens: readonly AccessToken[]): void {
-  mkdirSync(home, { recursive: true });
+  ensureCcccHome(home);
   const doc = {
     tokens: Object.fromEntries(tokens.map(({ token, ...entry }) => [token, entry])),
   };
