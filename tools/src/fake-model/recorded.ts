@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { anthropicMessagesRequest, chatCompletionsRequest, openaiResponsesRequest } from './schemas.js';
 import type { ModelStep } from './script.js';
 
@@ -42,6 +43,14 @@ const textsOf = (content: unknown): string[] => {
   });
 };
 
+/** A body the schema rejects is an error naming the field: a silent [] would read as "not sent". */
+function parseBody<T>(schema: z.ZodType<T>, request: Pick<RecordedRequest, 'api' | 'body'>): T {
+  const parsed = schema.safeParse(request.body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new Error(`fake-model: a ${request.api} request body does not match its schema at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+}
+
 /**
  * Every piece of user input in one request's whole message list, oldest first: user message
  * texts and tool results (Anthropic `tool_result`, Responses `function_call_output`, chat
@@ -49,9 +58,8 @@ const textsOf = (content: unknown): string[] => {
  */
 export function userInputsOf(request: Pick<RecordedRequest, 'api' | 'body'>): string[] {
   if (request.api === 'anthropic') {
-    const parsed = anthropicMessagesRequest.safeParse(request.body);
-    if (!parsed.success) return [];
-    return parsed.data.messages
+    const parsed = parseBody(anthropicMessagesRequest, request);
+    return parsed.messages
       .filter((message) => message.role === 'user')
       .flatMap((message) => {
         if (typeof message.content === 'string') return [message.content];
@@ -63,19 +71,17 @@ export function userInputsOf(request: Pick<RecordedRequest, 'api' | 'body'>): st
       });
   }
   if (request.api === 'responses') {
-    const parsed = openaiResponsesRequest.safeParse(request.body);
-    if (!parsed.success) return [];
-    if (typeof parsed.data.input === 'string') return [parsed.data.input];
-    return parsed.data.input.flatMap((item) => {
+    const parsed = parseBody(openaiResponsesRequest, request);
+    if (typeof parsed.input === 'string') return [parsed.input];
+    return parsed.input.flatMap((item) => {
       if (item.type === 'function_call_output') return textsOf(item.output);
       if ('role' in item && item.role === 'user') return textsOf(item.content);
       return [];
     });
   }
   if (request.api === 'chat') {
-    const parsed = chatCompletionsRequest.safeParse(request.body);
-    if (!parsed.success) return [];
-    return parsed.data.messages.filter((m) => m.role === 'user' || m.role === 'tool').flatMap((m) => textsOf(m.content));
+    const parsed = parseBody(chatCompletionsRequest, request);
+    return parsed.messages.filter((m) => m.role === 'user' || m.role === 'tool').flatMap((m) => textsOf(m.content));
   }
   return [];
 }

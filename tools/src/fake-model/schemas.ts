@@ -15,7 +15,8 @@ const anthropicBlock = z.union([textBlock, anthropicToolResult, z.looseObject({ 
 export const anthropicMessagesRequest = z.looseObject({
   model: z.string(),
   messages: z.array(
-    z.looseObject({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), z.array(anthropicBlock)]) }),
+    // Claude Code 2.1 also sends `system` role entries inside `messages`.
+    z.looseObject({ role: z.string(), content: z.union([z.string(), z.array(anthropicBlock)]) }),
   ),
   system: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]).optional(),
   tools: z.array(z.looseObject({ name: z.string() })).optional(),

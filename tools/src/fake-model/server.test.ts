@@ -266,5 +266,9 @@ describe('fake model: other paths and request records', () => {
     expect(countOccurrences(twiceAsTwoTurns, 'deliver me')).toBe(2);
     expect(countOccurrences([req(4, [{ role: 'user', content: 'deliver me\ndeliver me' }])], 'deliver me')).toBe(2);
     expect(countOccurrences([req(5, [{ role: 'assistant', content: 'deliver me' }])], 'deliver me')).toBe(0);
+    // Claude Code 2.1 puts `system` entries in `messages`: read past them, never count them.
+    expect(countOccurrences([req(6, [{ role: 'system', content: [{ type: 'text', text: 'deliver me' }] }, { role: 'user', content: 'deliver me' }])], 'deliver me')).toBe(1);
+    // A body the schema does not know fails loudly, naming the field, instead of counting 0.
+    expect(() => countOccurrences([{ ...req(7, []), body: { model: 'm', messages: 'deliver me' } }], 'deliver me')).toThrow(/at messages:/);
   });
 });

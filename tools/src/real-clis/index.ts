@@ -48,3 +48,15 @@ export function describeWithRealClis(title: string, body: (clis: RealClis) => vo
     it.skip(`needs the pinned real CLIs: ${state.reason}`, () => {});
   });
 }
+
+export {
+  FAKE_API_KEY,
+  tempAgentHome,
+  claudeEnv,
+  seedClaudeHome,
+  codexProviderArgs,
+  codexEnv,
+  runBounded,
+  killGroup,
+  type Finished,
+} from './agents.js';
