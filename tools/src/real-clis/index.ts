@@ -60,3 +60,4 @@ export {
   killGroup,
   type Finished,
 } from './agents.js';
+export { startPtyAgent, recordingHookSettings, readHookPayloads, waitForHook, type PtyAgent, type HookPayload } from './pty-agent.js';
