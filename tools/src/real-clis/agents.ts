@@ -12,7 +12,7 @@ export function tempAgentHome(prefix = 'real-cli-'): { home: string; cwd: string
   const home = mkdtempSync(join(tmpdir(), prefix));
   const cwd = join(home, 'work');
   mkdirSync(cwd);
-  return { home, cwd, dispose: () => rmSync(home, { recursive: true, force: true }) };
+  return { home, cwd, dispose: () => rmSync(home, { recursive: true, force: true, maxRetries: 3 }) };
 }
 
 /** The environment for Claude Code: the fake model's URL, a fake key, no telemetry, a private HOME. */
@@ -32,17 +32,25 @@ export function claudeEnv(modelUrl: string, home: string, path: string): Record<
 
 /**
  * `$HOME/.claude.json` so the interactive TUI asks nothing first: onboarding done, the fake key
- * approved (by its last 20 characters), the work folder trusted.
+ * approved (by its last 20 characters), the work folder trusted; with `acceptBypassPermissions`
+ * also the warning that `--dangerously-skip-permissions` (the catalog's claude runtime) shows
+ * first, which defaults to "No, exit".
  */
-export function seedClaudeHome(home: string, cwd: string, apiKey = FAKE_API_KEY): void {
+export function seedClaudeHome(home: string, cwd: string, options: { apiKey?: string; acceptBypassPermissions?: boolean } = {}): void {
+  const apiKey = options.apiKey ?? FAKE_API_KEY;
   writeFileSync(
     join(home, '.claude.json'),
     JSON.stringify({
       hasCompletedOnboarding: true,
       customApiKeyResponses: { approved: [apiKey.slice(-20)], rejected: [] },
       projects: { [cwd]: { hasTrustDialogAccepted: true } },
+      ...(options.acceptBypassPermissions ? { bypassPermissionsModeAccepted: true } : {}),
     }),
   );
+  if (options.acceptBypassPermissions) {
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ skipDangerousModePermissionPrompt: true }));
+  }
 }
 
 /** `-c` flags that make Codex use the fake Responses API as provider `fake`. */

@@ -28,6 +28,14 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
+async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describeWithRealClis('real claude TUI in a PTY', (clis) => {
   it('a typed prompt + Enter reaches the model exactly once, the reply renders, and the command hooks fire', async () => {
     const { home, cwd, dispose } = tempAgentHome('real-claude-tui-');
@@ -35,7 +43,7 @@ describeWithRealClis('real claude TUI in a PTY', (clis) => {
     seedClaudeHome(home, cwd);
     const hooks = join(home, 'hooks');
     const settings = recordingHookSettings(hooks, ['SessionStart', 'UserPromptSubmit', 'Stop']);
-    model = await startFakeModel({ steps: [reply('Interactive reply 5b1e')] });
+    model = await startFakeModel({ steps: [reply('Interactive reply 5b1e'), reply('Second reply 0a77')] });
 
     agent = startPtyAgent({ argv: [clis.bin('claude'), '--settings', settings], cwd, env: claudeEnv(model.url, home, clis.withPath().PATH!) });
     const started = await waitForHook(hooks, 'SessionStart', 45_000);
@@ -59,6 +67,18 @@ describeWithRealClis('real claude TUI in a PTY', (clis) => {
     expect(readHookPayloads(hooks).map((p) => p.hook_event_name)).toEqual(['SessionStart', 'UserPromptSubmit', 'Stop']);
     // The turn is over: the footer no longer offers to interrupt.
     await agent.waitForScreen((screen) => !screen.includes('esc to interrupt'), 'idle footer');
+
+    // A second prompt is a second turn with its own prompt_id.
+    const second = 'second prompt 0a77';
+    await agent.submit(second);
+    await agent.waitForScreen((screen) => screen.includes('● Second reply 0a77'), 'second reply');
+    await until(() => readHookPayloads(hooks).filter((p) => p.hook_event_name === 'Stop').length === 2, 'the second Stop');
+    const prompts = readHookPayloads(hooks).filter((p) => p.hook_event_name === 'UserPromptSubmit');
+    expect(prompts.map((p) => p.prompt)).toEqual([prompt, second]);
+    expect(prompts[1]!.prompt_id).toEqual(expect.any(String));
+    expect(prompts[1]!.prompt_id).not.toBe(prompts[0]!.prompt_id);
+    expect(model.countOccurrences(prompt)).toBe(1);
+    expect(model.countOccurrences(second)).toBe(1);
   }, 120_000);
 
   it('a Bash call in default permission mode waits on the real permission prompt; Enter approves it and the turn completes', async () => {
@@ -99,5 +119,36 @@ describeWithRealClis('real claude TUI in a PTY', (clis) => {
       .filter((name) => name !== 'Notification');
     expect(fired).toEqual(['UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop']);
     expect(model.countOccurrences('please create the marker')).toBe(1);
+  }, 120_000);
+
+  // What the pinned claude really does, and what the hook fence must cope with (a delivery the
+  // daemon types as soon as Stop arrives lands while the Stop hooks still run): the prompt is
+  // queued, its UserPromptSubmit repeats the previous turn's prompt_id, and the Stop of its turn
+  // carries a new one. The daemon's fence reads that UserPromptSubmit as stale_turn and the Stop
+  // as turn_mismatch, so such a delivery is recorded unconfirmed (see daemon-claude.test.ts).
+  it('a prompt typed while the Stop hooks still run: UserPromptSubmit repeats the previous prompt_id, its Stop has a new one', async () => {
+    const { home, cwd, dispose } = tempAgentHome('real-claude-queued-');
+    cleanups.push(dispose);
+    seedClaudeHome(home, cwd);
+    const hooks = join(home, 'hooks');
+    const settings = recordingHookSettings(hooks, ['SessionStart', 'UserPromptSubmit', 'Stop'], { holdSeconds: 1 });
+    model = await startFakeModel({ steps: [reply('first reply'), reply('second reply')] });
+    agent = startPtyAgent({ argv: [clis.bin('claude'), '--settings', settings], cwd, env: claudeEnv(model.url, home, clis.withPath().PATH!) });
+    await waitForHook(hooks, 'SessionStart', 45_000);
+    await agent.waitForScreen((screen) => screen.includes('❯'), 'input box', 45_000);
+    await agent.submit('first prompt');
+    await waitForHook(hooks, 'Stop'); // its hook now holds for 1 s
+    await agent.submit('queued prompt');
+    await agent.waitForScreen((screen) => screen.includes('● second reply'), 'second reply');
+    await until(() => readHookPayloads(hooks).filter((p) => p.hook_event_name === 'Stop').length === 2, 'the second Stop');
+
+    const [first, queued] = readHookPayloads(hooks).filter((p) => p.hook_event_name === 'UserPromptSubmit');
+    const [firstStop, queuedStop] = readHookPayloads(hooks).filter((p) => p.hook_event_name === 'Stop');
+    expect(queued!.prompt).toBe('queued prompt');
+    expect(firstStop!.prompt_id).toBe(first!.prompt_id);
+    expect(queued!.prompt_id).toBe(first!.prompt_id); // repeated, not a new turn identity
+    expect(queuedStop!.prompt_id).not.toBe(first!.prompt_id);
+    expect(queuedStop!.last_assistant_message).toBe('second reply');
+    expect(model.countOccurrences('queued prompt')).toBe(1);
   }, 120_000);
 });

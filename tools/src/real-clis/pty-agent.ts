@@ -58,9 +58,10 @@ export function startPtyAgent(options: { argv: string[]; cwd: string; env: Recor
  * Claude Code `--settings` whose command hooks each save their stdin payload as one file in
  * `dir`; `readHookPayloads(dir)` reads them back in the order they fired.
  */
-export function recordingHookSettings(dir: string, events: readonly string[]): string {
+export function recordingHookSettings(dir: string, events: readonly string[], options: { holdSeconds?: number } = {}): string {
   mkdirSync(dir, { recursive: true });
-  const command = `cat > "${dir}/$(date +%s%N)-$$.json"`;
+  // holdSeconds: the hook keeps running after saving its payload, like a slow hook (the daemon's).
+  const command = `cat > "${dir}/$(date +%s%N)-$$.json"${options.holdSeconds ? `; sleep ${options.holdSeconds}` : ''}`;
   return JSON.stringify({ hooks: Object.fromEntries(events.map((event) => [event, [{ hooks: [{ type: 'command', command }] }]])) });
 }
 
