@@ -115,3 +115,28 @@ export function killGroup(pid: number | undefined): void {
     // already gone
   }
 }
+
+/**
+ * `opencode.json` in `cwd`: a custom OpenAI-compatible provider `fake` (chat completions at the
+ * fake model's `/v1`) as the default model; no autoupdate, no sharing.
+ */
+export function writeOpencodeConfig(cwd: string, modelUrl: string): void {
+  const config = {
+    provider: {
+      fake: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Fake',
+        options: { baseURL: `${modelUrl}/v1`, apiKey: 'fake-opencode-key' },
+        models: { 'fake-model': { name: 'Fake model' } },
+      },
+    },
+    model: 'fake/fake-model',
+    autoupdate: false,
+    share: 'disabled',
+  };
+  writeFileSync(join(cwd, 'opencode.json'), JSON.stringify(config));
+}
+
+export function opencodeEnv(home: string, path: string): Record<string, string> {
+  return { PATH: path, HOME: home, LANG: 'C.UTF-8', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1' };
+}

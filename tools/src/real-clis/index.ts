@@ -56,6 +56,8 @@ export {
   seedClaudeHome,
   codexProviderArgs,
   codexEnv,
+  writeOpencodeConfig,
+  opencodeEnv,
   runBounded,
   killGroup,
   type Finished,

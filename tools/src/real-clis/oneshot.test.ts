@@ -1,8 +1,8 @@
 import { afterEach, expect, it } from 'vitest';
 import { callBash, reply, startFakeModel, type FakeModel, userInputsOf } from '../fake-model/index.js';
-import { claudeEnv, codexEnv, codexProviderArgs, describeWithRealClis, runBounded, tempAgentHome } from './index.js';
+import { claudeEnv, codexEnv, codexProviderArgs, describeWithRealClis, opencodeEnv, runBounded, tempAgentHome, writeOpencodeConfig } from './index.js';
 
-// One turn each of the real `claude -p` and `codex exec` against the fake model.
+// One turn each of the real `claude -p`, `codex exec` and `opencode run` against the fake model.
 
 let model: FakeModel | undefined;
 const cleanups: Array<() => void> = [];
@@ -67,4 +67,21 @@ describeWithRealClis('real codex exec against the fake Responses API', (clis) =>
     expect(main[0]).toMatchObject({ api: 'responses', path: '/v1/responses', body: { model: 'fake-model', stream: true } });
     expect(model.countOccurrences(prompt)).toBe(1);
   }, 90_000);
+});
+
+describeWithRealClis('real opencode run against fake chat completions (custom OpenAI-compatible provider)', (clis) => {
+  it('prints the scripted reply; the model received the prompt exactly once; the title request is a side request', async () => {
+    const { home, cwd } = setUp();
+    model = await startFakeModel({ steps: [reply('Scripted answer for opencode')] });
+    writeOpencodeConfig(cwd, model.url);
+    const prompt = 'opencode one-shot prompt 5d0e';
+    const run = await runBounded(clis.bin('opencode'), ['run', prompt], { cwd, env: opencodeEnv(home, clis.withPath().PATH!), timeoutMs: 90_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe('Scripted answer for opencode');
+    const main = model.requests.filter((r) => r.main);
+    expect(main).toHaveLength(1);
+    expect(main[0]).toMatchObject({ api: 'chat', path: '/v1/chat/completions', body: { model: 'fake-model', stream: true } });
+    expect(model.requests.filter((r) => r.api === 'chat' && !r.main).length).toBeGreaterThanOrEqual(1); // the session title
+    expect(model.countOccurrences(prompt)).toBe(1);
+  }, 120_000);
 });
