@@ -194,6 +194,8 @@ describe('fake model: OpenAI Responses API (Codex)', () => {
   it('streams a function_call, and counts user input and function_call_output over the whole input list', async () => {
     const m = await start(callTool2(), reply('ran it'));
     const events = await readSse(await post(m, '/v1/responses', body([{ role: 'user', content: 'please run ls' }])));
+    const plain = await (await post(m, '/v1/responses', { model: 'fake-model', input: 'side' })).json();
+    expect(plain).toMatchObject({ object: 'response', status: 'completed', output: [{ content: [{ text: SIDE_REQUEST_TEXT }] }] });
     const item = events.find((e) => e.event === 'response.output_item.done')!.json.item;
     expect(item).toMatchObject({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: 'ls' }) });
     await readSse(
@@ -203,7 +205,7 @@ describe('fake model: OpenAI Responses API (Codex)', () => {
         { type: 'function_call_output', call_id: item.call_id, output: 'a.txt' },
       ])),
     );
-    expect(userInputsOf(m.requests[1]!)).toEqual(['please run ls', 'a.txt']);
+    expect(userInputsOf(m.requests[2]!)).toEqual(['please run ls', 'a.txt']);
     expect(m.countOccurrences('please run ls')).toBe(1);
   });
 
@@ -224,6 +226,8 @@ describe('fake model: chat completions (opencode custom provider)', () => {
     expect(chunks.map((c) => c.choices[0].delta.content ?? '').join('')).toBe('Hello opencode');
     expect(chunks.at(-1).choices[0].finish_reason).toBe('stop');
 
+    const plain = await (await post(m, '/v1/chat/completions', { model: 'fake-model', messages: [{ role: 'user', content: 'title?' }] })).json();
+    expect(plain).toMatchObject({ object: 'chat.completion', choices: [{ message: { role: 'assistant', content: SIDE_REQUEST_TEXT }, finish_reason: 'stop' }] });
     const tool = await readSse(await post(m, '/v1/chat/completions', body([{ role: 'user', content: 'list' }])));
     const calls = tool.slice(0, -1).flatMap((e) => e.json.choices[0].delta.tool_calls ?? []);
     expect(calls).toEqual([expect.objectContaining({ type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } })]);

@@ -57,6 +57,24 @@ const modelOf = (body: unknown): string =>
   body && typeof body === 'object' && 'model' in body && typeof body.model === 'string' ? body.model : 'fake-model';
 const wantsStream = (body: unknown): boolean => !!body && typeof body === 'object' && 'stream' in body && body.stream === true;
 
+/** A non-streaming answer (side requests made with `stream: false`), in the API's own shape. */
+function plainAnswer(api: ModelApi, text: string, ctx: RenderContext): unknown {
+  if (api === 'anthropic') return anthropicMessage(text, ctx);
+  const created = Math.floor(Date.now() / 1000);
+  if (api === 'responses') {
+    const output = [{ type: 'message', id: `msg_${ctx.id}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }];
+    return { id: ctx.id, object: 'response', created_at: created, model: ctx.model, status: 'completed', output, usage: { input_tokens: 10, output_tokens: 1, total_tokens: 11 } };
+  }
+  return {
+    id: ctx.id,
+    object: 'chat.completion',
+    created,
+    model: ctx.model,
+    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 },
+  };
+}
+
 export async function startFakeModel(options: { steps?: readonly ModelStep[]; host?: string } = {}): Promise<FakeModel> {
   let script = new ModelScript(options.steps ?? []);
   const requests: RecordedRequest[] = [];
@@ -96,7 +114,7 @@ export async function startFakeModel(options: { steps?: readonly ModelStep[]; ho
     try {
       if (!wantsStream(body)) {
         const text = 'text' in answer && answer.text ? answer.text : SIDE_REQUEST_TEXT;
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(anthropicMessage(text, ctx)));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(plainAnswer(api, text, ctx)));
       } else if (api === 'anthropic') await streamAnthropic(res, answer, ctx);
       else if (api === 'responses') await streamResponses(res, answer, ctx);
       else await streamChatCompletions(res, answer, ctx);
