@@ -44,6 +44,8 @@ async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs: nu
 
 type Client = InstanceType<typeof DaemonClient>;
 
+const CONFIRM_WINDOW_MS = 8_000;
+
 async function actorState(client: Client, group_id: string) {
   const { actors } = await client.call('actor_list', { group_id });
   const actor = actors.find((a) => a.id === 'peer1');
@@ -59,7 +61,8 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
     // The preamble, a first message, then the delivery under test, answered after a pause.
     model = await startFakeModel({ steps: [reply('Preamble read'), reply('First message read'), thinkThenReply(4_000, 'Got it, thanks')] });
 
-    await cccc(['daemon', 'start']);
+    // A shorter confirmation window than the default 15 s: the first message's may have to run out.
+    await cccc(['daemon', 'start'], { CCCC_DELIVERY_CONFIRM_MS: String(CONFIRM_WINDOW_MS) });
     const client = new DaemonClient({ home: cccHome });
     const { group_id } = await client.call('group_create', { title: 'real claude' });
     const scope = join(cccHome, 'scope');
@@ -86,7 +89,7 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
       (await client.call('terminal_tail', { group_id, actor_id: 'peer1', strip_ansi: true, compact: true }).catch((e: unknown) => ({ text: String(e) }))).text;
     const diagnose = async () =>
       `screen:\n${await screen()}\nactor: ${JSON.stringify(await actorState(client, group_id).catch(String))}\n` +
-      `hooks: ${JSON.stringify(readHookPayloads(hookDir).map((p) => [p.hook_event_name, p.prompt_id]))}\n` +
+      `hooks: ${JSON.stringify(readHookPayloads(hookDir).map((p) => [p.hook_event_name, p.prompt_id, String(p.prompt ?? '').slice(0, 30)]))}\n` +
       `model: ${model!.requests.filter((r) => r.main).length} main requests\n` +
       `daemon hook.log: ${(() => {
         try {
@@ -98,9 +101,12 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
 
     // The daemon types its start-up prompt (the preamble) and then the first message, each as a
     // turn. The first message lands as soon as the preamble's Stop arrives, while the Stop hooks
-    // still run: claude then repeats the previous prompt_id (claude-tui.test.ts shows it) and
-    // the fence rejects it, so whether that first delivery is confirmed is left to the fence's
-    // fix. Here it only has to arrive once; the delivery under test comes when the agent is idle.
+    // still run: claude then repeats the previous prompt_id (claude-tui.test.ts shows it), the
+    // fence rejects that UserPromptSubmit (stale_turn) and its Stop (turn_mismatch), and the
+    // first message's confirmation stays open, so the NEXT prompt hook would confirm it instead
+    // of the next delivery (the confirmations are a FIFO). Both are left to the fence's fix: here
+    // the first message only has to arrive once, its confirmation is let settle, and the
+    // delivery under test is sent to an idle agent.
     const first = 'first message 11aa';
     const { event: firstEvent } = await client.call('send', { group_id, text: first, to: ['peer1'], message_mode: 'send' });
     await until(() => readHookPayloads(hookDir).filter((p) => p.hook_event_name === 'Stop').length >= 2, 'the preamble and first turns to end', 60_000, diagnose);
@@ -116,8 +122,16 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
     expect(readHookPayloads(hookDir)[0]).toMatchObject({ hook_event_name: 'SessionStart', source: 'startup', cwd: scope });
     expect(model.countOccurrences('You are peer1 (foreman)')).toBe(1);
     expect(model.countOccurrences(first)).toBe(1);
-    const firstStatus = (await client.call('ledger_statuses', { group_id, event_ids: [firstEvent.id] })).statuses[firstEvent.id]?.['peer1'];
-    expect(firstStatus?.delivery_state).toBe('accepted');
+    const firstStatus = await until(
+      async () => {
+        const s = (await client.call('ledger_statuses', { group_id, event_ids: [firstEvent.id] })).statuses[firstEvent.id]?.['peer1'];
+        return s?.delivery_confirmation ? s : null;
+      },
+      "the first message's confirmation to settle",
+      CONFIRM_WINDOW_MS + 10_000,
+      diagnose,
+    );
+    expect(firstStatus.delivery_state).toBe('accepted');
 
     const text = 'daemon delivery 3e8f to the real claude';
     const { event } = await client.call('send', { group_id, text, to: ['peer1'], message_mode: 'send' });
@@ -125,7 +139,9 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
     // The model holds its answer for 4 s: the daemon sees the real turn working, then idle.
     await until(async () => (await actorState(client, group_id)).state === 'working', 'working state during the turn', 30_000, diagnose);
     await until(async () => (await status())?.delivery_confirmation, 'a delivery confirmation', 60_000, diagnose);
-    expect(await status()).toMatchObject({ delivery_state: 'accepted', delivery_confirmation: 'confirmed' });
+    const confirmed = await status();
+    if (confirmed?.delivery_confirmation !== 'confirmed') throw new Error(`delivery ${JSON.stringify(confirmed)}\n${await diagnose()}`);
+    expect(confirmed).toMatchObject({ delivery_state: 'accepted', delivery_confirmation: 'confirmed' });
     await until(async () => (await actorState(client, group_id)).state === 'idle', 'idle after the turn', 30_000, diagnose);
     expect(await screen()).toContain('● Got it, thanks');
 
