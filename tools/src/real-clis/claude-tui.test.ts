@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { callBash, type FakeModel, reply, startFakeModel } from '../fake-model/index.js';
+import { callBash, type FakeModel, flood, hang, reply, startFakeModel } from '../fake-model/index.js';
 import {
   claudeEnv,
   describeWithRealClis,
@@ -150,5 +150,34 @@ describeWithRealClis('real claude TUI in a PTY', (clis) => {
     expect(queuedStop!.prompt_id).not.toBe(first!.prompt_id);
     expect(queuedStop!.last_assistant_message).toBe('second reply');
     expect(model.countOccurrences('queued prompt')).toBe(1);
+  }, 120_000);
+
+  it('a turn that never ends keeps the TUI working; Escape interrupts it and no Stop hook fires; a 300-line flood reply then completes', async () => {
+    const { home, cwd, dispose } = tempAgentHome('real-claude-hang-');
+    cleanups.push(dispose);
+    seedClaudeHome(home, cwd);
+    const hooks = join(home, 'hooks');
+    const settings = recordingHookSettings(hooks, ['UserPromptSubmit', 'Stop']);
+    model = await startFakeModel({ steps: [hang('partial answer'), flood(300, 80)] });
+    agent = startPtyAgent({ argv: [clis.bin('claude'), '--settings', settings], cwd, env: claudeEnv(model.url, home, clis.withPath().PATH!) });
+    await agent.waitForScreen((screen) => screen.includes('❯'), 'input box', 45_000);
+    await agent.submit('never-ending turn please');
+    await waitForHook(hooks, 'UserPromptSubmit');
+    await model.waitForRequest((r) => r.main, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect((await agent.screen()).join('\n')).toContain('esc to interrupt');
+    expect(readHookPayloads(hooks).map((p) => p.hook_event_name)).toEqual(['UserPromptSubmit']);
+
+    await agent.session.write('\x1b');
+    const interrupted = await agent.waitForScreen((screen) => !screen.includes('esc to interrupt'), 'the interrupted turn', 15_000);
+    expect(interrupted).toContain('Interrupted');
+    // An interrupted turn fires no Stop hook: hook-derived working state must not wait for one.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(readHookPayloads(hooks).map((p) => p.hook_event_name)).toEqual(['UserPromptSubmit']);
+
+    await agent.submit('now flood');
+    await until(() => readHookPayloads(hooks).some((p) => p.hook_event_name === 'Stop' && String(p.last_assistant_message).includes('flood line 300')), 'the flood turn to stop');
+    expect(model.countOccurrences('never-ending turn please')).toBe(1);
+    expect(model.countOccurrences('now flood')).toBe(1);
   }, 120_000);
 });
