@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { type ModelStep, textChunks } from './script.js';
+import { type ModelStep, textChunks, toolInput } from './script.js';
 import { sleep, startSse, writeSse } from './sse.js';
 
 // The Anthropic Messages API as Claude Code streams it: message_start, one content block per
@@ -41,7 +41,7 @@ export async function streamAnthropic(res: ServerResponse, step: ModelStep, ctx:
   }
   if (step.kind === 'tool') {
     send({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: `toolu_${ctx.id}`, name: step.name, input: {} } });
-    send({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(step.input) } });
+    send({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(toolInput(step)) } });
     send({ type: 'content_block_stop', index });
   }
   send({ type: 'message_delta', delta: { stop_reason: step.kind === 'tool' ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } });

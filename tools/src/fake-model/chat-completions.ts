@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { type RenderContext, waitForAbort } from './anthropic.js';
-import { type ModelStep, textChunks } from './script.js';
+import { type ModelStep, textChunks, toolInput } from './script.js';
 import { sleep, startSse, writeSse } from './sse.js';
 
 // OpenAI-compatible chat completions (what opencode's custom provider calls): `data:` chunks
@@ -26,7 +26,7 @@ export async function streamChatCompletions(res: ServerResponse, step: ModelStep
   }
   if (step.kind === 'tool') {
     chunk({
-      tool_calls: [{ index: 0, id: `call_${ctx.id}`, type: 'function', function: { name: step.name, arguments: JSON.stringify(step.input) } }],
+      tool_calls: [{ index: 0, id: `call_${ctx.id}`, type: 'function', function: { name: step.name, arguments: JSON.stringify(toolInput(step)) } }],
     });
   }
   chunk({}, step.kind === 'tool' ? 'tool_calls' : 'stop', { usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });

@@ -6,6 +6,8 @@ export {
   callTool,
   callBash,
   callMcpTool,
+  loadDeferredTool,
+  type ToolInput,
   flood,
   hang,
   SIDE_REQUEST_TEXT,

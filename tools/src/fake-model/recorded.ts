@@ -56,7 +56,8 @@ function parseBody<T>(schema: z.ZodType<T>, request: Pick<RecordedRequest, 'api'
  * texts and tool results (Anthropic `tool_result`, Responses `function_call_output`, chat
  * `tool` messages). Assistant output and system prompts are left out.
  */
-export function userInputsOf(request: Pick<RecordedRequest, 'api' | 'body'>): string[] {
+export function userInputsOf(request: Pick<RecordedRequest, 'api' | 'body'>, options: { toolResults?: boolean } = {}): string[] {
+  const toolResults = options.toolResults ?? true;
   if (request.api === 'anthropic') {
     const parsed = parseBody(anthropicMessagesRequest, request);
     return parsed.messages
@@ -65,7 +66,7 @@ export function userInputsOf(request: Pick<RecordedRequest, 'api' | 'body'>): st
         if (typeof message.content === 'string') return [message.content];
         return message.content.flatMap((block) => {
           if (block.type === 'text' && typeof block.text === 'string') return [block.text];
-          if (block.type === 'tool_result') return textsOf(block.content);
+          if (block.type === 'tool_result') return toolResults ? textsOf(block.content) : [];
           return [];
         });
       });
@@ -74,14 +75,14 @@ export function userInputsOf(request: Pick<RecordedRequest, 'api' | 'body'>): st
     const parsed = parseBody(openaiResponsesRequest, request);
     if (typeof parsed.input === 'string') return [parsed.input];
     return parsed.input.flatMap((item) => {
-      if (item.type === 'function_call_output') return textsOf(item.output);
+      if (item.type === 'function_call_output') return toolResults ? textsOf(item.output) : [];
       if ('role' in item && item.role === 'user') return textsOf(item.content);
       return [];
     });
   }
   if (request.api === 'chat') {
     const parsed = parseBody(chatCompletionsRequest, request);
-    return parsed.messages.filter((m) => m.role === 'user' || m.role === 'tool').flatMap((m) => textsOf(m.content));
+    return parsed.messages.filter((m) => m.role === 'user' || (toolResults && m.role === 'tool')).flatMap((m) => textsOf(m.content));
   }
   return [];
 }
@@ -94,15 +95,18 @@ export function occurrences(haystack: string, needle: string): number {
 }
 
 /**
- * How many times `text` reached the model: for each main request, the occurrences in all the
- * user input of its whole message list (each request re-sends the conversation so far), and the
- * largest of those. A text submitted twice, in one message or as two turns, counts 2.
+ * How many times `text` reached the model as the user's input: for each main request, the
+ * occurrences in the user messages of its whole message list (each request re-sends the
+ * conversation so far), and the largest of those. A text submitted twice, in one message or as
+ * two turns, counts 2. Tool results are left out unless `includeToolResults`: a tool may quote
+ * what it acts on (cccc_message_reply's result carries the replied-to text as `quote_text`).
  */
-export function countOccurrences(requests: readonly RecordedRequest[], text: string): number {
+export function countOccurrences(requests: readonly RecordedRequest[], text: string, options: { includeToolResults?: boolean } = {}): number {
   let most = 0;
   for (const request of requests) {
     if (!request.main) continue;
-    const count = userInputsOf(request).reduce((sum, input) => sum + occurrences(input, text), 0);
+    const inputs = userInputsOf(request, { toolResults: options.includeToolResults ?? false });
+    const count = inputs.reduce((sum, input) => sum + occurrences(input, text), 0);
     most = Math.max(most, count);
   }
   return most;

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { type RenderContext, waitForAbort } from './anthropic.js';
-import { type ModelStep, textChunks } from './script.js';
+import { type ModelStep, textChunks, toolInput } from './script.js';
 import { sleep, startSse, writeSse } from './sse.js';
 
 // The OpenAI Responses API as Codex streams it: response.created, output items (a message
@@ -40,7 +40,7 @@ export async function streamResponses(res: ServerResponse, step: ModelStep, ctx:
   }
   if (step.kind === 'tool') {
     const itemId = `fc_${ctx.id}`;
-    const args = JSON.stringify(step.input);
+    const args = JSON.stringify(toolInput(step));
     const base = { type: 'function_call', id: itemId, call_id: `call_${ctx.id}`, name: step.name };
     const outputIndex = output.length;
     send({ type: 'response.output_item.added', output_index: outputIndex, item: { ...base, arguments: '', status: 'in_progress' } });

@@ -107,13 +107,26 @@ describe('fake model: Anthropic Messages API', () => {
     const second = await readSse(await post(m, '/v1/messages', anthropicBody(history)));
     expect(anthropicText(second)).toBe('The command printed hi');
     expect(userInputsOf(m.requests[1]!)).toEqual(['run it', 'hi\n']);
+    expect(userInputsOf(m.requests[1]!, { toolResults: false })).toEqual(['run it']);
     expect(m.countOccurrences('run it')).toBe(1);
+    // A tool result that quotes a text is not a second delivery of it, unless asked for.
+    expect(m.countOccurrences('hi\n')).toBe(0);
+    expect(m.countOccurrences('hi\n', { includeToolResults: true })).toBe(1);
   });
 
   it('names MCP tools the way Claude Code does', async () => {
     const m = await start(callMcpTool('cccc_message_reply', { event_id: 'e1', text: 'done' }));
     const events = await readSse(await post(m, '/v1/messages', anthropicBody([{ role: 'user', content: 'reply' }])));
     expect(events.find((e) => e.json.type === 'content_block_start')!.json.content_block.name).toBe('mcp__cccc__cccc_message_reply');
+  });
+
+  it('reads a tool input from the request it answers (an event id in the prompt) and records it resolved', async () => {
+    const eventIdOf = (request: Parameters<typeof userInputsOf>[0]) => /event_id=(\w+)/.exec(userInputsOf(request).join('\n'))?.[1] ?? 'none';
+    const m = await start(callMcpTool('cccc_message_reply', (request) => ({ event_id: eventIdOf(request), text: 'done' })));
+    const events = await readSse(await post(m, '/v1/messages', anthropicBody([{ role: 'user', content: '[cccc] user → peer1 [event_id=abc123]: hi' }])));
+    const input = events.filter((e) => e.json.delta?.type === 'input_json_delta').map((e) => e.json.delta.partial_json).join('');
+    expect(JSON.parse(input)).toEqual({ event_id: 'abc123', text: 'done' });
+    expect(m.requests[0]!.step).toMatchObject({ kind: 'tool', name: 'mcp__cccc__cccc_message_reply', input: { event_id: 'abc123' } });
   });
 
   it('answers side requests (no tools) with a short text without taking a script step', async () => {

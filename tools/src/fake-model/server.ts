@@ -15,7 +15,7 @@ export interface FakeModel extends AsyncDisposable {
   /** Replaces the script; the next main request takes its first step. */
   setScript(steps: readonly ModelStep[]): void;
   /** See `countOccurrences` in recorded.ts. */
-  countOccurrences(text: string): number;
+  countOccurrences(text: string, options?: { includeToolResults?: boolean }): number;
   /** Resolves with the first request (past or future) that matches, or rejects after `timeoutMs`. */
   waitForRequest(match: (request: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
   /** Ends open (hanging) responses and stops listening. */
@@ -86,7 +86,7 @@ export async function startFakeModel(options: { steps?: readonly ModelStep[]; ho
     const body = await readBody(req);
     const api = req.method === 'POST' ? (API_PATHS.find(([pattern]) => pattern.test(url.pathname))?.[1] ?? 'other') : 'other';
     const main = api !== 'other' && isMainRequest(body);
-    const step = main ? script.take() : undefined;
+    const scripted = main ? script.take() : undefined;
     const recorded: RecordedRequest = {
       seq: requests.length + 1,
       api,
@@ -96,8 +96,11 @@ export async function startFakeModel(options: { steps?: readonly ModelStep[]; ho
       headers: redactHeaders(req.headers),
       body,
       main,
-      ...(step ? { step } : {}),
     };
+    // A tool input read from the request is resolved once, and the step recorded as answered.
+    const step: ModelStep | undefined =
+      scripted?.kind === 'tool' && typeof scripted.input === 'function' ? { ...scripted, input: scripted.input(recorded) } : scripted;
+    if (step) recorded.step = step;
     requests.push(recorded);
     for (const waiter of [...waiters]) waiter(recorded);
 
@@ -149,7 +152,7 @@ export async function startFakeModel(options: { steps?: readonly ModelStep[]; ho
     setScript: (steps) => {
       script = new ModelScript(steps);
     },
-    countOccurrences: (text) => countOccurrences(requests, text),
+    countOccurrences: (text, options) => countOccurrences(requests, text, options),
     waitForRequest: (match, timeoutMs = 30_000) =>
       new Promise((resolve, reject) => {
         const seen = requests.find(match);

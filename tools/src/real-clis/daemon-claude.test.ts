@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, expect, it } from 'vitest';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
-import { type FakeModel, reply, startFakeModel, thinkThenReply } from '../fake-model/index.js';
+import { callMcpTool, type FakeModel, loadDeferredTool, type RecordedRequest, reply, startFakeModel, userInputsOf } from '../fake-model/index.js';
 import { claudeEnv, describeWithRealClis, readHookPayloads, recordingHookSettings, seedClaudeHome } from './index.js';
 
 // The real claude as a daemon actor: started by a CLI-started daemon (`cccc daemon start`, as
 // users start it) in its PTY with the injected hooks and MCP config, a `send` delivered to it,
-// the fake model receiving the text exactly once, and UserPromptSubmit confirming the delivery.
+// the fake model receiving the text exactly once, UserPromptSubmit confirming the delivery, and
+// the agent, told by the model, replying through the real cccc MCP server into the ledger.
 
 const run = promisify(execFile);
 const CCCC_BIN = createRequire(import.meta.url).resolve('@cccc/cli/bin/cccc.js');
@@ -53,13 +54,24 @@ async function actorState(client: Client, group_id: string) {
 }
 
 describeWithRealClis('real claude as a daemon actor', (clis) => {
-  it('a send reaches the model exactly once, UserPromptSubmit confirms it in ledger_statuses, working state follows the turn', async () => {
+  it('a send reaches the model exactly once, UserPromptSubmit confirms it in ledger_statuses, working state follows the turn, and the agent replies through the cccc MCP tool', async () => {
     cccHome = mkdtempSync(join(tmpdir(), 'cccc-real-claude-'));
     const agentHome = mkdtempSync(join(tmpdir(), 'real-claude-home-'));
     cleanups.push(() => rmSync(agentHome, { recursive: true, force: true, maxRetries: 3 }));
     cleanups.push(((home) => () => rmSync(home, { recursive: true, force: true, maxRetries: 3 }))(cccHome));
-    // The preamble, a first message, then the delivery under test, answered after a pause.
-    model = await startFakeModel({ steps: [reply('Preamble read'), reply('First message read'), thinkThenReply(4_000, 'Got it, thanks')] });
+    // The preamble, a first message, then the delivery under test: after a pause the model loads
+    // the deferred cccc_message_reply tool, calls it with the delivered message's event_id, and
+    // ends the turn.
+    const eventIdIn = (request: RecordedRequest) => [...userInputsOf(request).join('\n').matchAll(/event_id=(\w+)/g)].at(-1)?.[1] ?? 'missing';
+    model = await startFakeModel({
+      steps: [
+        reply('Preamble read'),
+        reply('First message read'),
+        loadDeferredTool('cccc_message_reply', { delayMs: 4_000 }),
+        callMcpTool('cccc_message_reply', (request) => ({ event_id: eventIdIn(request), text: 'Real reply 9c41 through MCP' })),
+        reply('Got it, thanks'),
+      ],
+    });
 
     // A shorter confirmation window than the default 15 s: the first message's may have to run out.
     await cccc(['daemon', 'start'], { CCCC_DELIVERY_CONFIRM_MS: String(CONFIRM_WINDOW_MS) });
@@ -136,7 +148,7 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
     const text = 'daemon delivery 3e8f to the real claude';
     const { event } = await client.call('send', { group_id, text, to: ['peer1'], message_mode: 'send' });
     const status = async () => (await client.call('ledger_statuses', { group_id, event_ids: [event.id] })).statuses[event.id]?.['peer1'];
-    // The model holds its answer for 4 s: the daemon sees the real turn working, then idle.
+    // The model holds its first answer for 4 s: the daemon sees the real turn working, then idle.
     await until(async () => (await actorState(client, group_id)).state === 'working', 'working state during the turn', 30_000, diagnose);
     await until(async () => (await status())?.delivery_confirmation, 'a delivery confirmation', 60_000, diagnose);
     const confirmed = await status();
@@ -147,7 +159,15 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
 
     const received = await model.waitForRequest((r) => r.main && JSON.stringify(r.body).includes(text), 1_000);
     expect(received.api).toBe('anthropic');
+    // The daemon's MCP config was accepted: the cccc tools are offered (deferred, by name).
+    expect(JSON.stringify(received.body)).toContain('mcp__cccc__cccc_message_reply');
     expect(model.countOccurrences(text)).toBe(1);
+
+    // The MCP path: the real claude called cccc_message_reply; the reply is in the ledger.
+    const ledger = readFileSync(join(cccHome, 'groups', group_id, 'ledger.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string; by: string; data: Record<string, unknown> });
+    const replies = ledger.filter((e) => e.kind === 'chat.message' && e.by === 'peer1');
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.data).toMatchObject({ text: 'Real reply 9c41 through MCP', reply_to: event.id });
     const prompts = readHookPayloads(hookDir).filter((p) => p.hook_event_name === 'UserPromptSubmit');
     expect(prompts).toHaveLength(3);
     expect(String(prompts[2]!.prompt)).toContain(text);
