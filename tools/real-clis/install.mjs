@@ -129,7 +129,7 @@ export function installRealClis({ env = process.env, pins = REAL_CLI_PINS, log =
       )}\n`,
     );
     // Ask the registry first, briefly: without it npm retries with back-off for minutes.
-    const probe = run(npm, ['view', `${Object.keys(pins)[0]}@${Object.values(pins)[0]}`, 'version', '--fetch-retries=0', '--fetch-timeout=20000'], {
+    const probe = run(npm, ['view', `${Object.keys(pins)[0]}@${Object.values(pins)[0]}`, 'version', '--fetch-retries=0', '--fetch-timeout=20000', '--loglevel=error'], {
       cwd: staging,
       env,
       timeout: 30_000,
