@@ -65,6 +65,25 @@ export function codexProviderArgs(modelUrl: string): string[] {
   ];
 }
 
+/** The same provider as `codexProviderArgs`, in `$CODEX_HOME/config.toml` (for launches whose argv is fixed). */
+export function writeCodexConfig(codexHome: string, modelUrl: string): void {
+  mkdirSync(codexHome, { recursive: true });
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    [
+      'model_provider = "fake"',
+      'model = "fake-model"',
+      '',
+      '[model_providers.fake]',
+      'name = "fake"',
+      `base_url = "${modelUrl}/v1"`,
+      'wire_api = "responses"',
+      'env_key = "FAKE_KEY"',
+      '',
+    ].join('\n'),
+  );
+}
+
 /** The environment for Codex: its own CODEX_HOME (which must exist) and the provider's key. */
 export function codexEnv(home: string, path: string): Record<string, string> {
   const codexHome = join(home, '.codex');

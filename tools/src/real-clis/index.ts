@@ -56,6 +56,7 @@ export {
   seedClaudeHome,
   codexProviderArgs,
   codexEnv,
+  writeCodexConfig,
   writeOpencodeConfig,
   opencodeEnv,
   runBounded,
