@@ -9,7 +9,10 @@ export interface PtyAgent extends AsyncDisposable {
   screen(): Promise<string[]>;
   /** Polls the rendered screen until `match` holds; rejects with the screen after `timeoutMs`. */
   waitForScreen(match: (text: string) => boolean, what: string, timeoutMs?: number): Promise<string>;
-  /** Types `text`, then Enter as a separate keystroke. */
+  /**
+   * Types `text`, waits until the screen shows it (a TUI that is slow under load would otherwise
+   * take a quick Enter as part of the typed burst, as Codex's paste detection does), then Enter.
+   */
   submit(text: string): Promise<void>;
   kill(): Promise<void>;
 }
@@ -46,6 +49,7 @@ export function startPtyAgent(options: { argv: string[]; cwd: string; env: Recor
     },
     async submit(text) {
       await session.write(text);
+      await this.waitForScreen((screen) => screen.includes(text.slice(-20)), `the typed text "${text}"`, 15_000);
       await new Promise((resolve) => setTimeout(resolve, 300));
       await session.write('\r');
     },
