@@ -1,0 +1,84 @@
+import type { RecordedRequest } from './recorded.js';
+
+/** A tool input, fixed or read from the request being answered (e.g. an event id in the prompt). */
+export type ToolInput = Record<string, unknown> | ((request: RecordedRequest) => Record<string, unknown>);
+
+/**
+ * What the fake model answers to each main request (one that carries the agent's tools), in
+ * order. Side requests a CLI makes on its own (titles, quota probes: no tools) get a short text
+ * and do not consume a step.
+ */
+export type ModelStep =
+  /** A text reply, optionally after a delay (a "thinking" model). */
+  | { kind: 'text'; text: string; delayMs?: number }
+  /** A tool call: the agent runs it (or asks permission) and calls again with the result. */
+  | { kind: 'tool'; name: string; input: ToolInput; text?: string; delayMs?: number }
+  /** A long reply: `lines` lines of `lineLength` characters, streamed in many deltas. */
+  | { kind: 'flood'; lines: number; lineLength: number }
+  /** A turn that starts and never ends: the response stays open until the server closes. */
+  | { kind: 'hang'; text?: string };
+
+export const reply = (text: string, delayMs?: number): ModelStep => ({ kind: 'text', text, delayMs });
+export const thinkThenReply = (delayMs: number, text: string): ModelStep => ({ kind: 'text', text, delayMs });
+export const callTool = (name: string, input: ToolInput, text?: string): ModelStep => ({
+  kind: 'tool',
+  name,
+  input,
+  text,
+});
+/** A `Bash` call; in a default-permission agent it waits on the permission prompt. */
+export const callBash = (command: string, description = 'Run a command'): ModelStep =>
+  callTool('Bash', { command, description });
+/** A call of one of the cccc MCP tools as Claude Code names them (`mcp__<server>__<tool>`). */
+export const callMcpTool = (tool: string, input: ToolInput, server = 'cccc'): ModelStep => callTool(`mcp__${server}__${tool}`, input);
+/**
+ * Claude Code lists MCP tools as deferred (names only): a model loads their schemas with
+ * ToolSearch `select:<name>` before it can call them.
+ */
+export const loadDeferredTool = (tool: string, options: { server?: string; delayMs?: number } = {}): ModelStep => ({
+  kind: 'tool',
+  name: 'ToolSearch',
+  input: { query: `select:mcp__${options.server ?? 'cccc'}__${tool}`, max_results: 1 },
+  delayMs: options.delayMs,
+});
+export const flood = (lines: number, lineLength = 100): ModelStep => ({ kind: 'flood', lines, lineLength });
+export const hang = (text?: string): ModelStep => ({ kind: 'hang', text });
+
+export const SIDE_REQUEST_TEXT = 'ok';
+export const SCRIPT_EXHAUSTED_TEXT = 'fake-model: the script has no more steps';
+
+/** The chunks a step's text streams as: a flood in line-sized deltas, others in a few pieces. */
+export function textChunks(step: ModelStep): string[] {
+  if (step.kind === 'flood') {
+    return Array.from({ length: step.lines }, (_, i) => {
+      const head = `flood line ${i + 1} `;
+      return `${head}${'x'.repeat(Math.max(0, step.lineLength - head.length))}\n`;
+    });
+  }
+  const text = step.text ?? '';
+  if (text.length === 0) return [];
+  const cut = Math.ceil(text.length / 2);
+  return text.length > 8 ? [text.slice(0, cut), text.slice(cut)] : [text];
+}
+
+export class ModelScript {
+  private next = 0;
+  constructor(private readonly steps: readonly ModelStep[]) {}
+
+  take(): ModelStep {
+    const step = this.steps[this.next];
+    if (step === undefined) return { kind: 'text', text: SCRIPT_EXHAUSTED_TEXT };
+    this.next += 1;
+    return step;
+  }
+
+  get remaining(): number {
+    return this.steps.length - this.next;
+  }
+}
+
+/** A tool step's input once resolved (the server resolves request-derived inputs before rendering). */
+export function toolInput(step: Extract<ModelStep, { kind: 'tool' }>): Record<string, unknown> {
+  if (typeof step.input === 'function') throw new Error('fake-model: a request-derived tool input was not resolved');
+  return step.input;
+}

@@ -1,0 +1,176 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, expect, it } from 'vitest';
+import { DaemonClient } from '@cccc/ipc-protocol/node';
+import { callMcpTool, type FakeModel, loadDeferredTool, type RecordedRequest, reply, startFakeModel, userInputsOf } from '../fake-model/index.js';
+import { claudeEnv, describeWithRealClis, readHookPayloads, recordingHookSettings, seedClaudeHome } from './index.js';
+
+// The real claude as a daemon actor: started by a CLI-started daemon (`cccc daemon start`, as
+// users start it) in its PTY with the injected hooks and MCP config, a `send` delivered to it,
+// the fake model receiving the text exactly once, UserPromptSubmit confirming the delivery, and
+// the agent, told by the model, replying through the real cccc MCP server into the ledger.
+
+const run = promisify(execFile);
+const CCCC_BIN = createRequire(import.meta.url).resolve('@cccc/cli/bin/cccc.js');
+
+let model: FakeModel | undefined;
+let cccHome = '';
+const cleanups: Array<() => void> = [];
+afterEach(async () => {
+  if (cccHome) await cccc(['daemon', 'stop']).catch(() => undefined);
+  cccHome = '';
+  await model?.close();
+  model = undefined;
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function cccc(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const { CCCC_ACTOR_ID: _inherited, ...rest } = process.env;
+  return run(process.execPath, [CCCC_BIN, ...args], { env: { ...rest, CCCC_HOME: cccHome, ...env }, timeout: 30_000 });
+}
+
+async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs: number, diagnose?: () => Promise<string>): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${diagnose ? `\n${await diagnose()}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+type Client = InstanceType<typeof DaemonClient>;
+
+const CONFIRM_WINDOW_MS = 8_000;
+
+async function actorState(client: Client, group_id: string) {
+  const { actors } = await client.call('actor_list', { group_id });
+  const actor = actors.find((a) => a.id === 'peer1');
+  return { state: actor?.effective_working_state, reason: actor?.effective_working_reason, source: actor?.state_source };
+}
+
+describeWithRealClis('real claude as a daemon actor', (clis) => {
+  it('a send reaches the model exactly once, UserPromptSubmit confirms it in ledger_statuses, working state follows the turn, and the agent replies through the cccc MCP tool', async () => {
+    cccHome = mkdtempSync(join(tmpdir(), 'cccc-real-claude-'));
+    const agentHome = mkdtempSync(join(tmpdir(), 'real-claude-home-'));
+    cleanups.push(() => rmSync(agentHome, { recursive: true, force: true, maxRetries: 3 }));
+    cleanups.push(((home) => () => rmSync(home, { recursive: true, force: true, maxRetries: 3 }))(cccHome));
+    // The preamble, a first message, then the delivery under test: after a pause the model loads
+    // the deferred cccc_message_reply tool, calls it with the delivered message's event_id, and
+    // ends the turn.
+    const eventIdIn = (request: RecordedRequest) => [...userInputsOf(request).join('\n').matchAll(/event_id=(\w+)/g)].at(-1)?.[1] ?? 'missing';
+    model = await startFakeModel({
+      steps: [
+        reply('Preamble read'),
+        reply('First message read'),
+        loadDeferredTool('cccc_message_reply', { delayMs: 4_000 }),
+        callMcpTool('cccc_message_reply', (request) => ({ event_id: eventIdIn(request), text: 'Real reply 9c41 through MCP' })),
+        reply('Got it, thanks'),
+      ],
+    });
+
+    // A shorter confirmation window than the default 15 s: the first message's may have to run out.
+    await cccc(['daemon', 'start'], { CCCC_DELIVERY_CONFIRM_MS: String(CONFIRM_WINDOW_MS) });
+    const client = new DaemonClient({ home: cccHome });
+    const { group_id } = await client.call('group_create', { title: 'real claude' });
+    const scope = join(cccHome, 'scope');
+    mkdirSync(scope, { recursive: true });
+    await client.call('attach', { path: scope, group_id });
+    seedClaudeHome(agentHome, scope, { acceptBypassPermissions: true });
+    // The agent's user settings record every hook payload too, beside the daemon's injected hooks.
+    const hookDir = join(agentHome, 'hook-payloads');
+    const recording = JSON.parse(recordingHookSettings(hookDir, ['SessionStart', 'UserPromptSubmit', 'Stop'])) as object;
+    writeFileSync(join(agentHome, '.claude', 'settings.json'), JSON.stringify({ skipDangerousModePermissionPrompt: true, ...recording }));
+    // The catalog's claude runtime (`claude --dangerously-skip-permissions`), found on the actor's PATH.
+    await client.call('actor_add', {
+      group_id,
+      actor_id: 'peer1',
+      runtime: 'claude',
+      env: {
+        ...claudeEnv(model.url, agentHome, clis.withPath().PATH!),
+        // As root (CI here), claude refuses --dangerously-skip-permissions unless told it runs in a sandbox.
+        ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}),
+      },
+    });
+    await client.call('group_start', { group_id });
+    const screen = async () =>
+      (await client.call('terminal_tail', { group_id, actor_id: 'peer1', strip_ansi: true, compact: true }).catch((e: unknown) => ({ text: String(e) }))).text;
+    const diagnose = async () =>
+      `screen:\n${await screen()}\nactor: ${JSON.stringify(await actorState(client, group_id).catch(String))}\n` +
+      `hooks: ${JSON.stringify(readHookPayloads(hookDir).map((p) => [p.hook_event_name, p.prompt_id, String(p.prompt ?? '').slice(0, 30)]))}\n` +
+      `model: ${model!.requests.filter((r) => r.main).length} main requests\n` +
+      `daemon hook.log: ${(() => {
+        try {
+          return readFileSync(join(cccHome, 'daemon', 'hook.log'), 'utf8');
+        } catch {
+          return '(none)';
+        }
+      })()}`;
+
+    // The daemon types its start-up prompt (the preamble) and then the first message, each as a
+    // turn. The first message lands as soon as the preamble's Stop arrives, while the Stop hooks
+    // still run: claude then repeats the previous prompt_id (claude-tui.test.ts shows it), the
+    // fence rejects that UserPromptSubmit (stale_turn) and its Stop (turn_mismatch), and the
+    // first message's confirmation stays open, so the NEXT prompt hook would confirm it instead
+    // of the next delivery (the confirmations are a FIFO). Both are left to the fence's fix: here
+    // the first message only has to arrive once, its confirmation is let settle, and the
+    // delivery under test is sent to an idle agent.
+    const first = 'first message 11aa';
+    const { event: firstEvent } = await client.call('send', { group_id, text: first, to: ['peer1'], message_mode: 'send' });
+    await until(() => readHookPayloads(hookDir).filter((p) => p.hook_event_name === 'Stop').length >= 2, 'the preamble and first turns to end', 60_000, diagnose);
+    await until(async () => !/esc to interrupt|running stop hook/i.test(await screen()), 'the Stop hooks to finish', 30_000, diagnose);
+    await until(async () => (await actorState(client, group_id)).state === 'idle', 'idle before the send', 30_000, diagnose);
+    expect(await actorState(client, group_id)).toMatchObject({ source: 'hook' });
+    // The real claude runs with what the daemon injected, and accepted it (its hooks report).
+    const launchDir = join(cccHome, 'daemon', 'runtime-hook-launch');
+    const launch = JSON.parse(readFileSync(join(launchDir, readdirSync(launchDir)[0]!), 'utf8')) as { pid: number; hook_enabled: boolean };
+    expect(launch.hook_enabled).toBe(true);
+    const argv = readFileSync(`/proc/${launch.pid}/cmdline`, 'utf8').split('\0');
+    expect(argv).toEqual(expect.arrayContaining(['--dangerously-skip-permissions', '--settings', '--mcp-config']));
+    expect(readHookPayloads(hookDir)[0]).toMatchObject({ hook_event_name: 'SessionStart', source: 'startup', cwd: scope });
+    expect(model.countOccurrences('You are peer1 (foreman)')).toBe(1);
+    expect(model.countOccurrences(first)).toBe(1);
+    const firstStatus = await until(
+      async () => {
+        const s = (await client.call('ledger_statuses', { group_id, event_ids: [firstEvent.id] })).statuses[firstEvent.id]?.['peer1'];
+        return s?.delivery_confirmation ? s : null;
+      },
+      "the first message's confirmation to settle",
+      CONFIRM_WINDOW_MS + 10_000,
+      diagnose,
+    );
+    expect(firstStatus.delivery_state).toBe('accepted');
+
+    const text = 'daemon delivery 3e8f to the real claude';
+    const { event } = await client.call('send', { group_id, text, to: ['peer1'], message_mode: 'send' });
+    const status = async () => (await client.call('ledger_statuses', { group_id, event_ids: [event.id] })).statuses[event.id]?.['peer1'];
+    // The model holds its first answer for 4 s: the daemon sees the real turn working, then idle.
+    await until(async () => (await actorState(client, group_id)).state === 'working', 'working state during the turn', 30_000, diagnose);
+    await until(async () => (await status())?.delivery_confirmation, 'a delivery confirmation', 60_000, diagnose);
+    const confirmed = await status();
+    if (confirmed?.delivery_confirmation !== 'confirmed') throw new Error(`delivery ${JSON.stringify(confirmed)}\n${await diagnose()}`);
+    expect(confirmed).toMatchObject({ delivery_state: 'accepted', delivery_confirmation: 'confirmed' });
+    await until(async () => (await actorState(client, group_id)).state === 'idle', 'idle after the turn', 30_000, diagnose);
+    expect(await screen()).toContain('● Got it, thanks');
+
+    const received = await model.waitForRequest((r) => r.main && JSON.stringify(r.body).includes(text), 1_000);
+    expect(received.api).toBe('anthropic');
+    // The daemon's MCP config was accepted: the cccc tools are offered (deferred, by name).
+    expect(JSON.stringify(received.body)).toContain('mcp__cccc__cccc_message_reply');
+    expect(model.countOccurrences(text)).toBe(1);
+
+    // The MCP path: the real claude called cccc_message_reply; the reply is in the ledger.
+    const ledger = readFileSync(join(cccHome, 'groups', group_id, 'ledger.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string; by: string; data: Record<string, unknown> });
+    const replies = ledger.filter((e) => e.kind === 'chat.message' && e.by === 'peer1');
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.data).toMatchObject({ text: 'Real reply 9c41 through MCP', reply_to: event.id });
+    const prompts = readHookPayloads(hookDir).filter((p) => p.hook_event_name === 'UserPromptSubmit');
+    expect(prompts).toHaveLength(3);
+    expect(String(prompts[2]!.prompt)).toContain(text);
+    expect(prompts[2]!.prompt_id).not.toBe(prompts[1]!.prompt_id);
+  }, 180_000);
+});
