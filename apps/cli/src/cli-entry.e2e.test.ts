@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -207,13 +208,26 @@ describe('the CLI entry a daemon hands its agents, by how the daemon was started
 
   it('bare `cccc` (daemon + Web), run in the background', async () => {
     const { home, env } = modeEnv('bare');
-    // Bare `cccc` takes no options, so the Web binds 127.0.0.1:8848; when another process holds
-    // that port only the Web fails, after the daemon it started, which is what this test is about.
-    const bare = launch(process.execPath, [BIN], env);
-    await until(() => bare.output().includes('cccc daemon started'), 'bare cccc to start its daemon');
+    // The Web on a free port of its own (CCCC_WEB_PORT), so this never contends for 8848.
+    const port = await freeTcpPort();
+    const bare = launch(process.execPath, [BIN], { ...env, CCCC_WEB_PORT: String(port) });
+    await until(() => bare.output().includes(`CCCC is running. Web: http://127.0.0.1:${port}/`), 'bare cccc to start its daemon and Web');
+    expect(bare.output()).toMatch(/daemon {2}pid \d+ \(started\)/);
     const pid = await expectPingNamesEntry(home, 'bare cccc');
     await expectHookedAndWired(home);
     if (bare.exitCode === null) bare.kill('SIGTERM');
     await shutdown(home, pid);
   });
 });
+
+/** A TCP port nothing listens on right now (the kernel's pick, released at once). */
+function freeTcpPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
