@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn as spawnPty } from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './free-port.js';
 import { quickStartBlock, type QuickStartLine } from './readme-block.js';
 
 // The README's "Using it" block, run line by line as a newcomer would: `npx --no-install cccc`,
@@ -203,15 +204,3 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}

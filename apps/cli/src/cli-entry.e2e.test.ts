@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { actorHookKey } from '@cccc/hook-fence';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { installFakeAgentAs } from '@cccc/pty-runtime/testing';
-import { BIN } from './e2e-harness.js';
+import { BIN, until } from './e2e-harness.js';
 
 // The CLI entry agents run, through every way a user starts the daemon. Each mode is a real,
 // separate daemon process in its own CCCC_HOME with a `claude` and a `codex` actor (the scripted
@@ -67,16 +67,6 @@ function launch(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = r
   child.stdout!.on('data', (d: Buffer) => (output += d));
   child.stderr!.on('data', (d: Buffer) => (output += d));
   return Object.assign(child, { output: () => output });
-}
-
-async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 60_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 async function pingOf(home: string, what: string) {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { actorHookKey } from '@cccc/hook-fence';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { installFakeAgentAs } from '@cccc/pty-runtime/testing';
-import { BIN, useDaemonHome } from './e2e-harness.js';
+import { BIN, until, useDaemonHome } from './e2e-harness.js';
 
 // Delivery confirmation through a daemon started the way users (and the Web e2e harness) start
 // it: `cccc daemon start`, which runs `node <cli>/bin/cccc.js daemon run` and hands the daemon
@@ -16,16 +16,6 @@ import { BIN, useDaemonHome } from './e2e-harness.js';
 // later event fenced out), and the delivery read 'unconfirmed'.
 
 const cli = useDaemonHome({ startDaemon: false });
-
-async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs: number): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The hook command the daemon injected into the running agent's `--settings` (its argv). */
 function injectedHookCommand(pid: number): string {

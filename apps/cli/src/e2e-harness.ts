@@ -12,6 +12,21 @@ import { afterEach, beforeEach, vi } from 'vitest';
 const run = promisify(execFile);
 export const BIN = fileURLToPath(new URL('../bin/cccc.js', import.meta.url));
 
+/**
+ * Poll `check` every 50 ms until it returns something truthy, and return that; past `timeoutMs`,
+ * throw naming `what`. Shared so the CLI e2e files that wait on a daemon (a ping, a confirmation)
+ * poll the same way instead of each carrying its own copy.
+ */
+export async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 60_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 export interface CliRun {
   readonly code: number;
   readonly stdout: string;

@@ -8,11 +8,11 @@ import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
+import { freePort } from '../free-port.js';
 import { startBenchDaemon } from './ping.js';
 import { printTable } from './stats.js';
 
@@ -20,17 +20,6 @@ const require = createRequire(import.meta.url);
 const CLIENTS = 20;
 const SENDS = 200;
 const WARMUP = 20;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** `cccc web --port` as its own process (as a user runs it), ready once it prints its URL. */
 async function startWeb(home: string): Promise<{ url: string; child: ChildProcess }> {

@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import { callBash, type FakeModel, flood, hang, reply, startFakeModel } from '../fake-model/index.js';
+import { expect, it } from 'vitest';
+import { callBash, flood, hang, reply, startFakeModel } from '../fake-model/index.js';
 import {
   claudeEnv,
   describeWithRealClis,
-  type PtyAgent,
   readHookPayloads,
   recordingHookSettings,
   seedClaudeHome,
@@ -13,20 +12,13 @@ import {
   tempAgentHome,
   waitForHook,
 } from './index.js';
+import { realCliTeardown } from './test-support.js';
 
 // The real interactive Claude Code TUI in a node-pty PTY, against the fake model, with a
 // private HOME seeded so that no onboarding, API-key or trust prompt comes first.
 
-let model: FakeModel | undefined;
-let agent: PtyAgent | undefined;
-const cleanups: Array<() => void> = [];
-afterEach(async () => {
-  await agent?.kill();
-  agent = undefined;
-  await model?.close();
-  model = undefined;
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
+const teardown = realCliTeardown();
+const { cleanups } = teardown;
 
 async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -43,9 +35,9 @@ describeWithRealClis('real claude TUI in a PTY', (clis) => {
     seedClaudeHome(home, cwd);
     const hooks = join(home, 'hooks');
     const settings = recordingHookSettings(hooks, ['SessionStart', 'UserPromptSubmit', 'Stop']);
-    model = await startFakeModel({ steps: [reply('Interactive reply 5b1e'), reply('Second reply 0a77')] });
+    const model = teardown.model(await startFakeModel({ steps: [reply('Interactive reply 5b1e'), reply('Second reply 0a77')] }));
 
-    agent = startPtyAgent({ argv: [clis.bin('claude'), '--settings', settings], cwd, env: claudeEnv(model.url, home, clis.withPath().PATH!) });
+    const agent = teardown.agent(startPtyAgent({ argv: [clis.bin('claude'), '--settings', settings], cwd, env: claudeEnv(model.url, home, clis.withPath().PATH!) }));
     const started = await waitForHook(hooks, 'SessionStart', 45_000);
     expect(started).toMatchObject({ source: 'startup', cwd });
     await agent.waitForScreen((screen) => screen.includes('❯'), 'input box', 45_000);
@@ -87,12 +79,12 @@ describeWithRealClis('real claude TUI in a PTY', (clis) => {
     seedClaudeHome(home, cwd);
     const hooks = join(home, 'hooks');
     const settings = recordingHookSettings(hooks, ['UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'Notification', 'PostToolUse', 'Stop']);
-    model = await startFakeModel({ steps: [callBash('touch approved-marker', 'Create a marker file'), reply('Marker created')] });
-    agent = startPtyAgent({
+    const model = teardown.model(await startFakeModel({ steps: [callBash('touch approved-marker', 'Create a marker file'), reply('Marker created')] }));
+    const agent = teardown.agent(startPtyAgent({
       argv: [clis.bin('claude'), '--permission-mode', 'default', '--settings', settings],
       cwd,
       env: claudeEnv(model.url, home, clis.withPath().PATH!),
-    });
+    }));
     await agent.waitForScreen((screen) => screen.includes('❯'), 'input box', 45_000);
     await agent.submit('please create the marker');
     const asking = await agent.waitForScreen((screen) => /Do you want to proceed\?/.test(screen), 'permission prompt');
@@ -132,8 +124,8 @@ describeWithRealClis('real claude TUI in a PTY', (clis) => {
     seedClaudeHome(home, cwd);
     const hooks = join(home, 'hooks');
     const settings = recordingHookSettings(hooks, ['SessionStart', 'UserPromptSubmit', 'Stop'], { holdSeconds: 1 });
-    model = await startFakeModel({ steps: [reply('first reply'), reply('second reply')] });
-    agent = startPtyAgent({ argv: [clis.bin('claude'), '--settings', settings], cwd, env: claudeEnv(model.url, home, clis.withPath().PATH!) });
+    const model = teardown.model(await startFakeModel({ steps: [reply('first reply'), reply('second reply')] }));
+    const agent = teardown.agent(startPtyAgent({ argv: [clis.bin('claude'), '--settings', settings], cwd, env: claudeEnv(model.url, home, clis.withPath().PATH!) }));
     await waitForHook(hooks, 'SessionStart', 45_000);
     await agent.waitForScreen((screen) => screen.includes('❯'), 'input box', 45_000);
     await agent.submit('first prompt');
@@ -158,8 +150,8 @@ describeWithRealClis('real claude TUI in a PTY', (clis) => {
     seedClaudeHome(home, cwd);
     const hooks = join(home, 'hooks');
     const settings = recordingHookSettings(hooks, ['UserPromptSubmit', 'Stop']);
-    model = await startFakeModel({ steps: [hang('partial answer'), flood(300, 80)] });
-    agent = startPtyAgent({ argv: [clis.bin('claude'), '--settings', settings], cwd, env: claudeEnv(model.url, home, clis.withPath().PATH!) });
+    const model = teardown.model(await startFakeModel({ steps: [hang('partial answer'), flood(300, 80)] }));
+    const agent = teardown.agent(startPtyAgent({ argv: [clis.bin('claude'), '--settings', settings], cwd, env: claudeEnv(model.url, home, clis.withPath().PATH!) }));
     await agent.waitForScreen((screen) => screen.includes('❯'), 'input box', 45_000);
     await agent.submit('never-ending turn please');
     await waitForHook(hooks, 'UserPromptSubmit');

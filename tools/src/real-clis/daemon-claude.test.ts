@@ -1,47 +1,19 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
-import { callMcpTool, type FakeModel, loadDeferredTool, type RecordedRequest, reply, startFakeModel, userInputsOf } from '../fake-model/index.js';
+import { callMcpTool, loadDeferredTool, type RecordedRequest, reply, startFakeModel, userInputsOf } from '../fake-model/index.js';
 import { claudeEnv, describeWithRealClis, readHookPayloads, recordingHookSettings, seedClaudeHome } from './index.js';
+import { realCliTeardown, until } from './test-support.js';
 
 // The real claude as a daemon actor: started by a CLI-started daemon (`cccc daemon start`, as
 // users start it) in its PTY with the injected hooks and MCP config, a `send` delivered to it,
 // the fake model receiving the text exactly once, UserPromptSubmit confirming the delivery, and
 // the agent, told by the model, replying through the real cccc MCP server into the ledger.
 
-const run = promisify(execFile);
-const CCCC_BIN = createRequire(import.meta.url).resolve('@cccc/cli/bin/cccc.js');
-
-let model: FakeModel | undefined;
-let cccHome = '';
-const cleanups: Array<() => void> = [];
-afterEach(async () => {
-  if (cccHome) await cccc(['daemon', 'stop']).catch(() => undefined);
-  cccHome = '';
-  await model?.close();
-  model = undefined;
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function cccc(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const { CCCC_ACTOR_ID: _inherited, ...rest } = process.env;
-  return run(process.execPath, [CCCC_BIN, ...args], { env: { ...rest, CCCC_HOME: cccHome, ...env }, timeout: 30_000 });
-}
-
-async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs: number, diagnose?: () => Promise<string>): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${diagnose ? `\n${await diagnose()}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const teardown = realCliTeardown();
+const { cccc, cleanups } = teardown;
 
 type Client = InstanceType<typeof DaemonClient>;
 
@@ -55,7 +27,7 @@ async function actorState(client: Client, group_id: string) {
 
 describeWithRealClis('real claude as a daemon actor', (clis) => {
   it('a send reaches the model exactly once, UserPromptSubmit confirms it in ledger_statuses, working state follows the turn, and the agent replies through the cccc MCP tool', async () => {
-    cccHome = mkdtempSync(join(tmpdir(), 'cccc-real-claude-'));
+    const cccHome = teardown.home(mkdtempSync(join(tmpdir(), 'cccc-real-claude-')));
     const agentHome = mkdtempSync(join(tmpdir(), 'real-claude-home-'));
     cleanups.push(() => rmSync(agentHome, { recursive: true, force: true, maxRetries: 3 }));
     cleanups.push(((home) => () => rmSync(home, { recursive: true, force: true, maxRetries: 3 }))(cccHome));
@@ -63,7 +35,7 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
     // the deferred cccc_message_reply tool, calls it with the delivered message's event_id, and
     // ends the turn.
     const eventIdIn = (request: RecordedRequest) => [...userInputsOf(request).join('\n').matchAll(/event_id=(\w+)/g)].at(-1)?.[1] ?? 'missing';
-    model = await startFakeModel({
+    const model = teardown.model(await startFakeModel({
       steps: [
         reply('Preamble read'),
         reply('First message read'),
@@ -71,7 +43,7 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
         callMcpTool('cccc_message_reply', (request) => ({ event_id: eventIdIn(request), text: 'Real reply 9c41 through MCP' })),
         reply('Got it, thanks'),
       ],
-    });
+    }));
 
     // A shorter confirmation window than the default 15 s: the first message's may have to run out.
     await cccc(['daemon', 'start'], { CCCC_DELIVERY_CONFIRM_MS: String(CONFIRM_WINDOW_MS) });

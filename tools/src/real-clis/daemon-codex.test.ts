@@ -1,55 +1,27 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
-import { type FakeModel, reply, startFakeModel, thinkThenReply } from '../fake-model/index.js';
+import { reply, startFakeModel, thinkThenReply } from '../fake-model/index.js';
 import { codexEnv, describeWithRealClis, writeCodexConfig } from './index.js';
+import { realCliTeardown, until } from './test-support.js';
 
 // The real codex as a daemon actor (the catalog's codex runtime), its provider set in its own
 // CODEX_HOME/config.toml: launched with the daemon's injected hooks (-c hooks.*, trusted), a
 // send delivered to it, the fake model receiving the text once, UserPromptSubmit confirming it.
 
-const run = promisify(execFile);
-const CCCC_BIN = createRequire(import.meta.url).resolve('@cccc/cli/bin/cccc.js');
-
-let model: FakeModel | undefined;
-let cccHome = '';
-const cleanups: Array<() => void> = [];
-afterEach(async () => {
-  if (cccHome) await cccc(['daemon', 'stop']).catch(() => undefined);
-  cccHome = '';
-  await model?.close();
-  model = undefined;
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function cccc(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const { CCCC_ACTOR_ID: _inherited, ...rest } = process.env;
-  return run(process.execPath, [CCCC_BIN, ...args], { env: { ...rest, CCCC_HOME: cccHome, ...env }, timeout: 30_000 });
-}
-
-async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs: number, diagnose?: () => Promise<string>): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${diagnose ? `\n${await diagnose()}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const teardown = realCliTeardown();
+const { cccc, cleanups } = teardown;
 
 describeWithRealClis('real codex as a daemon actor', (clis) => {
   it('hooked launch; a send reaches the model exactly once, UserPromptSubmit confirms it, working state follows the turn', async () => {
-    cccHome = mkdtempSync(join(tmpdir(), 'cccc-real-codex-'));
+    const cccHome = teardown.home(mkdtempSync(join(tmpdir(), 'cccc-real-codex-')));
     const agentHome = mkdtempSync(join(tmpdir(), 'real-codex-home-'));
     cleanups.push(() => rmSync(agentHome, { recursive: true, force: true, maxRetries: 3 }));
     cleanups.push(((home) => () => rmSync(home, { recursive: true, force: true, maxRetries: 3 }))(cccHome));
     // The daemon's start-up prompt, a first message, then the delivery, answered after a pause.
-    model = await startFakeModel({ steps: [reply('Preamble read'), reply('First read'), thinkThenReply(4_000, 'Got it from codex')] });
+    const model = teardown.model(await startFakeModel({ steps: [reply('Preamble read'), reply('First read'), thinkThenReply(4_000, 'Got it from codex')] }));
     await cccc(['daemon', 'start'], { CCCC_DELIVERY_CONFIRM_MS: '8000' });
     const client = new DaemonClient({ home: cccHome });
     const { group_id } = await client.call('group_create', { title: 'real codex' });

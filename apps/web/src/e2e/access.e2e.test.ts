@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAccessToken } from '../auth/tokens.js';
 import type { WebServer } from '../server.js';
 import { saveScreenshot, type TestBrowser } from '../testing/browser.js';
 import type { DaemonHome } from '../testing/harness.js';
-import { startWebStack, type WebStack } from '../testing/web-stack.js';
+import { useWebStack } from '../testing/web-stack.js';
 
 // A real daemon, the real Web port serving the built app, and Debian's headless Chromium.
 let daemon: DaemonHome;
 let web: WebServer;
 let browser: TestBrowser;
-let stack: WebStack;
-
-beforeAll(async () => {
-  stack = await startWebStack();
-  ({ daemon, web, browser } = stack);
-}, 180_000);
-
-afterAll(async () => {
-  await stack?.close();
-}, 60_000);
+useWebStack((stack) => ({ daemon, web, browser } = stack));
 
 describe('the browser app behind access tokens', () => {
   it('serves the app shell and talks to the daemon while the server is open', async () => {

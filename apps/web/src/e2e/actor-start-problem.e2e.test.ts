@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { WebServer } from '../server.js';
 import { saveScreenshot, type TestBrowser } from '../testing/browser.js';
 import type { DaemonHome } from '../testing/harness.js';
-import { startWebStack, type WebStack } from '../testing/web-stack.js';
+import { useWebStack } from '../testing/web-stack.js';
 import { groupWithScope, webApi } from './fake-claude.js';
 
 // An actor that did not start says why on its card (issue 15, honest starts): a real daemon
@@ -10,16 +10,7 @@ import { groupWithScope, webApi } from './fake-claude.js';
 let daemon: DaemonHome;
 let web: WebServer;
 let browser: TestBrowser;
-let stack: WebStack;
-
-beforeAll(async () => {
-  stack = await startWebStack();
-  ({ daemon, web, browser } = stack);
-}, 180_000);
-
-afterAll(async () => {
-  await stack?.close();
-}, 60_000);
+useWebStack((stack) => ({ daemon, web, browser } = stack));
 
 it('the actor card shows why an actor did not start: exit code, last output, missing executable', async () => {
   const gid = await groupWithScope(web.url, daemon.home, 'start-problem-e2e');

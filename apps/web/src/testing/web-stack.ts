@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
 import { startWebServer, type WebServer } from '../server.js';
 import { snapshotApp } from './app-snapshot.js';
 import { launchTestBrowser, type TestBrowser } from './browser.js';
@@ -39,4 +40,21 @@ export async function startWebStack(): Promise<WebStack> {
     await close();
     throw error;
   }
+}
+
+/**
+ * One stack for the whole test file: started in a beforeAll (180 s for the daemon, the Web port
+ * and Chromium to come up) and closed in an afterAll. `onStarted` hands the started parts to the
+ * file's own variables. Shared so the browser e2e files that need nothing more than the stack do
+ * not each repeat the same start/close hooks and timeouts.
+ */
+export function useWebStack(onStarted: (stack: WebStack) => void): void {
+  let stack: WebStack | undefined;
+  beforeAll(async () => {
+    stack = await startWebStack();
+    onStarted(stack);
+  }, 180_000);
+  afterAll(async () => {
+    await stack?.close();
+  }, 60_000);
 }
