@@ -29,8 +29,9 @@ export function probeProblem(
     return { code, message: `\`${what}\` did not answer within ${timeoutMs / 1000} s; the actor runs without CCCC hooks`, exit_code: null, signal: error.signal ?? null, output_tail };
   }
   const exitCode = typeof error.code === 'number' ? error.code : null;
-  const status = exitCode !== null ? `exited ${exitCode}` : error.signal ? `was killed by ${error.signal}` : `failed (${error.message})`;
-  // The message is recorded in the ledger, so the probe's output stays in output_tail only.
+  const status = exitCode !== null ? `exited ${exitCode}` : error.signal ? `was killed by ${error.signal}` : `failed (${String(error.code ?? 'error')})`;
+  // The message is recorded in the ledger, so the probe's output stays in output_tail only (an
+  // execFile error's message quotes the command's stderr: only its code is named here).
   return { code, message: `\`${what}\` ${status}; the actor runs without CCCC hooks`, exit_code: exitCode, signal: error.signal ?? null, output_tail };
 }
 
