@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { HomeLayout, readActiveGroupId } from '@cccc/groups';
 import { resolveCcccHome, type DaemonClient } from '@cccc/ipc-protocol/node';
-import { cliError } from './cli-error.js';
+import { cliError, CliErrorCodes } from './cli-error.js';
 import { clientFor } from './daemon-process.js';
 import { reportError } from './output.js';
 
@@ -53,7 +53,7 @@ export function groupContext(options: GroupOptions): GroupContext {
   const context = commandContext(options);
   const groupId = options.group?.trim() || readActiveGroupId(new HomeLayout(context.home));
   if (!groupId) {
-    throw cliError('no_active_group', 'no group given: pass --group <group_id> or set one with `cccc use <group_id>`');
+    throw cliError(CliErrorCodes.noActiveGroup, 'no group given: pass --group <group_id> or set one with `cccc use <group_id>`');
   }
   return { ...context, groupId };
 }

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { cliError } from './cli-error.js';
+import { cliError, CliErrorCodes } from './cli-error.js';
 
 /** Repeatable option: `--arg a --arg b` → ['a', 'b']. */
 export function collect(value: string, previous: string[] = []): string[] {
@@ -39,7 +39,7 @@ export function parseKeyValues(entries: readonly string[], flag: string): Record
   const out: Record<string, string> = {};
   entries.forEach((entry, index) => {
     const eq = entry.indexOf('=');
-    if (eq <= 0) throw cliError('invalid_env_entry', `${flag} entry #${index + 1} is not KEY=VALUE`);
+    if (eq <= 0) throw cliError(CliErrorCodes.invalidEnvEntry, `${flag} entry #${index + 1} is not KEY=VALUE`);
     out[entry.slice(0, eq)] = entry.slice(eq + 1);
   });
   return out;

@@ -25,7 +25,16 @@ export function fileLogger(path: string, echo?: NodeJS.WritableStream): Logger {
   };
 }
 
-export function errorFields(error: unknown): Record<string, unknown> {
-  if (error instanceof Error) return { error: error.message, stack: error.stack };
-  return { error: String(error) };
+/** How many `cause` links a log line follows (a cycle or a deep chain must not grow a line). */
+const MAX_CAUSE_DEPTH = 5;
+
+/**
+ * Log fields of an error, with its `cause` chain: an internal error keeps its cause in the log,
+ * the only place it goes (responses say `internal_error` and nothing more).
+ */
+export function errorFields(error: unknown, depth = 0): Record<string, unknown> {
+  if (!(error instanceof Error)) return { error: String(error) };
+  const fields: Record<string, unknown> = { error: error.message, stack: error.stack };
+  if (error.cause !== undefined && depth < MAX_CAUSE_DEPTH) fields['cause'] = errorFields(error.cause, depth + 1);
+  return fields;
 }

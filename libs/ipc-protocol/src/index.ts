@@ -4,6 +4,13 @@ export { ErrorCodes, IpcError, isIpcError, type KnownErrorCode } from './errors.
 export { DaemonAddrV1 } from './addr.js';
 export {
   CCCSEventV1,
+  isEventOfKind,
+  isValidEventOfKind,
+  isInputOfKind,
+  type EventOf,
+  type KnownEvent,
+  type EventInput,
+  type StoredEvent,
   EventId,
   EventStreamItem,
   EventStreamEventItem,

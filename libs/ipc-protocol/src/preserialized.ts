@@ -6,11 +6,11 @@
  * `json` MUST be `JSON.stringify(value)`. Anything that serializes the response generically
  * still gets the same bytes through `toJSON`; `encodeLineText` splices `json` in directly.
  */
-export class PreserializedResult {
+export class PreserializedResult<T = Record<string, unknown>> {
   private line: Uint8Array | undefined;
 
   constructor(
-    readonly value: Record<string, unknown>,
+    readonly value: T,
     readonly json: string,
   ) {}
 
@@ -23,11 +23,11 @@ export class PreserializedResult {
     return this.line;
   }
 
-  static of(value: Record<string, unknown>): PreserializedResult {
+  static of<T>(value: T): PreserializedResult<T> {
     return new PreserializedResult(value, JSON.stringify(value));
   }
 
-  toJSON(): Record<string, unknown> {
+  toJSON(): T {
     return this.value;
   }
 }

@@ -13,7 +13,10 @@ export interface RequestContext {
 export type OpHandler<K extends OpName> = (
   args: OpArgs<K>,
   context: RequestContext,
-) => OpResult<K> | StreamUpgrade<OpResult<K>> | Promise<OpResult<K> | StreamUpgrade<OpResult<K>>>;
+) => HandlerOutcome<K> | Promise<HandlerOutcome<K>>;
+
+/** A result, the same result already serialized, or a stream upgrade answered with it first. */
+type HandlerOutcome<K extends OpName> = OpResult<K> | PreserializedResult<OpResult<K>> | StreamUpgrade<OpResult<K>>;
 
 export interface Dispatched {
   readonly response: DaemonResponseV1;

@@ -1,4 +1,4 @@
-import type { DeliveryState } from '@cccc/ipc-protocol';
+import { isEventOfKind } from '@cccc/ipc-protocol';
 import { ledgerError, LedgerErrorCodes } from './errors.js';
 import type { Decide } from './storage/appender.js';
 import { assertSettleAllowed, claimRefusal, deliveryIdFor, type DeliveryFact } from './projections/delivery.js';
@@ -14,20 +14,14 @@ export function latestWith(
 ): DeliveryFact | undefined {
   let latest = committed;
   for (const e of earlier) {
-    if (e.kind !== 'runtime.delivery' || e.data['source_event_id'] !== sourceEventId || e.data['actor_id'] !== actorId) continue;
-    latest = {
-      actor_id: actorId,
-      source_event_id: sourceEventId,
-      delivery_id: String(e.data['delivery_id']),
-      state: e.data['state'] as DeliveryState,
-      transport: String(e.data['transport']),
-      event_id: e.id,
-    };
+    if (!isEventOfKind(e, 'runtime.delivery') || e.data.source_event_id !== sourceEventId || e.data.actor_id !== actorId) continue;
+    const { delivery_id, state, transport } = e.data;
+    latest = { actor_id: actorId, source_event_id: sourceEventId, delivery_id, state, transport, event_id: e.id };
   }
   return latest;
 }
 
-export function claimInput(groupId: string, req: ClaimRequest, createdAt: string): { input: AppendInput; deliveryId: string } {
+export function claimInput(groupId: string, req: ClaimRequest, createdAt: string): { input: AppendInput<'runtime.delivery'>; deliveryId: string } {
   const deliveryId = deliveryIdFor(groupId, req.actorId, createdAt, req.sourceEventId);
   return {
     deliveryId,
@@ -48,7 +42,7 @@ export function claimDecision(req: ClaimRequest, latestCommitted: () => Delivery
   };
 }
 
-export function settleInput(req: SettleRequest, latest: DeliveryFact | undefined): AppendInput {
+export function settleInput(req: SettleRequest, latest: DeliveryFact | undefined): AppendInput<'runtime.delivery'> {
   if (!latest) throw ledgerError(LedgerErrorCodes.illegalDeliveryTransition, `no delivery claim for ${req.actorId} on ${req.sourceEventId}`);
   return {
     kind: 'runtime.delivery',

@@ -1,3 +1,4 @@
+import { isEventOfKind, type StoredEvent } from '@cccc/ipc-protocol';
 import { FileLock } from '@cccc/durable-fs';
 import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,7 +25,7 @@ import type { ClaimRefusal, DeliveryFact } from './projections/delivery.js';
 import type { HistoryPage } from './projections/history.js';
 import type { InboxView } from './projections/inbox.js';
 import type { ReplyObligation } from './projections/obligations.js';
-import { roleOrPeer } from './projections/recipients.js';
+import { chatClientId, roleOrPeer } from './projections/recipients.js';
 import { GroupCommitAppender, type Decide } from './storage/appender.js';
 import { compactLocked, MAX_ACTIVE_BYTES, type CompactReport } from './storage/compact.js';
 import { MIN_COMPACT_INTERVAL_MS } from './storage/compact-policy.js';
@@ -40,6 +41,7 @@ import {
   DEFAULT_INBOX_LIMIT,
   type ClaimRequest,
   type ClaimResult,
+  type DeliveryEvent,
   type FollowOptions,
   type HistoryRequest,
   type InboxConsumeResult,
@@ -172,17 +174,17 @@ export class FileLedgerStore implements LedgerStore {
 
   // ---- appends -------------------------------------------------------------------------
 
-  private prepare(input: AppendInput): PreparedEvent {
+  private prepare<K extends string>(input: AppendInput<K>): PreparedEvent<K> {
     return prepareEvent(input, this.groupId, this.paths.groupDir, this.opts.clock);
   }
 
   /** client_id idempotency per (group, by, client_id), decided under the writer lock. */
   private dedupe(event: LedgerEvent): Decide | undefined {
-    const clientId = event.kind === 'chat.message' ? event.data['client_id'] : undefined;
-    if (typeof clientId !== 'string' || clientId === '') return undefined;
+    const clientId = chatClientId(event);
+    if (!clientId) return undefined;
     const windowMs = this.opts.clientIdWindowMs ?? CLIENT_ID_WINDOW_MS;
     return ({ earlier }) => {
-      const same = earlier.find((e) => e.kind === 'chat.message' && e.by === event.by && e.data['client_id'] === clientId);
+      const same = earlier.find((e) => e.by === event.by && chatClientId(e) === clientId);
       if (same) return { write: false, answer: same };
       const ord = this.queries.clientIdOrd(event.by, clientId);
       if (ord === undefined) return { write: true };
@@ -192,12 +194,14 @@ export class FileLedgerStore implements LedgerStore {
     };
   }
 
-  private async enqueue(prepared: PreparedEvent, decide?: Decide): Promise<AppendResult> {
-    const outcome = await this.appender.enqueue(prepared, decide ?? this.dedupe(prepared.event));
-    return outcome.written ? { event: outcome.event, duplicate: false } : { event: outcome.answer as LedgerEvent, duplicate: true };
+  private async enqueue<K extends string>(prepared: PreparedEvent<K>): Promise<AppendResult<K>> {
+    const outcome = await this.appender.enqueue(prepared, this.dedupe(prepared.event));
+    if (outcome.written) return { event: prepared.event, duplicate: false };
+    // Only a chat.message carries a client_id, so the answer is the earlier event of this kind.
+    return { event: outcome.answer as StoredEvent<K>, duplicate: true };
   }
 
-  async append(input: AppendInput): Promise<AppendResult> {
+  async append<K extends string>(input: AppendInput<K>): Promise<AppendResult<K>> {
     this.ensureOpen();
     return this.enqueue(this.prepare(input));
   }
@@ -276,19 +280,21 @@ export class FileLedgerStore implements LedgerStore {
     return this.queries.byId(id)?.ord;
   }
 
-  findByClientId(by: string, clientId: string): LedgerEvent | undefined {
+  findByClientId(by: string, clientId: string): StoredEvent<'chat.message'> | undefined {
     this.refresh();
     const ord = this.queries.clientIdOrd(by, clientId);
     if (ord === undefined) return undefined;
     const original = this.readOrd(ord);
+    if (!isEventOfKind(original, 'chat.message')) return undefined;
     const now = (this.opts.clock ? this.opts.clock() : new Date()).getTime();
     return now - Date.parse(original.ts) <= (this.opts.clientIdWindowMs ?? CLIENT_ID_WINDOW_MS) ? original : undefined;
   }
 
-  findReplyRequestCancel(sourceEventId: string): LedgerEvent | undefined {
+  findReplyRequestCancel(sourceEventId: string): StoredEvent<'chat.reply_request.cancelled'> | undefined {
     this.refresh();
     const first = this.queries.cancels(sourceEventId)[0];
-    return first ? this.readOrd(first.ord) : undefined;
+    const event = first ? this.readOrd(first.ord) : undefined;
+    return event && isEventOfKind(event, 'chat.reply_request.cancelled') ? event : undefined;
   }
 
   mailCursorOf(actorId: string): CursorEntry | undefined {
@@ -361,23 +367,25 @@ export class FileLedgerStore implements LedgerStore {
     this.refresh();
     const createdAt = req.actorCreatedAt ?? this.queries.generation(req.actorId)?.created_at ?? '';
     const { input, deliveryId } = claimInput(this.groupId, req, createdAt);
-    const outcome = await this.appender.enqueue(this.prepare(input), claimDecision(req, this.latestDelivery(req.sourceEventId, req.actorId)));
-    if (outcome.written) return { claimed: true, delivery_id: deliveryId, event: outcome.event };
+    const prepared = this.prepare(input);
+    const outcome = await this.appender.enqueue(prepared, claimDecision(req, this.latestDelivery(req.sourceEventId, req.actorId)));
+    if (outcome.written) return { claimed: true, delivery_id: deliveryId, event: prepared.event };
     const { refusal, latest } = outcome.answer as { refusal: ClaimRefusal; latest: DeliveryFact };
     return { claimed: false, delivery_id: latest.delivery_id, refusal, latest };
   }
 
-  async settleDelivery(req: SettleRequest): Promise<LedgerEvent> {
+  async settleDelivery(req: SettleRequest): Promise<DeliveryEvent> {
     this.refresh();
     const input = settleInput(req, this.latestDelivery(req.sourceEventId, req.actorId)());
-    const outcome = await this.appender.enqueue(this.prepare(input), settleDecision(req, this.latestDelivery(req.sourceEventId, req.actorId)));
+    const prepared = this.prepare(input);
+    const outcome = await this.appender.enqueue(prepared, settleDecision(req, this.latestDelivery(req.sourceEventId, req.actorId)));
     if (!outcome.written) throw ledgerError(LedgerErrorCodes.illegalDeliveryTransition, 'settle was not written');
-    return outcome.event;
+    return prepared.event;
   }
 
-  async settleStrandedClaims(reason = 'claim left by a previous daemon process'): Promise<LedgerEvent[]> {
+  async settleStrandedClaims(reason = 'claim left by a previous daemon process'): Promise<DeliveryEvent[]> {
     this.refresh();
-    const out: LedgerEvent[] = [];
+    const out: DeliveryEvent[] = [];
     for (const row of this.queries.strandedClaims()) {
       out.push(await this.settleDelivery({ actorId: row.actor_id, sourceEventId: row.source_id, state: 'ambiguous', reason }));
     }

@@ -8,6 +8,7 @@ export {
   type HistoryRequest,
   type ClaimRequest,
   type ClaimResult,
+  type DeliveryEvent,
   type SettleRequest,
   type FollowOptions,
   type Follower,

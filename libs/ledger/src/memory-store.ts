@@ -1,3 +1,4 @@
+import { isEventOfKind, type StoredEvent } from '@cccc/ipc-protocol';
 import { createHash } from 'node:crypto';
 import { claimInput, latestWith, settleInput } from './delivery-ops.js';
 import { ledgerError, LedgerErrorCodes } from './errors.js';
@@ -8,7 +9,7 @@ import { generationCreatedAt } from './projections/generation.js';
 import { messageHistoryOf, type HistoryPage } from './projections/history.js';
 import { inboxUnread, inboxUnreadCount, type InboxView } from './projections/inbox.js';
 import { replyObligationsOf, type ReplyObligation } from './projections/obligations.js';
-import { roleOrPeer } from './projections/recipients.js';
+import { chatClientId, roleOrPeer } from './projections/recipients.js';
 import type { CompactReport } from './storage/compact.js';
 import { encodeEvent } from './storage/line-codec.js';
 import { CLIENT_ID_WINDOW_MS } from './storage/limits.js';
@@ -20,6 +21,7 @@ import {
   DEFAULT_INBOX_LIMIT,
   type ClaimRequest,
   type ClaimResult,
+  type DeliveryEvent,
   type Follower,
   type FollowOptions,
   type HistoryRequest,
@@ -53,15 +55,16 @@ export class MemoryLedgerStore implements LedgerStore {
     if (this.closed) throw ledgerError(LedgerErrorCodes.ledgerClosed, `ledger of ${this.groupId} is closed`);
   }
 
-  private appendSync(input: AppendInput): AppendResult {
+  private appendSync<K extends string>(input: AppendInput<K>): AppendResult<K> {
     this.ensureOpen();
     const { event } = prepareEvent(input, this.groupId, undefined, this.opts.clock);
-    const clientId = event.kind === 'chat.message' ? event.data['client_id'] : undefined;
-    if (typeof clientId === 'string' && clientId !== '') {
+    const clientId = chatClientId(event);
+    if (clientId) {
       for (let i = this.events.length - 1; i >= 0; i--) {
         const e = this.events[i] as LedgerEvent;
-        if (e.kind !== 'chat.message' || e.by !== event.by || e.data['client_id'] !== clientId) continue;
-        if (this.now().getTime() - Date.parse(e.ts) <= (this.opts.clientIdWindowMs ?? CLIENT_ID_WINDOW_MS)) return { event: e, duplicate: true };
+        if (e.by !== event.by || chatClientId(e) !== clientId) continue;
+        // Only a chat.message carries a client_id, so the earlier event is of this kind.
+        if (this.now().getTime() - Date.parse(e.ts) <= (this.opts.clientIdWindowMs ?? CLIENT_ID_WINDOW_MS)) return { event: e as StoredEvent<K>, duplicate: true };
         break;
       }
     }
@@ -69,7 +72,7 @@ export class MemoryLedgerStore implements LedgerStore {
     return { event, duplicate: false };
   }
 
-  async append(input: AppendInput): Promise<AppendResult> {
+  async append<K extends string>(input: AppendInput<K>): Promise<AppendResult<K>> {
     return this.appendSync(input);
   }
 
@@ -131,16 +134,20 @@ export class MemoryLedgerStore implements LedgerStore {
     return i === -1 ? undefined : i + 1;
   }
 
-  findByClientId(by: string, clientId: string): LedgerEvent | undefined {
+  findByClientId(by: string, clientId: string): StoredEvent<'chat.message'> | undefined {
     // The latest use of the key, like the file store's index (an expired key can be reused).
-    const original = this.events.findLast((e) => e.kind === 'chat.message' && e.by === by && e.data['client_id'] === clientId);
+    const original = this.events.findLast(
+      (e): e is StoredEvent<'chat.message'> => isEventOfKind(e, 'chat.message') && e.by === by && e.data.client_id === clientId,
+    );
     if (!original) return undefined;
     const now = (this.opts.clock ? this.opts.clock() : new Date()).getTime();
     return now - Date.parse(original.ts) <= (this.opts.clientIdWindowMs ?? CLIENT_ID_WINDOW_MS) ? original : undefined;
   }
 
-  findReplyRequestCancel(sourceEventId: string): LedgerEvent | undefined {
-    return this.events.find((e) => e.kind === 'chat.reply_request.cancelled' && e.data['source_event_id'] === sourceEventId);
+  findReplyRequestCancel(sourceEventId: string): StoredEvent<'chat.reply_request.cancelled'> | undefined {
+    return this.events.find(
+      (e): e is StoredEvent<'chat.reply_request.cancelled'> => isEventOfKind(e, 'chat.reply_request.cancelled') && e.data.source_event_id === sourceEventId,
+    );
   }
 
   mailCursorOf(actorId: string): CursorEntry | undefined {
@@ -206,22 +213,23 @@ export class MemoryLedgerStore implements LedgerStore {
     return { claimed: true, delivery_id: deliveryId, event: this.appendSync(input).event };
   }
 
-  async settleDelivery(req: SettleRequest): Promise<LedgerEvent> {
+  async settleDelivery(req: SettleRequest): Promise<DeliveryEvent> {
     const latest = this.latest(req.sourceEventId, req.actorId);
     const input = settleInput(req, latest);
     assertSettleAllowed(latest?.state, req.state, latest?.delivery_id ?? '');
     return this.appendSync(input).event;
   }
 
-  async settleStrandedClaims(reason = 'claim left by a previous daemon process'): Promise<LedgerEvent[]> {
-    const claimed = new Map<string, DeliveryFact>();
+  async settleStrandedClaims(reason = 'claim left by a previous daemon process'): Promise<DeliveryEvent[]> {
+    const claimed = new Map<string, { actor_id: string; source_event_id: string }>();
     for (const e of this.events) {
-      if (e.kind !== 'runtime.delivery') continue;
-      const key = `${String(e.data['source_event_id'])}\0${String(e.data['actor_id'])}`;
-      if (e.data['state'] === 'claimed') claimed.set(key, { actor_id: String(e.data['actor_id']), source_event_id: String(e.data['source_event_id']) } as DeliveryFact);
+      if (!isEventOfKind(e, 'runtime.delivery')) continue;
+      const { actor_id, source_event_id, state } = e.data;
+      const key = `${source_event_id}\0${actor_id}`;
+      if (state === 'claimed') claimed.set(key, { actor_id, source_event_id });
       else claimed.delete(key);
     }
-    const out: LedgerEvent[] = [];
+    const out: DeliveryEvent[] = [];
     for (const f of claimed.values()) out.push(await this.settleDelivery({ actorId: f.actor_id, sourceEventId: f.source_event_id, state: 'ambiguous', reason }));
     return out;
   }

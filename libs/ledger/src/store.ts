@@ -1,4 +1,4 @@
-import type { DeliveryState } from '@cccc/ipc-protocol';
+import type { DeliveryState, StoredEvent } from '@cccc/ipc-protocol';
 import type { ConfirmationFact } from './projections/confirmation.js';
 import type { DeliveryFact, ClaimRefusal } from './projections/delivery.js';
 import type { HistoryMode, HistoryPage } from './projections/history.js';
@@ -13,7 +13,7 @@ export interface InboxConsumeResult {
   messages: LedgerEvent[];
   cursor: CursorEntry;
   /** The mail.read commit record, or null when the Inbox was empty. */
-  event: LedgerEvent | null;
+  event: StoredEvent<'mail.read'> | null;
 }
 
 export interface HistoryRequest {
@@ -33,8 +33,11 @@ export interface ClaimRequest {
   forceAmbiguous?: boolean;
 }
 
+/** A `runtime.delivery` fact as the store appended it. */
+export type DeliveryEvent = StoredEvent<'runtime.delivery'>;
+
 export type ClaimResult =
-  | { claimed: true; delivery_id: string; event: LedgerEvent }
+  | { claimed: true; delivery_id: string; event: DeliveryEvent }
   | { claimed: false; delivery_id: string; refusal: ClaimRefusal; latest: DeliveryFact };
 
 export interface SettleRequest {
@@ -75,7 +78,8 @@ export interface IntegrityReport {
  */
 export interface LedgerStore extends AsyncDisposable {
   readonly groupId: string;
-  append(input: AppendInput): Promise<AppendResult>;
+  /** `data` is typed by `kind`: a known kind's registry type, an open record for vendor kinds. */
+  append<K extends string>(input: AppendInput<K>): Promise<AppendResult<K>>;
   appendMany(inputs: readonly AppendInput[]): Promise<AppendResult[]>;
   readForward(): Iterable<LedgerEvent>;
   readBackward(): Iterable<LedgerEvent>;
@@ -89,9 +93,9 @@ export interface LedgerStore extends AsyncDisposable {
    * The chat.message a `(by, client_id)` pair identifies within the idempotency window, so a
    * caller can replay it before re-validating a retried request.
    */
-  findByClientId(by: string, clientId: string): LedgerEvent | undefined;
+  findByClientId(by: string, clientId: string): StoredEvent<'chat.message'> | undefined;
   /** The first `chat.reply_request.cancelled` of a source message, if any (cancel idempotency). */
-  findReplyRequestCancel(sourceEventId: string): LedgerEvent | undefined;
+  findReplyRequestCancel(sourceEventId: string): StoredEvent<'chat.reply_request.cancelled'> | undefined;
   /** The persisted Mail cursor of an actor (`state/read_cursors.json`), if any. */
   mailCursorOf(actorId: string): CursorEntry | undefined;
   inboxPeek(q: { actorId: string; limit?: number }): InboxView;
@@ -104,9 +108,9 @@ export interface LedgerStore extends AsyncDisposable {
   /** Latest `x.cccc.delivery_confirmation` per recipient (prompt-submit evidence after `accepted`). */
   deliveryConfirmations(sourceEventId: string): ConfirmationFact[];
   claimDelivery(req: ClaimRequest): Promise<ClaimResult>;
-  settleDelivery(req: SettleRequest): Promise<LedgerEvent>;
+  settleDelivery(req: SettleRequest): Promise<DeliveryEvent>;
   /** Startup step: every `claimed` left by a previous process becomes `ambiguous`. */
-  settleStrandedClaims(reason?: string): Promise<LedgerEvent[]>;
+  settleStrandedClaims(reason?: string): Promise<DeliveryEvent[]>;
   snapshot(opts?: { reason?: string }): Promise<SnapshotReport>;
   compact(opts?: { reason?: string; force?: boolean }): Promise<CompactReport>;
   integrity(): IntegrityReport;

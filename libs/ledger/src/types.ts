@@ -1,18 +1,16 @@
-import type { CCCSEventV1 } from '@cccc/ipc-protocol';
+import type { CCCSEventV1, EventInput, StoredEvent } from '@cccc/ipc-protocol';
 
 /** A stored event. The reference never writes the optional `seq`, and neither do we. */
 export type LedgerEvent = CCCSEventV1;
 
-/** What a caller asks to append; the store assigns id, ts and group_id. */
-export interface AppendInput {
-  kind: string;
-  by: string;
-  data: Record<string, unknown>;
-  scope_key?: string;
-}
+/**
+ * What a caller asks to append; the store assigns id, ts and group_id. `data` is checked against
+ * the kind's registry type at compile time (and its schema at run time).
+ */
+export type AppendInput<K extends string = string> = EventInput<K>;
 
-export interface AppendResult {
-  event: LedgerEvent;
+export interface AppendResult<K extends string = string> {
+  event: StoredEvent<K>;
   /** true when a `client_id` duplicate returned the original event instead of appending. */
   duplicate: boolean;
 }

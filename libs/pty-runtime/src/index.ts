@@ -81,7 +81,7 @@ export {
 } from './runtime/launch.js';
 
 // Delivery rendering
-export { messageFromEvent, type DeliveredMessage, type DeliveredAttachment, type DeliveredNotify } from './delivery/message.js';
+export type { DeliveredMessage, DeliveredAttachment, DeliveredNotify } from './delivery/message.js';
 export { renderChatMessage, renderHeader, renderBody, mailPendingLine, type RenderMessageOptions } from './delivery/render-message.js';
 export { renderDeliveryBatch, renderSystemNotify, mailNotice, REPLY_INSTRUCTION, type DeliveryItem, type RenderBatchOptions } from './delivery/render-batch.js';
 export { buildSystemPrompt, DEFAULT_PREAMBLE, type SystemPromptInput, type TeamMember, type PromptScope } from './delivery/system-prompt.js';

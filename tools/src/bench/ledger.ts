@@ -4,6 +4,7 @@ import { closeSync, existsSync, fdatasync, fdatasyncSync, fsyncSync, mkdirSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openGroupLedger, type FileLedgerStore } from '@cccc/ledger';
+import type { ChatMessageData } from '@cccc/ipc-protocol';
 import { fmt, printTable, summarize } from './stats.js';
 
 const G = 'g_bench0000001';
@@ -112,7 +113,7 @@ function cpuPerOp(c0: NodeJS.CpuUsage, ops: number): number {
 }
 
 /** `writers` concurrent loops, each awaiting its own acknowledgement, `total` appends in all. */
-async function concurrentAppends(store: FileLedgerStore, writers: number, total: number, data: Record<string, unknown>) {
+async function concurrentAppends(store: FileLedgerStore, writers: number, total: number, data: ChatMessageData) {
   const before = store.appendStats();
   const c0 = process.cpuUsage();
   const t0 = now();
@@ -129,7 +130,7 @@ async function concurrentAppends(store: FileLedgerStore, writers: number, total:
 async function appendSection(root: string): Promise<void> {
   const home = mkdtempSync(join(root, 'appends-'));
   const store = await openGroupLedger({ home, groupId: G });
-  const data = { text: 'x'.repeat(200), message_mode: 'send', to: ['peer1'] };
+  const data: ChatMessageData = { text: 'x'.repeat(200), message_mode: 'send', to: ['peer1'] };
   await sampleAsync(100, () => store.append({ kind: 'chat.message', by: 'user', data })); // warm up
 
   // Sequential appends and two bare baselines (the same bytes, write + fdatasync, no ledger;

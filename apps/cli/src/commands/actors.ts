@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ActorPatch, OpArgsInput } from '@cccc/ipc-protocol';
 import { splitCommandLine } from '@cccc/groups';
-import { cliError } from '../cli-error.js';
+import { cliError, CliErrorCodes } from '../cli-error.js';
 import { groupContext, guarded, withGroupOptions, type GroupOptions } from '../context.js';
 import { actorStateLabel, formatTable } from '../format.js';
 import { collect, parseBoolean, parseKeyValues } from '../option-parsers.js';
@@ -92,7 +92,7 @@ export function registerActorCommands(program: Command, setExit: SetExit): void 
     guarded(setExit, async (actorId: string, opts: ActorFields) => {
       const ctx = groupContext(opts);
       const patch: ActorPatch = { ...actorFields(opts), ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}) };
-      if (Object.keys(patch).length === 0) throw cliError('invalid_patch', 'nothing to update: pass at least one field option');
+      if (Object.keys(patch).length === 0) throw cliError(CliErrorCodes.invalidPatch, 'nothing to update: pass at least one field option');
       const result = await ctx.client.call('actor_update', { group_id: ctx.groupId, actor_id: actorId, by: ctx.by, patch });
       if (ctx.json) return printJson(result);
       printLines([`updated ${result.actor.id}: ${Object.keys(patch).join(', ')}`]);
@@ -149,9 +149,9 @@ function withActorFields(command: Command): Command {
 
 /** The fields actor_add and actor_update share; `enabled` is handled by each caller. */
 function actorFields(opts: ActorFields): ActorPatch {
-  if (opts.command !== undefined && opts.arg !== undefined) throw cliError('invalid_command', 'use --command or --arg, not both');
+  if (opts.command !== undefined && opts.arg !== undefined) throw cliError(CliErrorCodes.invalidCommand, 'use --command or --arg, not both');
   if (opts.submit !== undefined && !['enter', 'newline', 'none'].includes(opts.submit)) {
-    throw cliError('invalid_request', `--submit must be enter, newline or none`);
+    throw cliError(CliErrorCodes.invalidRequest, `--submit must be enter, newline or none`);
   }
   const command = opts.arg ?? (opts.command !== undefined ? splitCommandLine(opts.command) : undefined);
   return {

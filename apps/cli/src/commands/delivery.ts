@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { groupContext, guarded, withGroupOptions, type GroupOptions } from '../context.js';
 import { collectList } from '../option-parsers.js';
 import { printJson, printLines } from '../output.js';
-import { cliError } from '../cli-error.js';
+import { cliError, CliErrorCodes } from '../cli-error.js';
 
 /** `cccc deliver <event_id> --to <actor>` (message_deliver) and `cccc cancel-reply <event_id>`. */
 export function registerDeliveryCommands(program: Command, setExit: (code: number) => void): void {
@@ -11,7 +11,7 @@ export function registerDeliveryCommands(program: Command, setExit: (code: numbe
     .option('--force-ambiguous', 'retry even where an earlier attempt is ambiguous')
     .action(
       guarded(setExit, async (eventId: string, opts: GroupOptions & { to?: string[]; forceAmbiguous?: boolean }) => {
-        if (!opts.to || opts.to.length === 0) throw cliError('invalid_request', 'name the recipients with --to <actor>', { field: 'to' });
+        if (!opts.to || opts.to.length === 0) throw cliError(CliErrorCodes.invalidRequest, 'name the recipients with --to <actor>', { field: 'to' });
         const ctx = groupContext(opts);
         const result = await ctx.client.call('message_deliver', {
           group_id: ctx.groupId,

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { HomeLayout, writeActiveGroupId } from '@cccc/groups';
 import type { GroupDoc } from '@cccc/ipc-protocol';
 import type { DaemonClient } from '@cccc/ipc-protocol/node';
-import { cliError } from '../cli-error.js';
+import { cliError, CliErrorCodes } from '../cli-error.js';
 import { commandContext, groupContext, guarded, withCommonOptions, withGroupOptions, type GroupOptions } from '../context.js';
 import { formatTable } from '../format.js';
 import { printJson, printLines } from '../output.js';
@@ -82,7 +82,7 @@ export function registerGroupCommands(program: Command, setExit: SetExit): void 
     .action(
       guarded(setExit, async (opts: GroupOptions & { title?: string; topic?: string }) => {
         const ctx = groupContext(opts);
-        if (opts.title === undefined && opts.topic === undefined) throw cliError('invalid_patch', 'nothing to update: pass --title and/or --topic');
+        if (opts.title === undefined && opts.topic === undefined) throw cliError(CliErrorCodes.invalidPatch, 'nothing to update: pass --title and/or --topic');
         const patch = { ...(opts.title !== undefined ? { title: opts.title } : {}), ...(opts.topic !== undefined ? { topic: opts.topic } : {}) };
         const result = await ctx.client.call('group_update', { group_id: ctx.groupId, by: ctx.by, patch });
         if (ctx.json) return printJson(result);
@@ -96,7 +96,7 @@ export function registerGroupCommands(program: Command, setExit: SetExit): void 
       guarded(setExit, async (opts: GroupOptions & { confirm?: boolean }) => {
         const ctx = groupContext(opts);
         // Deleting retires the ledger and every actor: an explicit flag, as the reference CLI asks.
-        if (!opts.confirm) throw cliError('confirmation_required', `deleting ${ctx.groupId} needs --confirm`);
+        if (!opts.confirm) throw cliError(CliErrorCodes.confirmationRequired, `deleting ${ctx.groupId} needs --confirm`);
         const result = await ctx.client.call('group_delete', { group_id: ctx.groupId, by: ctx.by });
         if (ctx.json) return printJson(result);
         printLines([`deleted ${result.group_id}`]);
@@ -126,7 +126,7 @@ export function registerGroupCommands(program: Command, setExit: SetExit): void 
         return printLines([`${result.group_id}: stopped`]);
       }
       if (state !== 'active' && state !== 'idle' && state !== 'paused') {
-        throw cliError('invalid_state', `unknown state "${state}" (active, idle, paused or stopped)`);
+        throw cliError(CliErrorCodes.invalidState, `unknown state "${state}" (active, idle, paused or stopped)`);
       }
       const result = await ctx.client.call('group_set_state', { group_id: ctx.groupId, state, by: ctx.by });
       if (ctx.json) return printJson(result);

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { OpArgsInput } from '@cccc/ipc-protocol';
-import { cliError } from '../cli-error.js';
+import { cliError, CliErrorCodes } from '../cli-error.js';
 import { groupContext, guarded, withGroupOptions, type GroupContext, type GroupOptions } from '../context.js';
 import { formatMessage, shortId } from '../format.js';
 import { parsePositiveInt } from '../option-parsers.js';
@@ -61,6 +61,6 @@ export function registerInboxCommands(program: Command, setExit: SetExit): void 
 /** Inbox and history are per actor: `--actor-id`, else the caller itself (`--by` / CCCC_ACTOR_ID). */
 function actorFor(ctx: GroupContext, opts: ActorViewOptions): string {
   const actorId = opts.actorId?.trim() || (ctx.by !== 'user' ? ctx.by : '');
-  if (!actorId) throw cliError('missing_actor_id', 'whose messages? pass --actor-id <actor_id> (or --by / CCCC_ACTOR_ID as an actor)');
+  if (!actorId) throw cliError(CliErrorCodes.missingActorId, 'whose messages? pass --actor-id <actor_id> (or --by / CCCC_ACTOR_ID as an actor)');
   return actorId;
 }

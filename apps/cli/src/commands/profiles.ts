@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ProfileInput } from '@cccc/ipc-protocol';
 import { splitCommandLine } from '@cccc/groups';
-import { cliError } from '../cli-error.js';
+import { cliError, CliErrorCodes } from '../cli-error.js';
 import { commandContext, guarded, withCommonOptions, type CommonOptions } from '../context.js';
 import { formatTable } from '../format.js';
 import { collect, parseKeyValues, parsePositiveInt } from '../option-parsers.js';
@@ -74,7 +74,7 @@ export function registerProfileCommands(program: Command, setExit: SetExit): voi
     .action(
       guarded(setExit, async (opts: UpsertOptions) => {
         const ctx = commandContext(opts);
-        if (opts.command !== undefined && opts.arg !== undefined) throw cliError('invalid_command', 'use --command or --arg, not both');
+        if (opts.command !== undefined && opts.arg !== undefined) throw cliError(CliErrorCodes.invalidCommand, 'use --command or --arg, not both');
         const command = opts.arg ?? (opts.command !== undefined ? splitCommandLine(opts.command) : undefined);
         const input: ProfileInput = {
           name: opts.name,

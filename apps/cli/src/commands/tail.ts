@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { CCCSEventV1 } from '@cccc/ipc-protocol';
-import { cliError } from '../cli-error.js';
+import { IpcError, type CCCSEventV1 } from '@cccc/ipc-protocol';
+import { cliError, CliErrorCodes } from '../cli-error.js';
 import { groupContext, guarded, withGroupOptions, type GroupContext, type GroupOptions } from '../context.js';
 import { formatEvent } from '../format.js';
 import { tailSelection, visibleTail } from './tail-kinds.js';
@@ -113,8 +113,10 @@ async function follow(
   for await (const item of stream) {
     if (item.t === 'event' && 'event' in item) print(item.event as CCCSEventV1);
     else if (item.t === 'error') {
-      throw cliError(String(item.code ?? 'stream_error'), String(item.message ?? 'the event stream failed'));
+      // The daemon's own code for the failure travels on unchanged.
+      const code = typeof item.code === 'string' && item.code !== '' ? item.code : CliErrorCodes.streamError;
+      throw new IpcError(code, String(item.message ?? 'the event stream failed'));
     }
   }
-  if (!interrupt.fired) throw cliError('stream_closed', 'the daemon closed the event stream');
+  if (!interrupt.fired) throw cliError(CliErrorCodes.streamClosed, 'the daemon closed the event stream');
 }

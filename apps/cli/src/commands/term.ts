@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { DaemonClient } from '@cccc/ipc-protocol/node';
-import { cliError } from '../cli-error.js';
+import { cliError, CliErrorCodes } from '../cli-error.js';
 import { groupContext, guarded, withGroupOptions, type GroupOptions } from '../context.js';
 
 /** Ctrl-] (the telnet escape): detach and give the terminal back. */
@@ -31,7 +31,7 @@ export function registerTermCommand(program: Command, setExit: (code: number) =>
       guarded(setExit, async (actorId: string, opts: TermOptions) => {
         const ctx = groupContext(opts);
         const { stdin, stdout } = process;
-        if (!stdin.isTTY || !stdout.isTTY) throw cliError('not_a_tty', '`cccc term` needs an interactive terminal (stdin and stdout must be a TTY)');
+        if (!stdin.isTTY || !stdout.isTTY) throw cliError(CliErrorCodes.notATty, '`cccc term` needs an interactive terminal (stdin and stdout must be a TTY)');
         const mode = opts.viewer ? 'viewer' : 'control';
         const size = { cols: Math.min(4096, Math.max(10, stdout.columns || 120)), rows: Math.min(4096, Math.max(2, stdout.rows || 40)) };
         const attachment = await ctx.client.openTermAttach({

@@ -1,6 +1,6 @@
 import { ContextStore, contextView, overviewView, taskList, type ActorRoles, type ContextHead, type ContextPrincipal, type SyncResult, type TaskListArgs } from '@cccc/context';
 import { effectiveRole, isVisibleActor, type GroupDoc } from '@cccc/groups';
-import { IpcError, PreserializedResult } from '@cccc/ipc-protocol';
+import { ErrorCodes, IpcError, PreserializedResult, type OpResult } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
 
 /**
@@ -15,7 +15,7 @@ export class ContextService {
    * itself. Valid while the store's head (one object per version_state.json content) and the
    * visible actor list are the same.
    */
-  private readonly views = new Map<string, { head: ContextHead; actors: string; result: PreserializedResult }>();
+  private readonly views = new Map<string, { head: ContextHead; actors: string; result: PreserializedResult<OpResult<'context_get'>> }>();
 
   constructor(private readonly kernel: Kernel) {}
 
@@ -41,7 +41,7 @@ export class ContextService {
   principal(group: GroupDoc, by: string): ContextPrincipal {
     if (by === 'user' || by === 'system') return { id: by, role: 'user' };
     const role = effectiveRole(group.actors, by);
-    if (!role) throw new IpcError('permission_denied', `unknown principal ${by} for this group`, { by });
+    if (!role) throw new IpcError(ErrorCodes.permissionDenied, `unknown principal ${by} for this group`, { by });
     return { id: by, role };
   }
 
@@ -57,7 +57,7 @@ export class ContextService {
   }
 
   /** `get` for the wire: the same value, serialized once per context revision. */
-  getSerialized(groupId: string, detail: 'overview' | 'summary' | 'full'): PreserializedResult {
+  getSerialized(groupId: string, detail: 'overview' | 'summary' | 'full'): PreserializedResult<OpResult<'context_get'>> {
     const group = this.kernel.groups.get(groupId);
     const head = this.store(groupId).readHead();
     const actors = this.actorIds(group).join('\n');
@@ -65,7 +65,7 @@ export class ContextService {
     const hit = this.views.get(key);
     if (hit && hit.head === head && hit.actors === actors) return hit.result;
     const value = this.get(groupId, detail);
-    const result = PreserializedResult.of(value);
+    const result = PreserializedResult.of(value as never);
     // get() read the head again; file the view only if it was built from this same revision
     // (versions change exactly when content does), never an older view under a newer head.
     if (value['version'] === head.version && value['tasks_version'] === head.tasks_version) this.views.set(key, { head, actors, result });

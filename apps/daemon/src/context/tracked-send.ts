@@ -1,6 +1,7 @@
 import { effectiveRole, type GroupDoc } from '@cccc/groups';
-import { IpcError, isIpcError, type CCCSEventV1, type OpArgs } from '@cccc/ipc-protocol';
+import { ErrorCodes, IpcError, isIpcError, type CCCSEventV1, type OpArgs } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
+import { errorFields } from '../log.js';
 import { MessagingService } from '../messaging/messaging-service.js';
 import { validateOutgoing } from '../messaging/outgoing.js';
 import { principalOf } from '../messaging/principal.js';
@@ -98,7 +99,11 @@ export class TrackedSend {
         });
         return { ...base, event: sent.event, event_id: sent.event.id, message_mode: 'send', message_sent: true, partial_failure: false };
       } catch (error) {
-        const wire = isIpcError(error) ? error : new IpcError('internal_error', 'the linked message could not be sent');
+        if (!isIpcError(error)) {
+          // The partial result names internal_error only; the cause stays in the daemon log.
+          this.kernel.logger.log('error', 'tracked_send could not send its message', { group_id: args.group_id, ...errorFields(error) });
+        }
+        const wire = isIpcError(error) ? error : new IpcError(ErrorCodes.internalError, 'the linked message could not be sent');
         return { ...base, message_sent: false, partial_failure: true, error: { code: wire.code, message: wire.message, details: wire.details } };
       }
     });

@@ -1,8 +1,8 @@
-import type { CCCSEventV1 } from '@cccc/ipc-protocol';
+import type { DeliverableEvent } from './gates.js';
 
 /** One piece of push work for one actor: a chat.message or a system.notify. */
 export interface WorkItem {
-  readonly event: CCCSEventV1;
+  readonly event: DeliverableEvent;
   /** message_deliver claimed it before returning; the worker must not claim again. */
   readonly preclaimed?: boolean;
 }

@@ -1,5 +1,5 @@
-import { setActorEnabled, setGroupRunning, setGroupState } from '@cccc/groups';
-import { IpcError, type CCCSEventV1, type OpArgs } from '@cccc/ipc-protocol';
+import { GroupErrorCodes, setActorEnabled, setGroupRunning, setGroupState } from '@cccc/groups';
+import { ErrorCodes, IpcError, isEventOfKind, type CCCSEventV1, type OpArgs, type OpResult } from '@cccc/ipc-protocol';
 import type { RuntimeTuning } from '../config.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { errorFields } from '../log.js';
@@ -7,9 +7,11 @@ import { principalOf } from '../ops/principal.js';
 import type { ActorRuntimeService } from '../runtime/actor-runtime-service.js';
 import { ActorQueue } from './actor-queue.js';
 import { DeliveryWorker, TRANSPORT } from './delivery-worker.js';
-import { addressedActors, groupHoldReason, modeOf, pushAudience } from './gates.js';
+import { addressedActors, groupHoldReason, isDeliverable, modeOf, pushAudience, type DeliverableEvent } from './gates.js';
 import { legacyReadTarget, withoutConsumedLegacyNudges } from './legacy-read-watermark.js';
 import { NoticeTimers } from './notice-timers.js';
+import { daemonError, DaemonErrorCodes } from '../errors.js';
+import { LedgerErrorCodes } from '@cccc/ledger';
 
 const RESUME_KINDS = new Set(['group.start', 'group.set_state', 'actor.update', 'actor.start']);
 const BLOCKED = 'delivery_blocked: actor disabled';
@@ -86,6 +88,7 @@ export class DeliveryService implements Disposable {
 
   /** Enabled recipients get the work queued; disabled ones a `delivery_blocked` fact. */
   async plan(groupId: string, event: CCCSEventV1): Promise<void> {
+    if (!isDeliverable(event)) return;
     const audience = pushAudience(event, this.kernel.groups.get(groupId));
     const store = await this.kernel.ledger(groupId);
     for (const actorId of audience.disabled) {
@@ -152,18 +155,18 @@ export class DeliveryService implements Disposable {
       this.worker.preambles.clear(groupId, actorId);
       const store = await this.kernel.ledger(groupId);
       const group = this.kernel.groups.get(groupId);
-      let pending: CCCSEventV1[] = [];
+      let pending: DeliverableEvent[] = [];
       let generationAddId: string | undefined;
       let legacyReads: Array<{ id: string; targetId: string }> = [];
       for (const e of store.readForward()) {
-        if (e.kind === 'actor.add' && (e.data['actor'] as { id?: string } | undefined)?.id === actorId) {
+        if (isEventOfKind(e, 'actor.add') && e.data.actor.id === actorId) {
           pending = [];
           legacyReads = [];
           generationAddId = e.id;
         }
         const readTarget = legacyReadTarget(e, actorId);
         if (readTarget !== undefined) legacyReads.push({ id: e.id, targetId: readTarget });
-        if (e.kind !== 'chat.message' && e.kind !== 'system.notify') continue;
+        if (!isDeliverable(e)) continue;
         if (!pushAudience(e, group).enabled.includes(actorId)) continue;
         const fact = store.deliveryState(e.id).find((f) => f.actor_id === actorId);
         if (fact && fact.state !== 'failed') continue;
@@ -181,29 +184,29 @@ export class DeliveryService implements Disposable {
   }
 
   /** §8.6 message_deliver: promote Mail or retry blocked/failed work, claims recorded before returning. */
-  async deliverExplicit(args: OpArgs<'message_deliver'>): Promise<{ event: CCCSEventV1; actor_ids: string[]; delivery_state: 'claimed' }> {
+  async deliverExplicit(args: OpArgs<'message_deliver'>): Promise<OpResult<'message_deliver'>> {
     const by = principalOf(args.by);
     const store = await this.kernel.ledger(args.group_id);
     const source = store.findById(args.source_event_id) ?? store.findByPrefix(args.source_event_id);
-    if (!source || source.kind !== 'chat.message') {
-      throw new IpcError('event_not_found', `no chat.message ${args.source_event_id} in this group`, { source_event_id: args.source_event_id });
+    if (!source || !isEventOfKind(source, 'chat.message')) {
+      throw new IpcError(LedgerErrorCodes.eventNotFound, `no chat.message ${args.source_event_id} in this group`, { source_event_id: args.source_event_id });
     }
     if (by !== 'user' && by !== source.by) {
-      throw new IpcError('permission_denied', 'only the source sender or user may request delivery', { by, source_by: source.by });
+      throw new IpcError(ErrorCodes.permissionDenied, 'only the source sender or user may request delivery', { by, source_by: source.by });
     }
     const group = this.kernel.groups.get(args.group_id);
     const recipients = addressedActors(source, group);
     const toClaim: string[] = [];
     for (const actorId of [...new Set(args.actor_ids)]) {
       const actor = recipients.find((a) => a.id === actorId);
-      if (!actor) throw new IpcError('invalid_recipient', `${actorId} is not a recipient of ${source.id}`, { actor_id: actorId, source_event_id: source.id });
+      if (!actor) throw new IpcError(GroupErrorCodes.invalidRecipient, `${actorId} is not a recipient of ${source.id}`, { actor_id: actorId, source_event_id: source.id });
       const latest = store.deliveryState(source.id).find((f) => f.actor_id === actorId)?.state;
       if (latest === 'accepted') continue;
-      if (latest === 'claimed') throw new IpcError('delivery_in_progress', `delivery to ${actorId} is in progress`, { actor_id: actorId });
+      if (latest === 'claimed') throw new IpcError(LedgerErrorCodes.deliveryInProgress, `delivery to ${actorId} is in progress`, { actor_id: actorId });
       if (latest === 'ambiguous' && !args.force_ambiguous) {
-        throw new IpcError('delivery_ambiguous', `delivery to ${actorId} may already have happened; pass force_ambiguous=true to send again`, { actor_id: actorId });
+        throw daemonError(DaemonErrorCodes.deliveryAmbiguous, `delivery to ${actorId} may already have happened; pass force_ambiguous=true to send again`, { actor_id: actorId });
       }
-      if (actor.enabled === false) throw new IpcError('delivery_blocked', `${actorId} is disabled`, { actor_id: actorId });
+      if (actor.enabled === false) throw daemonError(DaemonErrorCodes.deliveryBlocked, `${actorId} is disabled`, { actor_id: actorId });
       toClaim.push(actorId);
     }
     if (toClaim.length > 0) {
@@ -211,7 +214,7 @@ export class DeliveryService implements Disposable {
       for (const actorId of toClaim) await this.actors.start(args.group_id, actorId);
       for (const actorId of toClaim) {
         const claim = await store.claimDelivery({ actorId, sourceEventId: source.id, transport: TRANSPORT, forceAmbiguous: args.force_ambiguous === true });
-        if (!claim.claimed) throw new IpcError('delivery_in_progress', `delivery to ${actorId} changed concurrently`, { actor_id: actorId });
+        if (!claim.claimed) throw new IpcError(LedgerErrorCodes.deliveryInProgress, `delivery to ${actorId} changed concurrently`, { actor_id: actorId });
         this.kernel.published([claim.event]);
       }
       for (const actorId of toClaim) this.queue(args.group_id, actorId).push({ event: source, preclaimed: true });

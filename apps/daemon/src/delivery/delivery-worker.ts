@@ -1,7 +1,7 @@
 import type { CCCSEventV1 } from '@cccc/ipc-protocol';
+import type { DeliveryEvent } from '@cccc/ledger';
 import {
   getRuntime,
-  messageFromEvent,
   renderDeliveryBatch,
   type DeliveryItem,
   type SubmitOutcome,
@@ -140,7 +140,7 @@ export class DeliveryWorker {
   private async settle(groupId: string, actorId: string, item: WorkItem, outcome: SubmitOutcome): Promise<string | undefined> {
     const state = outcome.outcome;
     const reason = 'reason' in outcome && typeof outcome.reason === 'string' ? outcome.reason : undefined;
-    let event: CCCSEventV1;
+    let event: DeliveryEvent;
     try {
       const store = await this.kernel.ledger(groupId);
       event = await store.settleDelivery({ actorId, sourceEventId: item.event.id, state, ...(reason ? { reason } : {}) });
@@ -152,8 +152,7 @@ export class DeliveryWorker {
     if (state === 'accepted' && item.event.kind === 'chat.message' && modeOf(item.event) === 'request_reply') {
       this.hooks.onAccepted(groupId, actorId, item.event);
     }
-    const deliveryId = event.data['delivery_id'];
-    return state === 'accepted' && typeof deliveryId === 'string' ? deliveryId : undefined;
+    return state === 'accepted' ? event.data.delivery_id : undefined;
   }
 
   /** Readiness gate: the agent's first output, then a short settle so its input loop is up. */
@@ -192,8 +191,8 @@ export class DeliveryWorker {
 function toDeliveryItem(item: WorkItem): DeliveryItem {
   const e = item.event;
   if (e.kind === 'system.notify') {
-    const d = e.data;
-    return { kind: 'notify', notify: { kind: String(d['kind'] ?? 'info'), title: (d['title'] as string) ?? '', message: (d['message'] as string) ?? '' } };
+    const { kind, title, message } = e.data;
+    return { kind: 'notify', notify: { kind, title: title ?? '', message: message ?? '' } };
   }
-  return { kind: 'chat', message: messageFromEvent(e) };
+  return { kind: 'chat', message: e };
 }

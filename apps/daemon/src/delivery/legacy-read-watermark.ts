@@ -1,4 +1,4 @@
-import type { CCCSEventV1 } from '@cccc/ipc-protocol';
+import { isEventOfKind, isValidEventOfKind, type CCCSEventV1 } from '@cccc/ipc-protocol';
 
 /**
  * §8.6 compatibility boundary for ledgers written before `runtime.delivery` existed. Such a
@@ -21,9 +21,9 @@ export interface LegacyRead {
 
 /** The event id a legacy `chat.read` of `actorId` names, or undefined for any other event. */
 export function legacyReadTarget(event: CCCSEventV1, actorId: string): string | undefined {
-  if (event.kind !== 'chat.read' || event.data['actor_id'] !== actorId) return undefined;
-  const target = event.data['event_id'];
-  return typeof target === 'string' && target !== '' ? target : undefined;
+  // Written only by old daemons, so its data is checked here rather than trusted.
+  if (!isValidEventOfKind(event, 'chat.read') || event.data.actor_id !== actorId) return undefined;
+  return event.data.event_id;
 }
 
 /**
@@ -43,10 +43,11 @@ export function legacyReadWatermark(reads: readonly LegacyRead[], generationStar
 
 /** The event ids a notification is about: `data.event_id`, `data.related_event_id`, `data.context.event_id`. */
 export function notifyReferences(notify: CCCSEventV1): string[] {
-  const data = notify.data;
-  const context = data['context'];
-  const nested = context !== null && typeof context === 'object' ? (context as Record<string, unknown>)['event_id'] : undefined;
-  return [data['event_id'], data['related_event_id'], nested].filter((v): v is string => typeof v === 'string' && v !== '');
+  if (!isEventOfKind(notify, 'system.notify')) return [];
+  const { event_id, related_event_id, context } = notify.data;
+  // `context` is an open record by the spec; its event_id is one more reference when it is a string.
+  const nested = context?.['event_id'];
+  return [event_id, related_event_id, nested].filter((v): v is string => typeof v === 'string' && v !== '');
 }
 
 /**

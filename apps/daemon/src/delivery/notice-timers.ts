@@ -1,5 +1,5 @@
 import { mailNotice } from '@cccc/pty-runtime';
-import type { CCCSEventV1 } from '@cccc/ipc-protocol';
+import { isEventOfKind, type CCCSEventV1 } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
 import { errorFields } from '../log.js';
 import { modeOf } from './gates.js';
@@ -36,9 +36,8 @@ export class NoticeTimers implements Disposable {
 
   /** Concrete-recipient Mail arms a window; a running window keeps its earlier deadline. */
   mailCommitted(groupId: string, event: CCCSEventV1): void {
-    if (event.kind !== 'chat.message' || modeOf(event) !== 'mail') return;
-    const to = Array.isArray(event.data['to']) ? (event.data['to'] as string[]) : [];
-    for (const actorId of to) if (!actorId.startsWith('@') && actorId !== 'user' && actorId !== event.by) this.armMail(groupId, actorId);
+    if (!isEventOfKind(event, 'chat.message') || modeOf(event) !== 'mail') return;
+    for (const actorId of event.data.to ?? []) if (!actorId.startsWith('@') && actorId !== 'user' && actorId !== event.by) this.armMail(groupId, actorId);
   }
 
   armMail(groupId: string, actorId: string): void {

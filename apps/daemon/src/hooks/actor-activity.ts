@@ -1,4 +1,5 @@
 import type { WorkingState } from '@cccc/hook-fence';
+import type { ActorActivityEntry } from '@cccc/ipc-protocol';
 
 /** What the daemon last derived for one actor, with when its effective state last changed. */
 export interface TrackedState {
@@ -35,7 +36,7 @@ export function activityChanged(prev: ReadonlyMap<string, TrackedState>, next: R
 }
 
 /** One actor of `actor.activity` (REFERENCE_NOTES §4 fields, then the provenance fields). */
-export function activityEntry(actorId: string, t: TrackedState): Record<string, unknown> {
+export function activityEntry(actorId: string, t: TrackedState): ActorActivityEntry {
   const s = t.state;
   return {
     id: actorId,

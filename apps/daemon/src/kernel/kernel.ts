@@ -73,7 +73,7 @@ export class Kernel implements AsyncDisposable {
     return this.ledgers.get(groupId);
   }
 
-  async append(groupId: string, input: AppendInput): Promise<AppendResult> {
+  async append<K extends string>(groupId: string, input: AppendInput<K>): Promise<AppendResult<K>> {
     const result = await (await this.ledger(groupId)).append(input);
     if (!result.duplicate) this.published([result.event]);
     return result;

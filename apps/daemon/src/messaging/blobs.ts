@@ -3,6 +3,7 @@ import { existsSync, lstatSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { writeFileAtomic } from '@cccc/durable-fs';
 import { BLOB_NAME_PATTERN, IpcError, type AttachmentRefV1 } from '@cccc/ipc-protocol';
+import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 const MIME: Record<string, string> = {
   '.txt': 'text/plain',
@@ -94,7 +95,7 @@ export function assertStoredAttachments(groupDir: string, attachments: readonly 
       }
     }
     if (!ok) {
-      throw new IpcError('invalid_attachment', `attachment ${index} is not a stored blob of this group (upload it with blob_upload)`, {
+      throw daemonError(DaemonErrorCodes.invalidAttachment, `attachment ${index} is not a stored blob of this group (upload it with blob_upload)`, {
         field: `attachments.${index}.path`,
         path: a.path,
       });

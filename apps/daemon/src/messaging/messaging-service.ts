@@ -1,35 +1,62 @@
 import { activeScopeRoot, checkPermission, readScopedFiles, type GroupDoc, type MessageMode } from '@cccc/groups';
-import { IpcError, type AttachmentRefV1, type CCCSEventV1, type OpArgs } from '@cccc/ipc-protocol';
-import type { LedgerEvent, LedgerStore } from '@cccc/ledger';
+import {
+  ErrorCodes,
+  IpcError,
+  isEventOfKind,
+  type AttachmentRefV1,
+  type ChatMessageData,
+  type EventOf,
+  type OpArgs,
+  type OpResult,
+  type SystemNotifyData,
+} from '@cccc/ipc-protocol';
+import { LedgerErrorCodes, type LedgerStore } from '@cccc/ledger';
 import type { Kernel } from '../kernel/kernel.js';
 import { assertStoredAttachments, storeBlobs, type BlobSource } from './blobs.js';
 import { findClientDuplicate } from './client-id.js';
 import { assertKnownSender, validateOutgoing, type Outgoing } from './outgoing.js';
 import { principalOf } from './principal.js';
 import { quoteOf } from './quote.js';
+import { daemonError, DaemonErrorCodes } from '../errors.js';
+
+type ChatEvent = EventOf<'chat.message'>;
 
 export interface SendOutcome {
-  readonly event: CCCSEventV1;
+  readonly event: ChatEvent;
   readonly message_mode: MessageMode;
 }
 
-function modeOf(event: LedgerEvent): MessageMode {
-  const mode = event.data['message_mode'];
-  return mode === 'request_reply' || mode === 'mail' ? mode : 'send';
+/** A legacy row without a mode reads as `send`. */
+function modeOf(event: ChatEvent): MessageMode {
+  return event.data.message_mode ?? 'send';
 }
 
-/** Optional fields are omitted rather than written as null/[] (except `to`, always present). */
-function dropEmpty(data: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(data).filter(([k, v]) => v !== undefined && (k === 'to' || !(Array.isArray(v) && v.length === 0))),
-  );
+/**
+ * A reply's result. A reply is never request_reply, so only a client_id first used by such a
+ * send can name one: that is a client error, not a replay.
+ */
+function replayedReply(event: ChatEvent): OpResult<'reply'> {
+  const mode = modeOf(event);
+  if (mode === 'request_reply') {
+    throw new IpcError(ErrorCodes.invalidRequest, 'client_id already names a request_reply message, which is not a reply', { field: 'client_id' });
+  }
+  return { event, message_mode: mode };
+}
+
+/**
+ * Optional fields are omitted rather than written as null/[] (except `to`, always present).
+ * Only undefined values and empty arrays go, so the result keeps `T`'s required fields.
+ */
+function dropEmpty<T extends Record<string, unknown>>(data: T): T {
+  const kept = Object.entries(data).filter(([k, v]) => v !== undefined && (k === 'to' || !(Array.isArray(v) && v.length === 0)));
+  return Object.fromEntries(kept) as T;
 }
 
 /** A chat.message target of reply / cancel, by id or unique id prefix. */
-export function resolveChatMessage(store: LedgerStore, id: string, field: string): LedgerEvent {
+export function resolveChatMessage(store: LedgerStore, id: string, field: string): ChatEvent {
   const event = store.findById(id) ?? store.findByPrefix(id);
-  if (!event || event.kind !== 'chat.message') {
-    throw new IpcError('event_not_found', `${field}: no chat.message ${id} in this group`, { field, event_id: id });
+  if (!event || !isEventOfKind(event, 'chat.message')) {
+    throw new IpcError(LedgerErrorCodes.eventNotFound, `${field}: no chat.message ${id} in this group`, { field, event_id: id });
   }
   return event;
 }
@@ -55,7 +82,7 @@ export class MessagingService {
     return group.active_scope_key ?? '';
   }
 
-  private async commit(groupId: string, by: string, scopeKey: string, data: Record<string, unknown>): Promise<SendOutcome> {
+  private async commit(groupId: string, by: string, scopeKey: string, data: ChatMessageData): Promise<SendOutcome> {
     const { event, duplicate } = await this.kernel.append(groupId, { kind: 'chat.message', by, scope_key: scopeKey, data });
     if (!duplicate) await this.kernel.commits.messageCommitted(groupId, event);
     return { event, message_mode: modeOf(event) };
@@ -72,10 +99,10 @@ export class MessagingService {
   }
 
   /** message_upload_preflight: the same deterministic checks, nothing written. */
-  async preflight(args: OpArgs<'message_upload_preflight'>): Promise<Record<string, unknown>> {
+  async preflight(args: OpArgs<'message_upload_preflight'>): Promise<OpResult<'message_upload_preflight'>> {
     const by = principalOf(args.by);
     if (args.operation === 'send_cross_group') {
-      throw new IpcError('unsupported_operation', 'local cross-group uploads are not supported', { operation: args.operation });
+      throw daemonError(DaemonErrorCodes.unsupportedOperation, 'local cross-group uploads are not supported', { operation: args.operation });
     }
     const { group, store } = await this.context(args.group_id);
     const dup = findClientDuplicate(store, by, args.client_id);
@@ -100,11 +127,11 @@ export class MessagingService {
     return { ready: true };
   }
 
-  async reply(args: OpArgs<'reply'>): Promise<SendOutcome> {
+  async reply(args: OpArgs<'reply'>): Promise<OpResult<'reply'>> {
     const by = principalOf(args.by);
     const { group, store } = await this.context(args.group_id);
     const dup = findClientDuplicate(store, by, args.client_id);
-    if (dup) return { event: dup, message_mode: modeOf(dup) };
+    if (dup) return replayedReply(dup);
     const source = resolveChatMessage(store, args.reply_to, 'reply_to');
     assertStoredAttachments(this.kernel.layout.groupDir(args.group_id), args.attachments);
     const mode = args.message_mode ?? 'send';
@@ -119,19 +146,19 @@ export class MessagingService {
       replyTo: source.id,
       fallbackTo: [source.by],
     });
-    const data = dropEmpty({
+    const data = dropEmpty<ChatMessageData>({
       text: args.text,
       format: 'plain',
       to: out.routing.to,
       message_mode: mode,
       reply_to: source.id,
-      quote_text: quoteOf(String(source.data['text'] ?? '')),
+      quote_text: quoteOf(source.data.text),
       insight: out.insight ?? undefined,
       attachments: args.attachments,
       refs: args.refs,
       client_id: args.client_id,
     });
-    return this.commit(args.group_id, by, source.scope_key, data);
+    return replayedReply((await this.commit(args.group_id, by, source.scope_key, data)).event);
   }
 
   async sendFiles(args: OpArgs<'send_files'>): Promise<SendOutcome> {
@@ -147,16 +174,16 @@ export class MessagingService {
     return this.commit(args.group_id, by, group.active_scope_key ?? '', this.messageData({ ...args, text, attachments }, out));
   }
 
-  async sendCrossGroup(args: OpArgs<'send_cross_group'>): Promise<{ src_event: CCCSEventV1; dst_event: CCCSEventV1 }> {
+  async sendCrossGroup(args: OpArgs<'send_cross_group'>): Promise<OpResult<'send_cross_group'>> {
     const by = principalOf(args.by);
     if (args.dst_group_id === args.group_id) {
-      throw new IpcError('invalid_request', 'dst_group_id must name another group', { field: 'dst_group_id' });
+      throw new IpcError(ErrorCodes.invalidRequest, 'dst_group_id must name another group', { field: 'dst_group_id' });
     }
     const src = await this.context(args.group_id);
     const dst = await this.context(args.dst_group_id);
     // The sender must exist at the source; at the destination it is a foreign principal.
     assertKnownSender(src.group, by);
-    if (args.text.trim() === '') throw new IpcError('empty_message', 'message text is empty');
+    if (args.text.trim() === '') throw daemonError(DaemonErrorCodes.emptyMessage, 'message text is empty');
     const foreignBy = by === 'user' || by === 'system' || by.startsWith('svc:') ? by : `${by}@${args.group_id}`;
     const out = validateOutgoing(dst.group, {
       by: 'system',
@@ -168,7 +195,7 @@ export class MessagingService {
       requirePeerInsight: args.require_peer_insight,
     });
     const insight = out.insight ?? undefined;
-    const source = await this.commit(args.group_id, by, src.group.active_scope_key ?? '', dropEmpty({
+    const source = await this.commit(args.group_id, by, src.group.active_scope_key ?? '', dropEmpty<ChatMessageData>({
       text: args.text,
       format: 'plain',
       to: ['user'],
@@ -178,7 +205,7 @@ export class MessagingService {
       dst_to: out.routing.to,
       dst_message_mode: args.message_mode,
     }));
-    const forwarded = await this.commit(args.dst_group_id, foreignBy, dst.group.active_scope_key ?? '', dropEmpty({
+    const forwarded = await this.commit(args.dst_group_id, foreignBy, dst.group.active_scope_key ?? '', dropEmpty<ChatMessageData>({
       text: args.text,
       format: 'plain',
       to: out.routing.to,
@@ -191,14 +218,14 @@ export class MessagingService {
     return { src_event: source.event, dst_event: forwarded.event };
   }
 
-  async cancelReplyRequest(args: OpArgs<'reply_request_cancel'>): Promise<{ event: CCCSEventV1 }> {
+  async cancelReplyRequest(args: OpArgs<'reply_request_cancel'>): Promise<OpResult<'reply_request_cancel'>> {
     const by = principalOf(args.by);
     const { group, store } = await this.context(args.group_id);
     const source = resolveChatMessage(store, args.source_event_id, 'source_event_id');
-    if (source.data['message_mode'] !== 'request_reply') {
-      throw new IpcError('not_reply_request', 'only a request_reply message has reply obligations to cancel', {
+    if (source.data.message_mode !== 'request_reply') {
+      throw daemonError(DaemonErrorCodes.notReplyRequest, 'only a request_reply message has reply obligations to cancel', {
         source_event_id: source.id,
-        message_mode: source.data['message_mode'] ?? null,
+        message_mode: source.data.message_mode ?? null,
       });
     }
     checkPermission(by, 'message.cancel', { actors: group.actors, sourceSenderId: source.by });
@@ -215,17 +242,17 @@ export class MessagingService {
     });
   }
 
-  async notify(args: OpArgs<'system_notify'>): Promise<{ event: CCCSEventV1 }> {
+  async notify(args: OpArgs<'system_notify'>): Promise<OpResult<'system_notify'>> {
     const by = principalOf(args.by);
     const group = this.kernel.groups.get(args.group_id);
     if (by !== 'user' && by !== 'system' && !by.startsWith('svc:') && !group.actors.some((a) => a.id === by)) {
-      throw new IpcError('permission_denied', `unknown principal ${by} for this group`, { by });
+      throw new IpcError(ErrorCodes.permissionDenied, `unknown principal ${by} for this group`, { by });
     }
     const target = args.target_actor_id ?? null;
     if (target !== null && !group.actors.some((a) => a.id === target)) {
-      throw new IpcError('actor_not_found', `no actor ${target} in this group`, { actor_id: target });
+      throw new IpcError(ErrorCodes.actorNotFound, `no actor ${target} in this group`, { actor_id: target });
     }
-    const data = dropEmpty({
+    const data = dropEmpty<SystemNotifyData>({
       kind: args.kind ?? 'info',
       priority: args.priority ?? 'normal',
       title: args.title ?? '',
@@ -241,7 +268,7 @@ export class MessagingService {
 
   private validateReplyMode(mode: MessageMode): void {
     if (mode === 'request_reply') {
-      throw new IpcError('invalid_request', 'a reply uses message_mode send or mail', { field: 'message_mode' });
+      throw new IpcError(ErrorCodes.invalidRequest, 'a reply uses message_mode send or mail', { field: 'message_mode' });
     }
   }
 
@@ -276,8 +303,8 @@ export class MessagingService {
       dst_message_mode?: MessageMode | undefined;
     },
     out: Outgoing,
-  ): Record<string, unknown> {
-    return dropEmpty({
+  ): ChatMessageData {
+    return dropEmpty<ChatMessageData>({
       text: args.text,
       format: 'plain',
       to: out.routing.to,

@@ -6,8 +6,9 @@ import {
   type MessageMode,
   type ResolvedRecipients,
 } from '@cccc/groups';
-import { IpcError } from '@cccc/ipc-protocol';
+import { ErrorCodes, IpcError } from '@cccc/ipc-protocol';
 import { assertPeerInsight, normalizeInsight } from './insight.js';
+import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 export interface OutgoingInput {
   readonly by: string;
@@ -34,7 +35,7 @@ export interface Outgoing {
 /** The sender must be the user, the system, a service principal or an actor of the group. */
 export function assertKnownSender(group: GroupDoc, by: string): void {
   if (by !== 'user' && by !== 'system' && !by.startsWith('svc:') && !group.actors.some((a) => a.id === by)) {
-    throw new IpcError('permission_denied', `unknown sender: ${by} is not an actor of this group`, { by });
+    throw new IpcError(ErrorCodes.permissionDenied, `unknown sender: ${by} is not an actor of this group`, { by });
   }
 }
 
@@ -42,7 +43,7 @@ export function validateOutgoing(group: GroupDoc, input: OutgoingInput): Outgoin
   const { by } = input;
   assertKnownSender(group, by);
   if (input.text.trim() === '' && !input.hasAttachments) {
-    throw new IpcError('empty_message', 'message text is empty and there are no attachments');
+    throw daemonError(DaemonErrorCodes.emptyMessage, 'message text is empty and there are no attachments');
   }
   const insight = normalizeInsight(input.insight);
   const settings = groupSettings(group);

@@ -1,15 +1,15 @@
 import { isRecipientOf, type GroupDoc } from '@cccc/groups';
-import type { RecipientStatus } from '@cccc/ipc-protocol';
-import type { LedgerEvent, LedgerStore } from '@cccc/ledger';
+import type { EventOf, RecipientStatus } from '@cccc/ipc-protocol';
+import type { LedgerStore } from '@cccc/ledger';
 
 /**
  * Per-recipient facts of one chat.message, projected from the ledger: latest delivery state,
  * Mail read (the recipient's cursor covers it), reply obligation state, and whether an accepted
  * PTY delivery was confirmed by the runtime's own prompt-submit hook.
  */
-export function recipientStatuses(store: LedgerStore, group: GroupDoc, message: LedgerEvent): Record<string, RecipientStatus> {
-  const to = Array.isArray(message.data['to']) ? (message.data['to'] as string[]) : [];
-  const mode = message.data['message_mode'];
+export function recipientStatuses(store: LedgerStore, group: GroupDoc, message: EventOf<'chat.message'>): Record<string, RecipientStatus> {
+  const to = message.data.to ?? [];
+  const mode = message.data.message_mode;
   const facts = store.deliveryState(message.id);
   const deliveries = new Map(facts.map((d) => [d.actor_id, d.state]));
   // A confirmation speaks for the delivery it names: only the recipient's current one counts.

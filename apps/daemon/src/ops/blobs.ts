@@ -7,6 +7,7 @@ import { runBlobUpload } from '../messaging/blob-upload-session.js';
 import { storeBlobs } from '../messaging/blobs.js';
 import { assertKnownSender } from '../messaging/outgoing.js';
 import { principalOf } from '../messaging/principal.js';
+import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 const UPLOAD_IDLE_MS = 30_000;
 
@@ -20,7 +21,7 @@ export function registerBlobOps(router: OpRouter, kernel: Kernel): void {
     const group = kernel.groups.get(args.group_id);
     assertKnownSender(group, principalOf(args.by));
     if (args.bytes > MAX_BLOB_UPLOAD_BYTES) {
-      throw new IpcError('file_too_large', `a file may have at most ${MAX_BLOB_UPLOAD_BYTES} bytes`, {
+      throw daemonError(DaemonErrorCodes.fileTooLarge, `a file may have at most ${MAX_BLOB_UPLOAD_BYTES} bytes`, {
         limit: MAX_BLOB_UPLOAD_BYTES,
         bytes: args.bytes,
       });
@@ -42,11 +43,11 @@ export function registerBlobOps(router: OpRouter, kernel: Kernel): void {
   router.register('blob_read', async (args) => {
     kernel.groups.get(args.group_id);
     if (!BLOB_NAME_PATTERN.test(args.name)) {
-      throw new IpcError('invalid_blob', 'not a stored blob name (<sha256>_<name>)', { name: args.name });
+      throw daemonError(DaemonErrorCodes.invalidBlob, 'not a stored blob name (<sha256>_<name>)', { name: args.name });
     }
     const path = join(kernel.layout.groupDir(args.group_id), 'state', 'blobs', args.name);
     const st = await lstat(path).catch(() => null);
-    if (!st?.isFile()) throw new IpcError('blob_not_found', `no blob ${args.name} in this group`, { name: args.name });
+    if (!st?.isFile()) throw daemonError(DaemonErrorCodes.blobNotFound, `no blob ${args.name} in this group`, { name: args.name });
     return new StreamUpgrade({ group_id: args.group_id, name: args.name, bytes: st.size }, (connection) => sendFile(connection, path, st.size));
   });
 }

@@ -9,7 +9,7 @@ export function registerContextOps(router: OpRouter, kernel: Kernel): void {
   const context = new ContextService(kernel);
   const tracked = new TrackedSend(kernel, context);
   // §8.8: the daemon defaults detail to full (the Web route defaults to summary).
-  router.register('context_get', (args) => context.getSerialized(args.group_id, args.detail ?? 'full') as never);
+  router.register('context_get', (args) => context.getSerialized(args.group_id, args.detail ?? 'full'));
   router.register('context_sync', async (args) => {
     const r = await context.sync(args.group_id, principalOf(args.by), { ops: args.ops, dry_run: args.dry_run, if_version: args.if_version });
     return { success: r.success, dry_run: r.dry_run, changes: r.changes.map((c) => ({ ...c })), version: r.version };

@@ -4,6 +4,7 @@ import type { Kernel } from '../kernel/kernel.js';
 import { DAEMON_VERSION } from '../version.js';
 import { principalOf } from './principal.js';
 import { unreadCount } from './unread.js';
+import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 /**
  * Developer mode is a property of the daemon process, not of a group: `CCCC_DEVELOPER_MODE=1`
@@ -22,7 +23,7 @@ type Snapshot = OpResult<'debug_snapshot'>;
 export function registerDebugOps(router: OpRouter, kernel: Kernel): void {
   router.register('debug_snapshot', async (args) => {
     if (!developerModeEnabled()) {
-      throw new IpcError('developer_mode_required', `debug_snapshot requires developer mode (start the daemon with ${DEVELOPER_MODE_ENV}=1)`, {
+      throw daemonError(DaemonErrorCodes.developerModeRequired, `debug_snapshot requires developer mode (start the daemon with ${DEVELOPER_MODE_ENV}=1)`, {
         env: DEVELOPER_MODE_ENV,
       });
     }

@@ -4,9 +4,10 @@ import { activitySnapshot, commitHookEvent, parseHookPayload } from '@cccc/hook-
 import { IpcError, type OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
 import { activityLockKey, hookActorLockKey, readActivityStore, readHookState, readLaunchRecord, writeActivityStore, writeHookState } from '../hooks/hook-files.js';
+import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 const unavailable = (gid: string, detail: string) =>
-  new IpcError('runtime_activity_unavailable', `the runtime activity store of ${gid} is unreadable (${detail})`, { group_id: gid });
+  daemonError(DaemonErrorCodes.runtimeActivityUnavailable, `the runtime activity store of ${gid} is unreadable (${detail})`, { group_id: gid });
 
 /**
  * Issue 7 extensions: `runtime_hook_event` (the daemon is the single writer of hook state and

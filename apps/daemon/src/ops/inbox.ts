@@ -1,12 +1,12 @@
 import { checkPermission, findActor } from '@cccc/groups';
-import { IpcError, type OpRouter } from '@cccc/ipc-protocol';
+import { ErrorCodes, IpcError, type OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
 import { principalOf } from '../messaging/principal.js';
 
 /** §8.7 Inbox and message history. */
 export function registerInboxOps(router: OpRouter, kernel: Kernel): void {
   const target = (groupId: string, actorId: string) => {
-    if (actorId === 'user') throw new IpcError('invalid_request', 'the user has no Mail inbox', { field: 'actor_id' });
+    if (actorId === 'user') throw new IpcError(ErrorCodes.invalidRequest, 'the user has no Mail inbox', { field: 'actor_id' });
     const group = kernel.groups.get(groupId);
     findActor(group.actors, actorId);
     return group;
@@ -28,7 +28,7 @@ export function registerInboxOps(router: OpRouter, kernel: Kernel): void {
       store.inboxConsume({ actorId: args.actor_id, by, limit: args.limit }),
     );
     if (consumed.event) kernel.published([consumed.event]);
-    return consumed as never;
+    return consumed;
   });
 
   router.register('message_history', async (args) => {

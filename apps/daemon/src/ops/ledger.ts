@@ -1,6 +1,6 @@
 import { checkPermission } from '@cccc/groups';
-import { IpcError, type OpRouter } from '@cccc/ipc-protocol';
-import type { LedgerEvent } from '@cccc/ledger';
+import { IpcError, isEventOfKind, type OpResult, type OpRouter } from '@cccc/ipc-protocol';
+import { LedgerErrorCodes, type LedgerEvent } from '@cccc/ledger';
 import type { Kernel } from '../kernel/kernel.js';
 import { principalOf } from '../messaging/principal.js';
 import { recipientStatuses } from '../messaging/statuses.js';
@@ -8,14 +8,17 @@ import { recipientStatuses } from '../messaging/statuses.js';
 const MAX_PAGE = 1000;
 const clamp = (limit: number) => Math.min(MAX_PAGE, limit);
 
+/** The searchable text of an event: a message's text, a notice's title and message. */
+function searchableText(event: LedgerEvent): Array<string | null | undefined> {
+  if (isEventOfKind(event, 'chat.message')) return [event.data.text];
+  if (isEventOfKind(event, 'system.notify')) return [event.data.title, event.data.message];
+  // Other kinds are open records here; a string `text`, `title` or `message` is still searched.
+  const { text, title, message } = event.data;
+  return [text, title, message].map((v) => (typeof v === 'string' ? v : undefined));
+}
+
 function matchesQuery(event: LedgerEvent, needle: string): boolean {
-  const text = event.data['text'];
-  if (typeof text === 'string' && text.toLowerCase().includes(needle)) return true;
-  for (const key of ['title', 'message']) {
-    const v = event.data[key];
-    if (typeof v === 'string' && v.toLowerCase().includes(needle)) return true;
-  }
-  return false;
+  return searchableText(event).some((v) => typeof v === 'string' && v.toLowerCase().includes(needle));
 }
 
 /** §8.12 maintenance plus the read extensions the Web and tools use (ledger_tail/search/statuses). */
@@ -47,7 +50,7 @@ export function registerLedgerOps(router: OpRouter, kernel: Kernel): void {
     let hasMore = false;
     let skipping = args.before_event_id !== undefined;
     if (skipping && !store.findById(args.before_event_id!)) {
-      throw new IpcError('event_not_found', `before_event_id ${args.before_event_id} is not in this ledger`, {
+      throw new IpcError(LedgerErrorCodes.eventNotFound, `before_event_id ${args.before_event_id} is not in this ledger`, {
         field: 'before_event_id',
       });
     }
@@ -64,12 +67,12 @@ export function registerLedgerOps(router: OpRouter, kernel: Kernel): void {
       page.push(event);
     }
     page.reverse();
-    const result: Record<string, unknown> = { events: page, has_more: hasMore };
+    const result: OpResult<'ledger_tail'> = { events: page, has_more: hasMore };
     if (args.with_read_status || args.with_obligation_status) {
-      const read: Record<string, unknown> = {};
-      const obligations: Record<string, unknown> = {};
+      const read: NonNullable<OpResult<'ledger_tail'>['read_status']> = {};
+      const obligations: NonNullable<OpResult<'ledger_tail'>['obligation_status']> = {};
       for (const event of page) {
-        if (event.kind !== 'chat.message') continue;
+        if (!isEventOfKind(event, 'chat.message')) continue;
         const statuses = recipientStatuses(store, group, event);
         read[event.id] = Object.fromEntries(
           Object.entries(statuses).map(([aid, s]) => [aid, { delivery_state: s.delivery_state, read: s.read }]),
@@ -81,7 +84,7 @@ export function registerLedgerOps(router: OpRouter, kernel: Kernel): void {
       if (args.with_read_status) result.read_status = read;
       if (args.with_obligation_status) result.obligation_status = obligations;
     }
-    return result as never;
+    return result;
   });
 
   router.register('ledger_search', async (args) => {
@@ -107,12 +110,12 @@ export function registerLedgerOps(router: OpRouter, kernel: Kernel): void {
   router.register('ledger_statuses', async (args) => {
     const group = kernel.groups.get(args.group_id);
     const store = await kernel.ledger(args.group_id);
-    const statuses: Record<string, Record<string, never>> = {};
+    const statuses: OpResult<'ledger_statuses'>['statuses'] = {};
     const unknown: string[] = [];
     for (const id of new Set(args.event_ids)) {
       const event = store.findById(id);
-      if (!event || event.kind !== 'chat.message') unknown.push(id);
-      else statuses[id] = recipientStatuses(store, group, event) as never;
+      if (!event || !isEventOfKind(event, 'chat.message')) unknown.push(id);
+      else statuses[id] = recipientStatuses(store, group, event);
     }
     return { group_id: args.group_id, statuses, unknown_event_ids: unknown };
   });

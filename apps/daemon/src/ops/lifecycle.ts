@@ -12,6 +12,7 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { CheckedStart } from '../runtime/actor-runtime-service.js';
 import { writeGroup } from './group-write.js';
 import { principalOf } from './principal.js';
+import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 /** Actors whose desired state is "run" (visible or internal): the ones group_start/stop act on. */
 const enabledIds = (actors: readonly ActorDoc[]) => actors.filter((a) => a.enabled !== false).map((a) => a.id);
@@ -125,7 +126,7 @@ function throwIfNotRunning(checked: CheckedStart): CheckedStart {
   if (result.running) return checked;
   const failure = result.start_failure;
   if (error instanceof IpcError) throw new IpcError(error.code, error.message, { ...error.details, start_failure: failure });
-  throw new IpcError('runtime_start_failed', `${result.actor_id} did not start: ${failure?.message ?? 'it stopped'}`, {
+  throw daemonError(DaemonErrorCodes.runtimeStartFailed, `${result.actor_id} did not start: ${failure?.message ?? 'it stopped'}`, {
     actor_id: result.actor_id,
     reason: failure?.code ?? 'stopped',
     ...(failure ? { start_failure: failure } : {}),

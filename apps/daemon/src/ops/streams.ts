@@ -1,8 +1,9 @@
-import { IpcError, StreamUpgrade, type CCCSEventV1, type OpRouter } from '@cccc/ipc-protocol';
+import { ErrorCodes, IpcError, StreamUpgrade, type CCCSEventV1, type OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
 import { principalOf } from '../messaging/principal.js';
 import { actorViewFilter, kindFilter } from '../streams/event-filter.js';
 import { StreamSession, type EventSource } from '../streams/stream-session.js';
+import { LedgerErrorCodes } from '@cccc/ledger';
 
 /** §8.15 events_stream and the global change stream, as NDJSON upgrades. */
 export function registerStreamOps(router: OpRouter, kernel: Kernel): void {
@@ -25,11 +26,11 @@ export function registerStreamOps(router: OpRouter, kernel: Kernel): void {
     const by = principalOf(args.by);
     const viewer = args.actor_id?.trim() || (group.actors.some((a) => a.id === by) ? by : undefined);
     if (viewer && !group.actors.some((a) => a.id === viewer)) {
-      throw new IpcError('actor_not_found', `no actor ${viewer} in this group`, { actor_id: viewer });
+      throw new IpcError(ErrorCodes.actorNotFound, `no actor ${viewer} in this group`, { actor_id: viewer });
     }
     const sinceId = args.since_event_id?.trim();
     if (sinceId && !store.findById(sinceId)) {
-      throw new IpcError('event_not_found', `since_event_id ${sinceId} is not in this ledger; reconcile with inbox_peek`, {
+      throw new IpcError(LedgerErrorCodes.eventNotFound, `since_event_id ${sinceId} is not in this ledger; reconcile with inbox_peek`, {
         field: 'since_event_id',
       });
     }
@@ -44,6 +45,6 @@ export function registerStreamOps(router: OpRouter, kernel: Kernel): void {
   router.register('global_events_stream', (args) => {
     const allow = args.kinds && args.kinds.length > 0 ? new Set(args.kinds) : undefined;
     const accept = (e: CCCSEventV1) => !allow || allow.has(e.kind);
-    return new StreamUpgrade({}, start('*', kernel.globalFeed.follow(), accept)) as never;
+    return new StreamUpgrade({}, start('*', kernel.globalFeed.follow(), accept));
   });
 }

@@ -3,6 +3,7 @@ import { terminalClear, terminalHistory, terminalReplay, terminalSince, terminal
 import type { Kernel } from '../kernel/kernel.js';
 import { openTermAttach } from '../terminal/attach.js';
 import { resolveTerminal } from '../terminal/terminal-access.js';
+import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 const defined = <T extends Record<string, unknown>>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
 
@@ -44,11 +45,11 @@ export function registerTerminalOps(router: OpRouter, kernel: Kernel): void {
 
   router.register('term_resize', (args) => {
     const size = validateTermSize(args.cols, args.rows);
-    if (!size.ok) throw new IpcError('invalid_size', size.message, { cols: args.cols ?? null, rows: args.rows ?? null });
+    if (!size.ok) throw daemonError(DaemonErrorCodes.invalidSize, size.message, { cols: args.cols ?? null, rows: args.rows ?? null });
     const { terminal, session } = target(args);
     // Checked and applied in one synchronous step: no takeover can land in between.
     if (args.attachment_id !== undefined && !terminal.attachments.isWriter(args.attachment_id)) {
-      throw new IpcError('terminal_not_writer', `attachment ${args.attachment_id} is not the current writer of ${args.actor_id}`, {
+      throw daemonError(DaemonErrorCodes.terminalNotWriter, `attachment ${args.attachment_id} is not the current writer of ${args.actor_id}`, {
         attachment_id: args.attachment_id,
       });
     }

@@ -1,9 +1,10 @@
 import { IpcError } from '@cccc/ipc-protocol';
-import { readActorPrivateEnvForLaunch, type ActorDoc, type GroupDoc, type HomeLayout } from '@cccc/groups';
+import { GroupErrorCodes, readActorPrivateEnvForLaunch, type ActorDoc, type GroupDoc, type HomeLayout } from '@cccc/groups';
 import { assertLaunchCwd, composeLaunch, LaunchError, type LaunchCommand, type LaunchContributor } from '@cccc/pty-runtime';
 import { hookLaunchContributor, type HookContributorOptions } from './hook-contributor.js';
 import type { CliLauncher } from './cli-launcher.js';
 import { mcpLaunchContributor } from './mcp-contributor.js';
+import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 /**
  * Per-launch additions (MCP wiring, then the state hooks of this launch when planned), in order.
@@ -21,13 +22,13 @@ function launchContributors(cli: CliLauncher | undefined, hooks?: HookContributo
 export function actorCwd(group: GroupDoc, actor: ActorDoc): string {
   const key = actor.default_scope_key || group.active_scope_key;
   if (!key) {
-    throw new IpcError('missing_project_root', `actor ${actor.id} has no scope to run in; attach a directory to ${group.group_id} first`, {
+    throw daemonError(DaemonErrorCodes.missingProjectRoot, `actor ${actor.id} has no scope to run in; attach a directory to ${group.group_id} first`, {
       actor_id: actor.id,
     });
   }
   const scope = group.scopes.find((s) => s.scope_key === key);
   if (!scope || !scope.url) {
-    throw new IpcError('scope_not_attached', `scope ${key} of actor ${actor.id} is not attached to ${group.group_id}`, { actor_id: actor.id, scope_key: key });
+    throw new IpcError(GroupErrorCodes.scopeNotAttached, `scope ${key} of actor ${actor.id} is not attached to ${group.group_id}`, { actor_id: actor.id, scope_key: key });
   }
   return scope.url;
 }

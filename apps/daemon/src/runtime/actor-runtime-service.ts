@@ -23,6 +23,7 @@ import { reapOrphans } from './orphan-reaper.js';
 import { removeOwnershipRecord, writeOwnershipRecord } from './ownership-records.js';
 import { processStartTime } from './proc-identity.js';
 import { StartReports, type CheckedStart, type StartReportFields } from './start-reports.js';
+import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 export type { CheckedStart } from './start-reports.js';
 
@@ -177,7 +178,7 @@ export class ActorRuntimeService implements AsyncDisposable {
   }
 
   private async startLocked(groupId: string, actorId: string): Promise<StartOutcome> {
-    if (this.disposed) throw new IpcError('daemon_stopping', 'the daemon is shutting down');
+    if (this.disposed) throw daemonError(DaemonErrorCodes.daemonStopping, 'the daemon is shutting down');
     const current = this.session(groupId, actorId);
     if (current) return { session: current, started: false };
     const group = this.kernel.groups.get(groupId);
@@ -206,7 +207,7 @@ export class ActorRuntimeService implements AsyncDisposable {
       );
     } catch (error) {
       if (error instanceof PtySpawnError) {
-        throw new IpcError('runtime_start_failed', error.message, { actor_id: actorId, reason: error.code });
+        throw daemonError(DaemonErrorCodes.runtimeStartFailed, error.message, { actor_id: actorId, reason: error.code });
       }
       throw error;
     }

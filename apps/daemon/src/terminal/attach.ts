@@ -3,6 +3,7 @@ import { renderAttachSnapshot, validateSnapshotHint } from '@cccc/pty-runtime';
 import type { Kernel } from '../kernel/kernel.js';
 import { AttachSession } from './attach-session.js';
 import { resolveTerminal } from './terminal-access.js';
+import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 type Handshake = OpResult<'term_attach'>;
 
@@ -19,7 +20,7 @@ export async function openTermAttach(kernel: Kernel, args: OpArgs<'term_attach'>
   let hint: { cols: number; rows: number } | undefined;
   if (args.cols !== undefined || args.rows !== undefined) {
     const check = validateSnapshotHint(args.cols, args.rows);
-    if (!check.ok) throw new IpcError('invalid_size', check.message, { cols: args.cols ?? null, rows: args.rows ?? null });
+    if (!check.ok) throw daemonError(DaemonErrorCodes.invalidSize, check.message, { cols: args.cols ?? null, rows: args.rows ?? null });
     hint = check;
   }
 

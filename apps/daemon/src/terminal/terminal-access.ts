@@ -1,8 +1,9 @@
 import { effectiveRole, findActor, type GroupDoc } from '@cccc/groups';
-import { IpcError } from '@cccc/ipc-protocol';
+import { ErrorCodes, IpcError } from '@cccc/ipc-protocol';
 import { canReadTranscript, type ActorTerminal, type TerminalSession, type TranscriptViewer } from '@cccc/pty-runtime';
 import type { Kernel } from '../kernel/kernel.js';
 import { principalOf } from '../messaging/principal.js';
+import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 /** A live PTY terminal some principal may read (the §8.11 ops and term_attach start here). */
 export interface TerminalTarget {
@@ -20,7 +21,7 @@ export interface ResolveOptions {
 function viewerOf(group: GroupDoc, by: string): TranscriptViewer {
   if (by === 'user' || by === 'system') return { kind: 'user' };
   const role = effectiveRole(group.actors, by);
-  if (!role) throw new IpcError('permission_denied', `${by} is not an actor of this group`, { by });
+  if (!role) throw new IpcError(ErrorCodes.permissionDenied, `${by} is not an actor of this group`, { by });
   return { kind: 'actor', actorId: by, role };
 }
 
@@ -35,13 +36,13 @@ export function resolveTerminal(kernel: Kernel, groupId: string, actorId: string
   const principal = principalOf(by);
   const visibility = group.terminal_transcript?.visibility ?? 'foreman';
   if (!canReadTranscript(viewerOf(group, principal), actorId, visibility)) {
-    throw new IpcError('permission_denied', `permission denied: terminal transcript visibility is ${visibility}`, {
+    throw new IpcError(ErrorCodes.permissionDenied, `permission denied: terminal transcript visibility is ${visibility}`, {
       action: 'actor.transcript_read',
       by: principal,
       target_actor_id: actorId,
     });
   }
-  if (actor.runner === 'headless') throw new IpcError('not_pty_actor', `${actorId} does not run on the PTY runner`, { actor_id: actorId });
+  if (actor.runner === 'headless') throw daemonError(DaemonErrorCodes.notPtyActor, `${actorId} does not run on the PTY runner`, { actor_id: actorId });
   const terminal = kernel.runtimes.get(groupId, actorId);
   const session = terminal?.session;
   if (!terminal || !session || session.exited) {

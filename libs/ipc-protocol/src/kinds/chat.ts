@@ -27,6 +27,10 @@ export const ChatMessageData = z.looseObject({
   to: z.array(z.string()).nullish(),
   reply_to: z.string().nullish(),
   quote_text: z.string().nullish(),
+  /** Snapshots of an IM sender, shown in the delivered header. */
+  source_platform: z.string().nullish(),
+  source_user_name: z.string().nullish(),
+  source_user_id: z.string().nullish(),
   src_group_id: z.string().nullish(),
   src_event_id: z.string().nullish(),
   attachments: z.array(AttachmentRefV1).nullish(),

@@ -1,14 +1,35 @@
 // Data schemas of CCCS v1 event kinds (one file per kind family).
 export { MessageMode, AttachmentRefV1, ChatMessageData } from './chat.js';
-export { MailReadData } from './mail.js';
+export { MailReadData, LegacyChatReadData } from './mail.js';
 export { ReplyRequestCancelledData } from './reply-request.js';
 export { DeliveryState, RuntimeDeliveryData } from './delivery.js';
 export { NotifyPriority, SystemNotifyData } from './notify.js';
-export { ActorAddData, ActorActivityData, ActorActivityEntry, EffectiveWorkingState } from './actor.js';
+export {
+  ActorAddData,
+  ActorActivityData,
+  ActorActivityEntry,
+  ActorLifecycleData,
+  ActorRemoveData,
+  ActorUpdateData,
+  EffectiveWorkingState,
+} from './actor.js';
+export {
+  GroupAttachData,
+  GroupCreateData,
+  GroupDeleteData,
+  GroupDetachScopeData,
+  GroupSetActiveScopeData,
+  GroupSetStateData,
+  GroupSettingsUpdateData,
+  GroupStartData,
+  GroupStopData,
+  GroupUpdateData,
+} from './group.js';
+export { ContextSyncData } from './context.js';
 export {
   DELIVERY_CONFIRMATION_KIND,
   DeliveryConfirmationState,
   DeliveryConfirmationData,
 } from './delivery-confirmation.js';
 export { ACTOR_START_PROBLEM_KIND, ActorStartProblemData } from './actor-start-problem.js';
-export { kindDataSchemas } from './registry.js';
+export { kindDataSchemas, kindDataSchema, isKnownKind, type KnownKind, type KindData, type KindDataInput } from './registry.js';

@@ -9,3 +9,10 @@ export const MailReadData = z.looseObject({
   event_id: z.string().min(1),
 });
 export type MailReadData = z.infer<typeof MailReadData>;
+
+/**
+ * Legacy `chat.read` (pre-`mail.read` ledgers): read by recovery only, as an inclusive
+ * watermark of the actor's generation (spec §8.6 runtime.delivery recovery). Never written.
+ */
+export const LegacyChatReadData = z.looseObject({ actor_id: z.string(), event_id: z.string().min(1) });
+export type LegacyChatReadData = z.infer<typeof LegacyChatReadData>;

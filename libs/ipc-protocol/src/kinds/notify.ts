@@ -12,5 +12,7 @@ export const SystemNotifyData = z.looseObject({
   im_visibility: z.enum(['internal', 'public']).optional(),
   context: z.record(z.string(), z.unknown()).nullish(),
   related_event_id: z.string().nullish(),
+  /** Legacy notices name the event they are about here (read by delivery recovery). */
+  event_id: z.string().nullish(),
 });
 export type SystemNotifyData = z.infer<typeof SystemNotifyData>;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { CCCSEventV1 } from '../events.js';
+import type { KindDataInput } from '../kinds/registry.js';
 import type { OpArgsInput, OpCatalog, OpName } from './catalog.js';
 
 // One valid request and one valid result per op, plus the keys whose absence must fail.
@@ -17,9 +18,9 @@ const ID = '3a1e7837925b493fa696abf137734a58';
 
 export function event<K extends string>(
   kind: K,
-  data: Record<string, unknown> = {},
+  data: KindDataInput<K>,
   id = ID,
-): CCCSEventV1 & { kind: K } {
+): Omit<CCCSEventV1, 'kind' | 'data'> & { kind: K; data: KindDataInput<K> } {
   return {
     v: 1,
     id,
@@ -32,7 +33,7 @@ export function event<K extends string>(
   };
 }
 
-const chat = (mode: string) => event('chat.message', { text: 'hello peer1', message_mode: mode, to: ['peer1'] });
+const chat = (mode: 'send' | 'request_reply' | 'mail') => event('chat.message', { text: 'hello peer1', message_mode: mode, to: ['peer1'] });
 const actor = {
   v: 1,
   id: 'peer1',
@@ -57,6 +58,7 @@ const note = {
   source: 'home' as const,
   path: `groups/${G}/prompts/CCCC_HELP.md`,
 };
+const lifecycle = { actor_id: 'peer1', runner: 'pty', runner_effective: 'pty' };
 const byActor = { group_id: G, actor_id: 'peer1', by: 'user' };
 const ledgerPage = { events: [chat('send')], has_more: false };
 
@@ -140,33 +142,33 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
   group_create: {
     args: { title: 'refbench', topic: 'reference capture' },
     required: [],
-    result: { group_id: G, title: 'refbench', event: event('group.create') },
+    result: { group_id: G, title: 'refbench', event: event('group.create', { title: 'refbench', topic: '' }) },
   },
   group_update: {
     args: { group_id: G, patch: { title: 'renamed' } },
     required: ['group_id', 'patch'],
-    result: { group_id: G, group: { group_id: G, title: 'renamed' }, event: event('group.update') },
+    result: { group_id: G, group: { group_id: G, title: 'renamed' }, event: event('group.update', { patch: { title: 'renamed' } }) },
   },
   group_delete: { args: { group_id: G }, required: ['group_id'], result: { group_id: G } },
   group_use: {
     args: { group_id: G, path: '/home/user/proj1' },
     required: ['group_id', 'path'],
-    result: { group_id: G, active_scope_key: 's_ea35bf953a18', event: event('group.set_active_scope') },
+    result: { group_id: G, active_scope_key: 's_ea35bf953a18', event: event('group.set_active_scope', { path: '/work/refbench' }) },
   },
   group_detach_scope: {
     args: { group_id: G, scope_key: 's_ea35bf953a18' },
     required: ['group_id', 'scope_key'],
-    result: { group_id: G, event: event('group.detach_scope') },
+    result: { group_id: G, event: event('group.detach_scope', { scope_key: 's_ea35bf953a18' }) },
   },
   group_set_state: {
     args: { group_id: G, state: 'paused' },
     required: ['group_id', 'state'],
-    result: { group_id: G, state: 'paused', event: event('group.set_state') },
+    result: { group_id: G, state: 'paused', event: event('group.set_state', { old_state: 'active', new_state: 'paused' }) },
   },
   group_settings_update: {
     args: { group_id: G, patch: { default_send_to: 'foreman', messaging: { root_body_policy: 'summary' } } },
     required: ['group_id', 'patch'],
-    result: { group_id: G, settings: { default_send_to: 'foreman' }, event: event('group.settings_update') },
+    result: { group_id: G, settings: { default_send_to: 'foreman' }, event: event('group.settings_update', { patch: { default_send_to: 'foreman' } }) },
   },
   group_preamble_get: { args: { group_id: G }, required: ['group_id'], result: preamble },
   group_preamble_set: {
@@ -210,12 +212,12 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
   group_start: {
     args: { group_id: G },
     required: ['group_id'],
-    result: { group_id: G, started: ['peer1'], event: event('group.start') },
+    result: { group_id: G, started: ['peer1'], event: event('group.start', { started: ['peer1'] }) },
   },
   group_stop: {
     args: { group_id: G },
     required: ['group_id'],
-    result: { group_id: G, stopped: ['peer1'], event: event('group.stop') },
+    result: { group_id: G, stopped: ['peer1'], event: event('group.stop', { stopped: ['peer1'] }) },
   },
   actor_list: {
     args: { group_id: G, include_unread: true },
@@ -254,24 +256,24 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
   actor_update: {
     args: { group_id: G, actor_id: 'peer1', patch: { title: 'Peer', command: ['cat'], enabled: true } },
     required: ['group_id', 'actor_id', 'patch'],
-    result: { actor, event: event('actor.update') },
+    result: { actor, event: event('actor.update', { actor_id: 'peer1', patch: { title: 'Peer One (cat)' } }) },
   },
   actor_remove: {
     args: byActor,
     required: ['group_id', 'actor_id'],
-    result: { actor_id: 'peer1', event: event('actor.remove') },
+    result: { actor_id: 'peer1', event: event('actor.remove', { actor_id: 'peer1' }) },
   },
-  actor_start: { args: byActor, required: ['group_id', 'actor_id'], result: { actor, event: event('actor.start') } },
-  actor_stop: { args: byActor, required: ['group_id', 'actor_id'], result: { actor, event: event('actor.stop') } },
+  actor_start: { args: byActor, required: ['group_id', 'actor_id'], result: { actor, event: event('actor.start', lifecycle) } },
+  actor_stop: { args: byActor, required: ['group_id', 'actor_id'], result: { actor, event: event('actor.stop', lifecycle) } },
   actor_restart: {
     args: byActor,
     required: ['group_id', 'actor_id'],
-    result: { actor, event: event('actor.restart') },
+    result: { actor, event: event('actor.restart', lifecycle) },
   },
   actor_new_session: {
     args: byActor,
     required: ['group_id', 'actor_id'],
-    result: { actor, event: event('actor.new_session'), new_session: true },
+    result: { actor, event: event('actor.new_session', lifecycle), new_session: true },
   },
   actor_env_private_keys: {
     args: byActor,

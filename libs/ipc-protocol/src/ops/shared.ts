@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CCCSEventV1 } from '../events.js';
 import { MessageMode } from '../kinds/chat.js';
+import { kindDataSchemas, type KnownKind } from '../kinds/registry.js';
 
 // Building blocks shared by several op files. Each wire shape is defined once here.
 
@@ -77,12 +78,12 @@ export const ReferenceV1 = z.union([TaskRefV1, PresentationRefV1, LinkRefV1]);
 export type ReferenceV1 = z.infer<typeof ReferenceV1>;
 
 /** An event result narrowed to the kind the spec names in its comment. */
-export function eventOfKind<K extends string>(kind: K) {
-  return CCCSEventV1.extend({ kind: z.literal(kind) });
+export function eventOfKind<K extends KnownKind>(kind: K) {
+  return CCCSEventV1.extend({ kind: z.literal(kind), data: kindDataSchemas[kind] });
 }
 
 /** `{ event }` results (reply_request_cancel, system_notify). */
-export function eventResult<K extends string>(kind: K) {
+export function eventResult<K extends KnownKind>(kind: K) {
   return z.object({ event: eventOfKind(kind) });
 }
 

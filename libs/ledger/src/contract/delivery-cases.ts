@@ -50,7 +50,7 @@ export function deliveryCases(check: Check, withStore: WithStore): void {
       await s.claimDelivery({ actorId: 'peer2', sourceEventId: src.id, transport: 'pty' });
       await s.settleDelivery({ actorId: 'peer2', sourceEventId: src.id, state: 'accepted' });
       const settled = await s.settleStrandedClaims();
-      expect(settled.map((e) => [e.data['actor_id'], e.data['state']])).toEqual([['peer1', 'ambiguous']]);
+      expect(settled.map((e) => [e.data.actor_id, e.data.state])).toEqual([['peer1', 'ambiguous']]);
       expect(s.deliveryState(src.id).map((f) => [f.actor_id, f.state])).toEqual([['peer1', 'ambiguous'], ['peer2', 'accepted']]);
       expect(await s.settleStrandedClaims()).toEqual([]);
       expect(await s.claimDelivery({ actorId: 'peer1', sourceEventId: src.id, transport: 'pty' })).toMatchObject({ claimed: false, refusal: 'ambiguous' });

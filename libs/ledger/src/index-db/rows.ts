@@ -1,3 +1,4 @@
+import { isEventOfKind } from '@cccc/ipc-protocol';
 import type { LedgerEvent } from '../types.js';
 import { DELIVERY_CONFIRMATION_KIND } from '../projections/confirmation.js';
 import { messageMode, recipientTokens } from '../projections/recipients.js';
@@ -15,44 +16,28 @@ export interface IndexFacts {
   confirmation?: { actorId: string; sourceId: string; state: string; deliveryId: string };
 }
 
-function str(v: unknown): string | null {
-  return typeof v === 'string' && v.length > 0 ? v : null;
+function nonEmptyOrNull(v: string | null | undefined): string | null {
+  return v ? v : null;
 }
 
 export function indexFactsOf(event: LedgerEvent): IndexFacts {
-  const d = event.data;
-  switch (event.kind) {
-    case 'chat.message':
-      return { chat: { mode: messageMode(event), replyTo: str(d['reply_to']), tokens: recipientTokens(d), clientId: str(d['client_id']) } };
-    case 'actor.add': {
-      const actor = d['actor'] as Record<string, unknown> | undefined;
-      const actorId = str(actor?.['id']);
-      return actorId ? { actorAdd: { actorId, createdAt: str(actor?.['created_at']) ?? '' } } : {};
-    }
-    case 'mail.read': {
-      const actorId = str(d['actor_id']);
-      const eventId = str(d['event_id']);
-      return actorId && eventId ? { mailRead: { actorId, eventId } } : {};
-    }
-    case 'chat.reply_request.cancelled': {
-      const sourceId = str(d['source_event_id']);
-      return sourceId ? { cancel: { sourceId } } : {};
-    }
-    case 'runtime.delivery': {
-      const actorId = str(d['actor_id']);
-      const sourceId = str(d['source_event_id']);
-      const state = str(d['state']);
-      if (!actorId || !sourceId || !state) return {};
-      return { delivery: { actorId, sourceId, state, deliveryId: str(d['delivery_id']) ?? '', transport: str(d['transport']) ?? '' } };
-    }
-    case DELIVERY_CONFIRMATION_KIND: {
-      const actorId = str(d['actor_id']);
-      const sourceId = str(d['source_event_id']);
-      const state = str(d['state']);
-      if (!actorId || !sourceId || !state) return {};
-      return { confirmation: { actorId, sourceId, state, deliveryId: str(d['delivery_id']) ?? '' } };
-    }
-    default:
-      return {};
+  if (isEventOfKind(event, 'chat.message')) {
+    const d = event.data;
+    return { chat: { mode: messageMode(event), replyTo: nonEmptyOrNull(d.reply_to), tokens: recipientTokens(d), clientId: nonEmptyOrNull(d.client_id) } };
   }
+  if (isEventOfKind(event, 'actor.add')) {
+    const { id, created_at } = event.data.actor;
+    return { actorAdd: { actorId: id, createdAt: created_at ?? '' } };
+  }
+  if (isEventOfKind(event, 'mail.read')) return { mailRead: { actorId: event.data.actor_id, eventId: event.data.event_id } };
+  if (isEventOfKind(event, 'chat.reply_request.cancelled')) return { cancel: { sourceId: event.data.source_event_id } };
+  if (isEventOfKind(event, 'runtime.delivery')) {
+    const d = event.data;
+    return { delivery: { actorId: d.actor_id, sourceId: d.source_event_id, state: d.state, deliveryId: d.delivery_id, transport: d.transport } };
+  }
+  if (isEventOfKind(event, DELIVERY_CONFIRMATION_KIND)) {
+    const d = event.data;
+    return { confirmation: { actorId: d.actor_id, sourceId: d.source_event_id, state: d.state, deliveryId: d.delivery_id } };
+  }
+  return {};
 }

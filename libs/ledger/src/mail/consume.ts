@@ -15,7 +15,7 @@ export interface ConsumeDeps {
   queries: () => IndexQueries;
   nowIso: () => string;
   peek: (actorId: string, limit: number) => InboxView;
-  append: (input: AppendInput) => Promise<AppendResult>;
+  append: <K extends string>(input: AppendInput<K>) => Promise<AppendResult<K>>;
   /** Test seam for real crash tests: called after each durable step. */
   onPhase?: ((phase: ConsumePhase) => void) | undefined;
 }
@@ -47,7 +47,7 @@ export async function consumeInbox(d: ConsumeDeps, actorId: string, by: string, 
     const target: CursorEntry = { event_id: last.id, ts: last.ts, updated_at: d.nowIso() };
     writeMarker(d.markerPath, { schema: 1, group_id: d.groupId, actor_id: actorId, expected: view.cursor, target });
     d.onPhase?.('marker-written');
-    let appended: AppendResult;
+    let appended: AppendResult<'mail.read'>;
     try {
       appended = await d.append({ kind: 'mail.read', by, data: { actor_id: actorId, event_id: last.id } });
     } catch (err) {

@@ -1,4 +1,4 @@
-import { DELIVERY_CONFIRMATION_KIND, type DeliveryConfirmationState } from '@cccc/ipc-protocol';
+import { DELIVERY_CONFIRMATION_KIND, isEventOfKind, type DeliveryConfirmationState } from '@cccc/ipc-protocol';
 import type { LedgerEvent } from '../types.js';
 
 export { DELIVERY_CONFIRMATION_KIND };
@@ -12,20 +12,13 @@ export interface ConfirmationFact {
   state: ConfirmationState;
 }
 
-function isState(v: unknown): v is ConfirmationState {
-  return v === 'confirmed' || v === 'unconfirmed';
-}
-
 /** Latest `x.cccc.delivery_confirmation` per recipient of one source event, by append order. */
 export function deliveryConfirmationsOf(events: readonly LedgerEvent[], sourceEventId: string): ConfirmationFact[] {
   const latest = new Map<string, ConfirmationFact>();
   for (const e of events) {
-    if (e.kind !== DELIVERY_CONFIRMATION_KIND || e.data['source_event_id'] !== sourceEventId) continue;
-    const d = e.data;
-    const actorId = d['actor_id'];
-    if (typeof actorId !== 'string' || actorId === '' || !isState(d['state'])) continue;
-    const deliveryId = typeof d['delivery_id'] === 'string' ? d['delivery_id'] : '';
-    latest.set(actorId, { actor_id: actorId, source_event_id: sourceEventId, delivery_id: deliveryId, state: d['state'] });
+    if (!isEventOfKind(e, DELIVERY_CONFIRMATION_KIND) || e.data.source_event_id !== sourceEventId) continue;
+    const { actor_id, delivery_id, state } = e.data;
+    latest.set(actor_id, { actor_id, source_event_id: sourceEventId, delivery_id, state });
   }
   return [...latest.values()].sort((a, b) => (a.actor_id < b.actor_id ? -1 : a.actor_id > b.actor_id ? 1 : 0));
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DeliveryState } from '@cccc/ipc-protocol';
+import { isEventOfKind, type DeliveryState } from '@cccc/ipc-protocol';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
 import type { LedgerEvent } from '../types.js';
 
@@ -49,21 +49,10 @@ export function assertSettleAllowed(latest: DeliveryState | undefined, next: Del
 export function deliveryStatesOf(events: readonly LedgerEvent[], sourceEventId: string): DeliveryFact[] {
   const latest = new Map<string, DeliveryFact>();
   for (const e of events) {
-    if (e.kind !== 'runtime.delivery' || e.data['source_event_id'] !== sourceEventId) continue;
-    const d = e.data as Record<string, string>;
-    if (!nonEmpty(d['actor_id']) || !nonEmpty(d['state'])) continue;
-    latest.set(d['actor_id'], {
-      actor_id: d['actor_id'],
-      source_event_id: sourceEventId,
-      delivery_id: nonEmpty(d['delivery_id']) ? d['delivery_id'] : '',
-      state: d['state'] as DeliveryState,
-      transport: nonEmpty(d['transport']) ? d['transport'] : '',
-      event_id: e.id,
-    });
+    if (!isEventOfKind(e, 'runtime.delivery') || e.data.source_event_id !== sourceEventId) continue;
+    const { actor_id, delivery_id, state, transport } = e.data;
+    latest.set(actor_id, { actor_id, source_event_id: sourceEventId, delivery_id, state, transport, event_id: e.id });
   }
   return [...latest.values()].sort((a, b) => (a.actor_id < b.actor_id ? -1 : a.actor_id > b.actor_id ? 1 : 0));
 }
 
-function nonEmpty(v: unknown): v is string {
-  return typeof v === 'string' && v.length > 0;
-}

@@ -1,3 +1,4 @@
+import { isEventOfKind } from '@cccc/ipc-protocol';
 import type { LedgerEvent } from '../types.js';
 
 /**
@@ -7,7 +8,7 @@ import type { LedgerEvent } from '../types.js';
 export function generationStart(events: readonly LedgerEvent[], actorId: string): number {
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i] as LedgerEvent;
-    if (e.kind === 'actor.add' && (e.data['actor'] as { id?: unknown } | undefined)?.id === actorId) return i;
+    if (isEventOfKind(e, 'actor.add') && e.data.actor.id === actorId) return i;
   }
   return -1;
 }
@@ -15,9 +16,9 @@ export function generationStart(events: readonly LedgerEvent[], actorId: string)
 /** `created_at` of the actor's current generation, which seeds its delivery ids. */
 export function generationCreatedAt(events: readonly LedgerEvent[], actorId: string): string | undefined {
   const pos = generationStart(events, actorId);
-  if (pos < 0) return undefined;
-  const created = ((events[pos] as LedgerEvent).data['actor'] as { created_at?: unknown }).created_at;
-  return typeof created === 'string' ? created : '';
+  const add = events[pos];
+  if (!add || !isEventOfKind(add, 'actor.add')) return undefined;
+  return add.data.actor.created_at ?? '';
 }
 
 /** First position of an event id strictly before `before` (ids are unique in sane ledgers). */

@@ -1,3 +1,4 @@
+import { isEventOfKind } from '@cccc/ipc-protocol';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
 import type { ActorRole, LedgerEvent } from '../types.js';
 import { firstPosition, generationStart } from './generation.js';
@@ -22,8 +23,7 @@ export interface HistoryPage {
 /** Case-insensitive substring match on the message text (the `query` filter). */
 export function textMatches(event: LedgerEvent, query: string | undefined): boolean {
   if (!query) return true;
-  const text = event.data['text'];
-  return typeof text === 'string' && text.toLowerCase().includes(query.toLowerCase());
+  return isEventOfKind(event, 'chat.message') && event.data.text.toLowerCase().includes(query.toLowerCase());
 }
 
 export function historyIncludes(event: LedgerEvent, q: HistoryQuery): boolean {

@@ -1,3 +1,4 @@
+import { isEventOfKind } from '@cccc/ipc-protocol';
 import type { ActorRole, LedgerEvent } from '../types.js';
 import { firstPosition, generationStart } from './generation.js';
 import { isAddressedTo, messageMode } from './recipients.js';
@@ -34,8 +35,8 @@ export function mailWatermark(events: readonly LedgerEvent[], actorId: string, c
   }
   for (let i = gen + 1; i < events.length; i++) {
     const e = events[i] as LedgerEvent;
-    if (e.kind !== 'mail.read' || e.data['actor_id'] !== actorId || typeof e.data['event_id'] !== 'string') continue;
-    const target = firstPosition(events, e.data['event_id'], i);
+    if (!isEventOfKind(e, 'mail.read') || e.data.actor_id !== actorId) continue;
+    const target = firstPosition(events, e.data.event_id, i);
     if (target > gen && target > mark) mark = target;
   }
   return mark;

@@ -1,3 +1,4 @@
+import { isEventOfKind } from '@cccc/ipc-protocol';
 import type { LedgerEvent } from '../types.js';
 import { concreteRecipients, messageMode } from './recipients.js';
 
@@ -51,8 +52,8 @@ export function replyObligationsOf(events: readonly LedgerEvent[], sourceEventId
   const replies: ObligationFacts['replies'] = [];
   const cancels: ObligationFacts['cancels'] = [];
   events.forEach((e, pos) => {
-    if (e.kind === 'chat.message' && e.data['reply_to'] === sourceEventId) replies.push({ id: e.id, by: e.by, pos });
-    if (e.kind === 'chat.reply_request.cancelled' && e.data['source_event_id'] === sourceEventId) cancels.push({ id: e.id, by: e.by, pos });
+    if (isEventOfKind(e, 'chat.message') && e.data.reply_to === sourceEventId) replies.push({ id: e.id, by: e.by, pos });
+    if (isEventOfKind(e, 'chat.reply_request.cancelled') && e.data.source_event_id === sourceEventId) cancels.push({ id: e.id, by: e.by, pos });
   });
   return decideObligations({ source: events[sourcePos] as LedgerEvent, sourcePos, replies, cancels });
 }

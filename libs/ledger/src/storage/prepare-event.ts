@@ -1,4 +1,4 @@
-import { kindDataSchemas } from '@cccc/ipc-protocol';
+import { isInputOfKind, kindDataSchema, type StoredEvent } from '@cccc/ipc-protocol';
 import { unlinkSync } from 'node:fs';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
 import { formatTs, newEventId } from '../event-format.js';
@@ -7,8 +7,8 @@ import { encodeEvent } from './line-codec.js';
 import { MAX_RECORD_BYTES } from './limits.js';
 import { planChatSpill } from './spill.js';
 
-export interface PreparedEvent {
-  event: LedgerEvent;
+export interface PreparedEvent<K extends string = string> {
+  event: StoredEvent<K>;
   line: Buffer;
   /** Undo side files (a spilled blob) when the event is not appended after all. */
   discard(): void;
@@ -19,7 +19,7 @@ export interface PreparedEvent {
  * an append happens here, before any byte is written, so a rejected append writes nothing.
  */
 /** `groupDir` undefined: no blob spill (the in-memory store keeps long text inline). */
-export function prepareEvent(input: AppendInput, groupId: string, groupDir: string | undefined, clock: Clock | undefined): PreparedEvent {
+export function prepareEvent<K extends string>(input: AppendInput<K>, groupId: string, groupDir: string | undefined, clock: Clock | undefined): PreparedEvent<K> {
   if (typeof input.kind !== 'string' || input.kind.length === 0) {
     throw ledgerError(LedgerErrorCodes.invalidEvent, 'kind must be a nonempty string');
   }
@@ -29,7 +29,7 @@ export function prepareEvent(input: AppendInput, groupId: string, groupDir: stri
   if (input.data === null || typeof input.data !== 'object' || Array.isArray(input.data)) {
     throw ledgerError(LedgerErrorCodes.invalidEvent, 'data must be an object');
   }
-  const schema = kindDataSchemas[input.kind];
+  const schema = kindDataSchema(input.kind);
   if (schema) {
     const parsed = schema.safeParse(input.data);
     if (!parsed.success) {
@@ -42,8 +42,8 @@ export function prepareEvent(input: AppendInput, groupId: string, groupDir: stri
   }
   const id = newEventId();
   const ts = formatTs(clock ? clock() : new Date(), clock !== undefined);
-  const spill = input.kind === 'chat.message' && groupDir !== undefined ? planChatSpill(groupDir, id, input.data) : undefined;
-  const event: LedgerEvent = {
+  const spill = isInputOfKind(input, 'chat.message') && groupDir !== undefined ? planChatSpill(groupDir, id, input.data) : undefined;
+  const stored: LedgerEvent = {
     v: 1,
     id,
     ts,
@@ -53,6 +53,8 @@ export function prepareEvent(input: AppendInput, groupId: string, groupDir: stri
     by: input.by,
     data: spill ? spill.data : input.data,
   };
+  // The schema check above is what makes a known kind's data its registry type.
+  const event = stored as StoredEvent<K>;
   const line = Buffer.from(encodeEvent(event) + '\n', 'utf8');
   if (line.length > MAX_RECORD_BYTES) {
     throw ledgerError(LedgerErrorCodes.eventTooLarge, `event record is ${line.length} bytes; the limit is ${MAX_RECORD_BYTES}`, {

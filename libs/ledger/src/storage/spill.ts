@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { fsyncDirSync, writeFileAtomicSync } from '@cccc/durable-fs';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { ChatMessageData } from '@cccc/ipc-protocol';
 import { CHAT_TEXT_SPILL_BYTES } from './limits.js';
 
 export interface SpillPlan {
-  data: Record<string, unknown>;
+  data: ChatMessageData;
   /** Write the blob (durably) before the event that points at it is appended. */
   write(): void;
   /** Remove the blob again when the append is rejected or deduplicated. */
@@ -18,22 +19,20 @@ export interface SpillPlan {
  * attachment instead (reference behaviour), so one huge paste cannot bloat every ledger scan.
  * Returns undefined when the text fits.
  */
-export function planChatSpill(groupDir: string, eventId: string, data: Record<string, unknown>): SpillPlan | undefined {
-  const text = data['text'];
-  if (typeof text !== 'string') return undefined;
-  const bytes = Buffer.from(text, 'utf8');
+export function planChatSpill(groupDir: string, eventId: string, data: ChatMessageData): SpillPlan | undefined {
+  const bytes = Buffer.from(data.text, 'utf8');
   if (bytes.length <= CHAT_TEXT_SPILL_BYTES) return undefined;
   const relPath = `state/ledger/blobs/chat.${eventId}.txt`;
   const absPath = join(groupDir, relPath);
   const attachment = {
-    kind: 'text',
+    kind: 'text' as const,
     path: relPath,
     title: `chat.${eventId}.txt`,
     mime_type: 'text/plain',
     bytes: bytes.length,
     sha256: createHash('sha256').update(bytes).digest('hex'),
   };
-  const previous = Array.isArray(data['attachments']) ? (data['attachments'] as unknown[]) : [];
+  const previous = data.attachments ?? [];
   return {
     data: { ...data, text: `[cccc] (chat text stored at ${relPath})`, attachments: [...previous, attachment] },
     write: () => {

@@ -83,7 +83,7 @@ describe('JSONL storage', () => {
   it('rejects an oversize record with event_too_large and writes neither line nor blob', async () => {
     const home = homes.make();
     await using store = await openGroupLedger({ home, groupId: G });
-    const attachments = Array.from({ length: 2000 }, (_, i) => ({ kind: 'file', path: `state/blobs/${'f'.repeat(120)}_${i}` }));
+    const attachments = Array.from({ length: 2000 }, (_, i) => ({ kind: 'file' as const, path: `state/blobs/${'f'.repeat(120)}_${i}` }));
     await expect(store.append({ kind: 'chat.message', by: 'user', data: { text: 'x'.repeat(40_000), to: ['peer1'], attachments } })).rejects.toMatchObject({
       code: 'event_too_large',
     });

@@ -31,7 +31,7 @@ export function renderDeliveryBatch(items: readonly DeliveryItem[], options: Ren
   if (items.length === 0) return '';
   let mailOn = -1;
   items.forEach((item, i) => {
-    if (item.kind === 'chat' && (item.message.message_mode === 'send' || item.message.message_mode === 'request_reply')) mailOn = i;
+    if (item.kind === 'chat' && (item.message.data.message_mode === 'send' || item.message.data.message_mode === 'request_reply')) mailOn = i;
   });
   const blocks = items.map((item, i) =>
     item.kind === 'notify'

@@ -14,12 +14,14 @@ export interface RenderMessageOptions {
 }
 
 function sender(m: DeliveredMessage): string {
-  const source = [m.source_platform, m.source_user_name, m.source_user_id].filter((s): s is string => !!s);
+  const { source_platform, source_user_name, source_user_id } = m.data;
+  const source = [source_platform, source_user_name, source_user_id].filter((s): s is string => !!s);
   return source.length > 0 ? `${m.by}[${source.join(' / ')}]` : m.by;
 }
 
 function recipients(m: DeliveredMessage): string {
-  return m.to && m.to.length > 0 ? m.to.join(', ') : '@all';
+  const to = m.data.to;
+  return to && to.length > 0 ? to.join(', ') : '@all';
 }
 
 function quote(text: string): string {
@@ -29,10 +31,11 @@ function quote(text: string): string {
 
 /** First line: `[cccc] <sender> → <recipients> [(reply:<id8>) ][event_id=<id>[ reply_required]]`. */
 export function renderHeader(m: DeliveredMessage): string {
+  const { reply_to, message_mode, quote_text } = m.data;
   let header = `[cccc] ${sender(m)} → ${recipients(m)}`;
-  if (m.reply_to) header += ` (reply:${m.reply_to.slice(0, REPLY_ID_CHARS)})`;
-  header += m.message_mode === 'request_reply' ? ` [event_id=${m.event_id} reply_required]` : ` [event_id=${m.event_id}]`;
-  if (m.quote_text) header += `\n> "${quote(m.quote_text)}"`;
+  if (reply_to) header += ` (reply:${reply_to.slice(0, REPLY_ID_CHARS)})`;
+  header += message_mode === 'request_reply' ? ` [event_id=${m.id} reply_required]` : ` [event_id=${m.id}]`;
+  if (quote_text) header += `\n> "${quote(quote_text)}"`;
   return header;
 }
 
@@ -67,22 +70,23 @@ export function mailPendingLine(count: number): string {
 
 /** Body lines after the header: relay, text, references, attachments, insight, mail pending. */
 export function renderBody(m: DeliveredMessage, options: RenderMessageOptions = {}): string {
+  const d = m.data;
   const lines: string[] = [];
-  if (m.src_group_id && m.src_event_id) lines.push(`[cccc] RELAYED FROM (group_id=${m.src_group_id}, event_id=${m.src_event_id}):`);
-  if (m.text !== '') lines.push(m.text);
-  const refs = m.refs ?? [];
+  if (d.src_group_id && d.src_event_id) lines.push(`[cccc] RELAYED FROM (group_id=${d.src_group_id}, event_id=${d.src_event_id}):`);
+  if (d.text !== '') lines.push(d.text);
+  const refs = d.refs ?? [];
   if (refs.length > 0) {
     lines.push('[cccc] References:');
     for (const ref of refs.slice(0, MAX_REFERENCE_LINES)) lines.push(renderReference(ref));
   }
-  const attachments = m.attachments ?? [];
+  const attachments = d.attachments ?? [];
   if (attachments.length > 0) {
     lines.push(ATTACHMENTS_HEADER);
     for (const a of attachments.slice(0, MAX_ATTACHMENT_LINES)) lines.push(renderAttachment(a));
   }
-  const insight = m.insight?.trim();
+  const insight = d.insight?.trim();
   if (insight) lines.push(INSIGHT_HEADER, insight);
-  const mode = m.message_mode;
+  const mode = d.message_mode;
   if ((mode === 'send' || mode === 'request_reply') && (options.mailPending ?? 0) > 0) lines.push(mailPendingLine(options.mailPending!));
   return lines.join('\n');
 }

@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveredMessage } from './message.js';
-import { messageFromEvent } from './message.js';
 import { ATTACHMENTS_HEADER, INSIGHT_HEADER, renderChatMessage } from './render-message.js';
 import { REPLY_INSTRUCTION, mailNotice, renderDeliveryBatch, renderSystemNotify } from './render-batch.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
-const msg = (m: Partial<DeliveredMessage>): DeliveredMessage => ({ event_id: 'e1', by: 'user', to: ['peer1'], text: 'hello', message_mode: 'send', ...m });
+type FlatMessage = { event_id: string; by: string } & DeliveredMessage['data'];
+const msg = ({ event_id = 'e1', by = 'user', ...data }: Partial<FlatMessage>): DeliveredMessage => ({
+  id: event_id,
+  by,
+  data: { to: ['peer1'], text: 'hello', message_mode: 'send', ...data },
+});
 
 describe('renderChatMessage (spec §8.6, REFERENCE_NOTES §3.2 vectors)', () => {
-  it.each<[string, Partial<DeliveredMessage>, string]>([
+  it.each<[string, Partial<FlatMessage>, string]>([
     ['plain send', {}, '[cccc] user → peer1 [event_id=e1]: hello'],
     ['request_reply marker inside the header', { message_mode: 'request_reply' }, '[cccc] user → peer1 [event_id=e1 reply_required]: hello'],
     ['reply with short parent id', { by: 'peer2', reply_to: 'abcdef123456', text: 'ok' }, '[cccc] peer2 → peer1 (reply:abcdef12) [event_id=e1]: ok'],
@@ -84,7 +88,7 @@ describe('renderChatMessage (spec §8.6, REFERENCE_NOTES §3.2 vectors)', () => 
   });
 
   it('projects ledger events', () => {
-    const m = messageFromEvent({ id: 'ev9', by: 'peer2', data: { text: 'hi', to: ['peer1'], message_mode: 'request_reply', extra: 1 } });
+    const m: DeliveredMessage = { id: 'ev9', by: 'peer2', data: { text: 'hi', to: ['peer1'], message_mode: 'request_reply', extra: 1 } };
     expect(renderChatMessage(m)).toBe('[cccc] peer2 → peer1 [event_id=ev9 reply_required]: hi');
   });
 });
