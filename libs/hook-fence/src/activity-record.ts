@@ -49,7 +49,9 @@ export function projectActivity(before: HookState, after: HookState, ev: HookEve
     tool_name: kind === 'tool' ? ev.toolName : null,
   });
   const turn = after.turn_id;
-  const tool = (status: ActivityStatus): ActivityDraft[] => (ev.toolUseId ? [draft('tool', ev.toolUseId, status, turn, ev.toolUseId)] : []);
+  // A codex PermissionRequest names no tool_use_id: it is about the one operation the fence holds open.
+  const toolId = ev.toolUseId ?? (rt === 'codex' && ev.event === 'PermissionRequest' ? after.operation_id : null);
+  const tool = (status: ActivityStatus): ActivityDraft[] => (toolId ? [draft('tool', toolId, status, turn, toolId)] : []);
   switch (ev.event) {
     case 'PreToolUse':
       return tool('started');

@@ -138,6 +138,22 @@ describe('projection from accepted hook transitions', () => {
     expect(out[2]).toMatchObject({ tool_name: 'mcp__github__search', turn_id: 't', operation_id: 'op', event_type: 'PreToolUse' });
   });
 
+  it('a codex PermissionRequest without a tool_use_id marks the open operation waiting', () => {
+    let s = pendingHookState({ runtime: 'codex', groupId: 'g', actorId: 'a', launchToken: 'tok', now: 'T' });
+    const out: ActivityDraft[] = [];
+    for (const e of [
+      ev('codex', 'SessionStart'),
+      ev('codex', 'UserPromptSubmit', { turnId: 't' }),
+      ev('codex', 'PreToolUse', { turnId: 't', toolUseId: 'call_1', toolName: 'Bash' }),
+      ev('codex', 'PermissionRequest', { turnId: 't', toolName: 'Bash' }),
+    ]) {
+      const r = step(s, e);
+      s = r.next;
+      out.push(...r.drafts);
+    }
+    expect(out.at(-1)).toMatchObject({ activity_id: 'codex:s:tool:call_1', status: 'waiting', operation_id: 'call_1', tool_name: 'Bash', event_type: 'PermissionRequest' });
+  });
+
   it('claude turn hooks stay observational: only tool activity is projected', () => {
     let s = pendingHookState({ runtime: 'claude', groupId: 'g', actorId: 'a', launchToken: 'tok', now: 'T' });
     const out: ActivityDraft[] = [];

@@ -74,6 +74,13 @@ describe('codex turn and operation fences', () => {
     expect(applyHookEvent(done, ev('codex', 'PreToolUse', { turnId: 't1', toolUseId: 'o1' }), ctx)).toMatchObject({ reason: 'stale_operation' });
   });
 
+  it('a codex PermissionRequest without a tool_use_id (what codex 0.169 sends) asks about the open operation of its turn', () => {
+    const s = accepted(applyHookEvent(inTurn(), ev('codex', 'PreToolUse', { turnId: 't1', toolUseId: 'o1' }), ctx));
+    expect(accepted(applyHookEvent(s, ev('codex', 'PermissionRequest', { turnId: 't1' }), ctx))).toMatchObject({ status: 'waiting', operation_id: 'o1' });
+    expect(applyHookEvent(s, ev('codex', 'PermissionRequest', { turnId: 't1', toolUseId: 'o2' }), ctx)).toMatchObject({ reason: 'operation_mismatch' });
+    expect(applyHookEvent(s, ev('codex', 'PermissionRequest', { turnId: 't0' }), ctx)).toMatchObject({ reason: 'turn_mismatch' });
+  });
+
   it('maps notifications and Stop to the status table', () => {
     const s = inTurn();
     const n = (type: string) => accepted(applyHookEvent(s, ev('codex', 'Notification', { turnId: 't1', notificationType: type }), ctx)).status;

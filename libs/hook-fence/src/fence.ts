@@ -112,7 +112,9 @@ function applyCodex(state: HookState, ev: HookEvent, ok: Ok, reject: Reject): Fe
       if (!ev.toolUseId || ev.toolUseId !== state.operation_id) return reject('operation_mismatch');
       return ok({ status: 'working', operation_id: null });
     case 'PermissionRequest':
-      if (!ev.toolUseId || ev.toolUseId !== state.operation_id) return reject('operation_mismatch');
+      // Codex (0.169) names no tool_use_id here: its approval prompt is about the current turn's
+      // open operation. An id, when given, must still be that operation's.
+      if (ev.toolUseId && ev.toolUseId !== state.operation_id) return reject('operation_mismatch');
       return ok({ status: 'waiting' });
     case 'Stop':
     case 'StopFailure':

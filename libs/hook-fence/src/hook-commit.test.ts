@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ACTIVITY_GROUP_LIMIT, activitySnapshot, type ActivityEntry } from './activity-store.js';
-import { commitHookEvent, decodeActivityStore, encodeActivityStore } from './hook-commit.js';
+import { commitHookEvent, commitInterrupt, decodeActivityStore, encodeActivityStore } from './hook-commit.js';
 import { pendingHookState, type HookState } from './hook-state.js';
 import type { HookEvent } from './payloads.js';
 
@@ -61,5 +61,27 @@ describe('commitHookEvent', () => {
     const bad = JSON.parse(encodeActivityStore(entries));
     bad[0].record.tool_name = 'has spaces';
     expect(decodeActivityStore(JSON.stringify(bad))).toMatchObject({ error: 'runtime_activity_unavailable', detail: '0.record.tool_name' });
+  });
+});
+
+describe('commitInterrupt', () => {
+  it('ends the turn as idle + interrupted and closes the open child activity of the session', () => {
+    const { state, entries } = drive([ev('SessionStart'), ev('UserPromptSubmit'), ev('PreToolUse', { toolUseId: 'o1', toolName: 'exec' }), ev('PermissionRequest', { toolUseId: 'o1' })]);
+    expect(state.status).toBe('waiting');
+    const r = commitInterrupt({ state, entries, now, updatedAt: 'T9', newId });
+    expect(r.changed).toBe(true);
+    expect(r.state).toMatchObject({ status: 'idle', interrupted: true, event: 'Interrupt', operation_id: null, updated_at: 'T9' });
+    expect(activitySnapshot(r.entries, now).map((x) => `${x.kind}:${x.status}:${x.event_type}`)).toEqual([
+      'session:started:SessionStart',
+      'turn:completed:Interrupt',
+      'tool:completed:Interrupt',
+    ]);
+  });
+
+  it('changes nothing before the session started or after it ended', () => {
+    const pending = pendingHookState({ runtime: 'codex', groupId: 'g', actorId: 'a', launchToken: 'tok', now: 'T' });
+    expect(commitInterrupt({ state: pending, entries: [], now, updatedAt: 'T9', newId })).toEqual({ changed: false, state: pending, entries: [] });
+    const { state, entries } = drive([ev('SessionStart'), ev('SessionEnd')]);
+    expect(commitInterrupt({ state, entries, now, updatedAt: 'T9', newId })).toEqual({ changed: false, state, entries });
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { activityRecordSchema, closesChildren, projectActivity } from './activity-record.js';
 import { ActivityOverflowError, commitActivity, type ActivityEntry } from './activity-store.js';
-import { applyHookEvent, type FenceContext, type FenceRejection } from './fence.js';
+import { applyHookEvent, applyInterrupt, type FenceContext, type FenceRejection } from './fence.js';
 import type { HookState } from './hook-state.js';
 import type { HookEvent } from './payloads.js';
 
@@ -60,4 +60,34 @@ export function commitHookEvent(input: HookCommitInput): HookCommit {
     if (error instanceof ActivityOverflowError) return { accepted: false, reason: 'runtime_activity_overflow', state: input.state, entries: input.entries };
     throw error;
   }
+}
+
+export interface InterruptCommitInput {
+  state: HookState;
+  entries: readonly ActivityEntry[];
+  now: Date;
+  /** The hook state's `updated_at` (the daemon's timestamp format). */
+  updatedAt: string;
+  newId: () => string;
+}
+
+/**
+ * A terminal interrupt (Ctrl-C or a lone ESC typed at the agent's terminal) as one transition:
+ * the turn is over without a hook (idle + interrupted), and the open child activity of the
+ * session is closed with it. `changed: false` before a session and after its end. Closing
+ * activity only ever retires records, so it cannot overflow the store.
+ */
+export function commitInterrupt(input: InterruptCommitInput): { changed: boolean; state: HookState; entries: readonly ActivityEntry[] } {
+  const state = applyInterrupt(input.state, input.updatedAt);
+  if (state === input.state) return { changed: false, state, entries: input.entries };
+  const session = state.session_id;
+  const entries = session
+    ? commitActivity(input.entries, {
+        drafts: [],
+        closeChildren: { actor_id: state.actor_id, session_id: session, closeStatus: 'completed', event_type: 'Interrupt' },
+        now: input.now,
+        newId: input.newId,
+      })
+    : input.entries;
+  return { changed: true, state, entries };
 }

@@ -56,7 +56,7 @@ export {
   expiredDayFiles,
 } from './recorder.js';
 export type { RecorderEntry, RecorderLatest, RecorderLine, RecorderState, RecordResult } from './recorder.js';
-export { commitHookEvent, decodeActivityStore, encodeActivityStore } from './hook-commit.js';
-export type { HookCommit, HookCommitInput } from './hook-commit.js';
+export { commitHookEvent, commitInterrupt, decodeActivityStore, encodeActivityStore } from './hook-commit.js';
+export type { HookCommit, HookCommitInput, InterruptCommitInput } from './hook-commit.js';
 export { launchRecordSchema, decodeLaunchRecord, actorHookKey, newLaunchToken } from './launch-record.js';
 export type { LaunchRecord } from './launch-record.js';

@@ -113,6 +113,36 @@ describeWithRealClis('real claude TUI in a PTY', (clis) => {
     expect(model.countOccurrences('please create the marker')).toBe(1);
   }, 120_000);
 
+  // The daemon's send gate must not wait for a hook here: rejecting the prompt fires none.
+  it('Esc at the permission prompt rejects the call: the turn ends as interrupted with no hook at all (no PostToolUse, no Stop)', async () => {
+    const { home, cwd, dispose } = tempAgentHome('real-claude-reject-');
+    cleanups.push(dispose);
+    seedClaudeHome(home, cwd);
+    const hooks = join(home, 'hooks');
+    const events = ['UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'StopFailure', 'SessionEnd'];
+    const settings = recordingHookSettings(hooks, events);
+    const model = teardown.model(await startFakeModel({ steps: [callBash('touch rejected-marker', 'Create a marker file'), reply('after rejection')] }));
+    const agent = teardown.agent(startPtyAgent({
+      argv: [clis.bin('claude'), '--permission-mode', 'default', '--settings', settings],
+      cwd,
+      env: claudeEnv(model.url, home, clis.withPath().PATH!),
+    }));
+    await agent.waitForScreen((screen) => screen.includes('❯'), 'input box', 45_000);
+    await agent.submit('please create the marker');
+    await agent.waitForScreen((screen) => /Do you want to proceed\?/.test(screen), 'permission prompt');
+    const permission = await waitForHook(hooks, 'PermissionRequest');
+    // Its payload names the tool, not the tool_use_id (PreToolUse has it).
+    expect(permission).toMatchObject({ tool_name: 'Bash' });
+    expect(permission.tool_use_id).toBeUndefined();
+
+    await agent.session.write('\x1b');
+    await agent.waitForScreen((screen) => screen.includes('Interrupted'), 'the interrupted turn', 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(readHookPayloads(hooks).map((p) => p.hook_event_name)).toEqual(['UserPromptSubmit', 'PreToolUse', 'PermissionRequest']);
+    expect(existsSync(join(cwd, 'rejected-marker'))).toBe(false);
+    expect(model.requests.filter((r) => r.main)).toHaveLength(1);
+  }, 120_000);
+
   // What the pinned claude really does, and what the hook fence must cope with (a delivery the
   // daemon types as soon as Stop arrives lands while the Stop hooks still run): the prompt is
   // queued, its UserPromptSubmit repeats the previous turn's prompt_id, and the Stop of its turn

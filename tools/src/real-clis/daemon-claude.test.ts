@@ -1,9 +1,8 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { callMcpTool, loadDeferredTool, type RecordedRequest, reply, startFakeModel, userInputsOf } from '../fake-model/index.js';
+import { actorProbe, startDaemonGroup, tempDir } from './daemon-actor.js';
 import { claudeEnv, describeWithRealClis, readHookPayloads, recordingHookSettings, seedClaudeHome } from './index.js';
 import { realCliTeardown, until } from './test-support.js';
 
@@ -13,24 +12,12 @@ import { realCliTeardown, until } from './test-support.js';
 // the agent, told by the model, replying through the real cccc MCP server into the ledger.
 
 const teardown = realCliTeardown();
-const { cccc, cleanups } = teardown;
-
-type Client = InstanceType<typeof DaemonClient>;
 
 const CONFIRM_WINDOW_MS = 8_000;
 
-async function actorState(client: Client, group_id: string) {
-  const { actors } = await client.call('actor_list', { group_id });
-  const actor = actors.find((a) => a.id === 'peer1');
-  return { state: actor?.effective_working_state, reason: actor?.effective_working_reason, source: actor?.state_source };
-}
-
 describeWithRealClis('real claude as a daemon actor', (clis) => {
   it('a send reaches the model exactly once, UserPromptSubmit confirms it in ledger_statuses, working state follows the turn, and the agent replies through the cccc MCP tool', async () => {
-    const cccHome = teardown.home(mkdtempSync(join(tmpdir(), 'cccc-real-claude-')));
-    const agentHome = mkdtempSync(join(tmpdir(), 'real-claude-home-'));
-    cleanups.push(() => rmSync(agentHome, { recursive: true, force: true, maxRetries: 3 }));
-    cleanups.push(((home) => () => rmSync(home, { recursive: true, force: true, maxRetries: 3 }))(cccHome));
+    const agentHome = tempDir(teardown, 'real-claude-home-');
     // The preamble, a first message, then the delivery under test: after a pause the model loads
     // the deferred cccc_message_reply tool, calls it with the delivered message's event_id, and
     // ends the turn.
@@ -46,12 +33,8 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
     }));
 
     // A shorter confirmation window than the default 15 s: the first message's may have to run out.
-    await cccc(['daemon', 'start'], { CCCC_DELIVERY_CONFIRM_MS: String(CONFIRM_WINDOW_MS) });
-    const client = new DaemonClient({ home: cccHome });
-    const { group_id } = await client.call('group_create', { title: 'real claude' });
-    const scope = join(cccHome, 'scope');
-    mkdirSync(scope, { recursive: true });
-    await client.call('attach', { path: scope, group_id });
+    const group = await startDaemonGroup(teardown, { title: 'real claude', env: { CCCC_DELIVERY_CONFIRM_MS: String(CONFIRM_WINDOW_MS) } });
+    const { client, groupId: group_id, scope, home: cccHome } = group;
     seedClaudeHome(agentHome, scope, { acceptBypassPermissions: true });
     // The agent's user settings record every hook payload too, beside the daemon's injected hooks.
     const hookDir = join(agentHome, 'hook-payloads');
@@ -69,19 +52,12 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
       },
     });
     await client.call('group_start', { group_id });
-    const screen = async () =>
-      (await client.call('terminal_tail', { group_id, actor_id: 'peer1', strip_ansi: true, compact: true }).catch((e: unknown) => ({ text: String(e) }))).text;
-    const diagnose = async () =>
-      `screen:\n${await screen()}\nactor: ${JSON.stringify(await actorState(client, group_id).catch(String))}\n` +
+    const probe = actorProbe(group, 'peer1', () =>
       `hooks: ${JSON.stringify(readHookPayloads(hookDir).map((p) => [p.hook_event_name, p.prompt_id, String(p.prompt ?? '').slice(0, 30)]))}\n` +
-      `model: ${model!.requests.filter((r) => r.main).length} main requests\n` +
-      `daemon hook.log: ${(() => {
-        try {
-          return readFileSync(join(cccHome, 'daemon', 'hook.log'), 'utf8');
-        } catch {
-          return '(none)';
-        }
-      })()}`;
+      `model: ${model.requests.filter((r) => r.main).length} main requests`,
+    );
+    const { screen, diagnose } = probe;
+    const state = async () => (await probe.actor())?.effective_working_state;
 
     // The daemon types its start-up prompt (the preamble) and then the first message, each as a
     // turn. The first message lands as soon as the preamble's Stop arrives, while the Stop hooks
@@ -95,8 +71,8 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
     const { event: firstEvent } = await client.call('send', { group_id, text: first, to: ['peer1'], message_mode: 'send' });
     await until(() => readHookPayloads(hookDir).filter((p) => p.hook_event_name === 'Stop').length >= 2, 'the preamble and first turns to end', 60_000, diagnose);
     await until(async () => !/esc to interrupt|running stop hook/i.test(await screen()), 'the Stop hooks to finish', 30_000, diagnose);
-    await until(async () => (await actorState(client, group_id)).state === 'idle', 'idle before the send', 30_000, diagnose);
-    expect(await actorState(client, group_id)).toMatchObject({ source: 'hook' });
+    await until(async () => (await state()) === 'idle', 'idle before the send', 30_000, diagnose);
+    expect(await probe.actor()).toMatchObject({ state_source: 'hook' });
     // The real claude runs with what the daemon injected, and accepted it (its hooks report).
     const launchDir = join(cccHome, 'daemon', 'runtime-hook-launch');
     const launch = JSON.parse(readFileSync(join(launchDir, readdirSync(launchDir)[0]!), 'utf8')) as { pid: number; hook_enabled: boolean };
@@ -108,7 +84,7 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
     expect(model.countOccurrences(first)).toBe(1);
     const firstStatus = await until(
       async () => {
-        const s = (await client.call('ledger_statuses', { group_id, event_ids: [firstEvent.id] })).statuses[firstEvent.id]?.['peer1'];
+        const s = await probe.status(firstEvent.id);
         return s?.delivery_confirmation ? s : null;
       },
       "the first message's confirmation to settle",
@@ -119,14 +95,14 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
 
     const text = 'daemon delivery 3e8f to the real claude';
     const { event } = await client.call('send', { group_id, text, to: ['peer1'], message_mode: 'send' });
-    const status = async () => (await client.call('ledger_statuses', { group_id, event_ids: [event.id] })).statuses[event.id]?.['peer1'];
+    const status = () => probe.status(event.id);
     // The model holds its first answer for 4 s: the daemon sees the real turn working, then idle.
-    await until(async () => (await actorState(client, group_id)).state === 'working', 'working state during the turn', 30_000, diagnose);
+    await until(async () => (await state()) === 'working', 'working state during the turn', 30_000, diagnose);
     await until(async () => (await status())?.delivery_confirmation, 'a delivery confirmation', 60_000, diagnose);
     const confirmed = await status();
     if (confirmed?.delivery_confirmation !== 'confirmed') throw new Error(`delivery ${JSON.stringify(confirmed)}\n${await diagnose()}`);
     expect(confirmed).toMatchObject({ delivery_state: 'accepted', delivery_confirmation: 'confirmed' });
-    await until(async () => (await actorState(client, group_id)).state === 'idle', 'idle after the turn', 30_000, diagnose);
+    await until(async () => (await state()) === 'idle', 'idle after the turn', 30_000, diagnose);
     expect(await screen()).toContain('● Got it, thanks');
 
     const received = await model.waitForRequest((r) => r.main && JSON.stringify(r.body).includes(text), 1_000);

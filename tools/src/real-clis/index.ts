@@ -63,4 +63,4 @@ export {
   killGroup,
   type Finished,
 } from './agents.js';
-export { startPtyAgent, recordingHookSettings, readHookPayloads, waitForHook, type PtyAgent, type HookPayload } from './pty-agent.js';
+export { startPtyAgent, recordingHookSettings, recordingCodexHookArgs, readHookPayloads, waitForHook, type PtyAgent, type HookPayload } from './pty-agent.js';

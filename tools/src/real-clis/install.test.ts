@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -52,5 +52,12 @@ describe('real-clis install: cache location and state', () => {
     expect(readdirSync(root)).toEqual([`${pinsKey()}.failure.txt`]);
     expect(existsSync(realClisDir(env))).toBe(false);
     expect(readRealClis(env)).toMatchObject({ ok: false, reason: expect.stringContaining('the last install failed: the npm registry did not answer') });
+  });
+
+  it("the README's development section lists every pin and says how to bump them", () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Real agent CLIs'));
+    for (const [pkg, version] of Object.entries(REAL_CLI_PINS)) expect(section).toContain(`| \`${pkg}\` | ${version} |`);
+    expect(section).toMatch(/To bump a pin: edit `pins\.json` and the table above, run `npm run real-clis:install`/);
   });
 });

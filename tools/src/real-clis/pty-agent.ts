@@ -69,6 +69,17 @@ export function recordingHookSettings(dir: string, events: readonly string[], op
   return JSON.stringify({ hooks: Object.fromEntries(events.map((event) => [event, [{ hooks: [{ type: 'command', command }] }]])) });
 }
 
+/**
+ * Codex `-c hooks.<Event>=…` arguments whose command hooks each save their stdin payload as one
+ * file in `dir` (read back with `readHookPayloads`), with `--dangerously-bypass-hook-trust` so
+ * codex runs them without persisted trust entries.
+ */
+export function recordingCodexHookArgs(dir: string, events: readonly string[]): string[] {
+  mkdirSync(dir, { recursive: true });
+  const command = JSON.stringify(`cat > "${dir}/$(date +%s%N)-$$.json"`); // a JSON string is a TOML basic string
+  return ['--dangerously-bypass-hook-trust', ...events.flatMap((event) => ['-c', `hooks.${event}=[{hooks=[{type="command",command=${command},timeout=3}]}]`])];
+}
+
 export interface HookPayload {
   hook_event_name: string;
   session_id?: string;

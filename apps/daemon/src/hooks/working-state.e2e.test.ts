@@ -157,6 +157,33 @@ describe('working state with provenance (real daemon, real hooks)', () => {
     await waitFor(async () => (await screenOf(fx!.kernel, gid, 'peer1')).includes('GATED-MESSAGE'), 10_000, 'message on screen');
   }, 90_000);
 
+  it('send gate: a lone ESC typed at the terminal (a rejected prompt, which fires no hook) clears the wait; the held message goes', async () => {
+    fx = await hookedRuntimeFixture(TICK);
+    const gid = await claudeGroup(fx);
+    const s = await startedWithSession(fx, gid);
+    await hook(fx, gid, s, { hook_event_name: 'UserPromptSubmit', prompt: 'work' });
+    await hook(fx, gid, s, { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: 'toolu_esc', tool_input: {} });
+    await hook(fx, gid, s, { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: {} });
+    const { event } = await fx.client.call('send', { group_id: gid, text: 'HELD-UNTIL-ESC', to: ['peer1'], message_mode: 'send' });
+    const delivered = () => events(fx!, gid).filter((e) => e.kind === 'runtime.delivery' && e.data['source_event_id'] === event.id);
+    await using attachment = await fx.client.openTermAttach({ group_id: gid, actor_id: 'peer1', mode: 'control' });
+    // An arrow key (an escape sequence, not a lone ESC) is no interrupt: still held.
+    attachment.socket.write('\x1b[A');
+    for (let i = 0; i < 4; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      await fx.kernel.delivery.idle(gid, 'peer1');
+    }
+    expect(delivered()).toEqual([]);
+    expect(await peer1(fx, gid)).toMatchObject({ input_state: 'waiting_user' });
+
+    attachment.socket.write('\x1b');
+    await waitFor(() => delivered().some((e) => e.data['state'] === 'accepted'), 20_000, 'accepted after the interrupt');
+    expect(readJson(statePath(fx, gid))).toMatchObject({ status: 'idle', interrupted: true, event: 'Interrupt', operation_id: null });
+    const { events: activity } = await fx.client.call('runtime_activity_snapshot', { group_id: gid });
+    expect(activity.find((r) => r.operation_id === 'toolu_esc')).toMatchObject({ status: 'completed', event_type: 'Interrupt' });
+    await waitFor(async () => (await screenOf(fx!.kernel, gid, 'peer1')).includes('HELD-UNTIL-ESC'), 10_000, 'message on screen');
+  }, 90_000);
+
   it('delivery confirmation: the runtime\'s UserPromptSubmit after an accepted PTY delivery confirms it (ledger_statuses)', async () => {
     fx = await hookedRuntimeFixture(TICK);
     const gid = await claudeGroup(fx);

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { findActor, utcNowIso } from '@cccc/groups';
 import { activitySnapshot, commitHookEvent, parseHookPayload } from '@cccc/hook-fence';
-import { IpcError, type OpRouter } from '@cccc/ipc-protocol';
+import type { OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
-import { activityLockKey, hookActorLockKey, readActivityStore, readHookState, readLaunchRecord, writeActivityStore, writeHookState } from '../hooks/hook-files.js';
+import { hookActorLockKey, readActivityStore, readHookState, readLaunchRecord } from '../hooks/hook-files.js';
+import { commitHookTransition } from '../hooks/hook-transition.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 const unavailable = (gid: string, detail: string) =>
@@ -30,30 +31,16 @@ export function registerHooksOps(router: OpRouter, kernel: Kernel): void {
       if (!state) return { accepted: false, reason: 'hook_state_unavailable' };
       const session = kernel.runtimes.get(gid, aid)?.session;
       const livePid = session && !session.exited ? session.pid : null;
-      return kernel.groupLocks.run(activityLockKey(gid), async () => {
-        const store = await readActivityStore(kernel.layout, gid);
-        if ('error' in store) return { accepted: false, reason: 'runtime_activity_unavailable' };
-        const now = new Date();
-        const commit = commitHookEvent({
+      return commitHookTransition(kernel, { groupId: gid, actorId: aid, event: event.event }, state, (entries) =>
+        commitHookEvent({
           state,
-          entries: store.entries,
+          entries,
           event,
           ctx: { launchToken: args.launch_token, launchPid: record.pid, livePid, now: utcNowIso() },
-          now,
+          now: new Date(),
           newId: () => randomBytes(16).toString('hex'),
-        });
-        if (!commit.accepted) {
-          // An exhausted fence is itself recorded so it stays closed; nothing else is stored.
-          if (commit.state !== state) await writeHookState(kernel.layout, commit.state);
-          return { accepted: false, reason: commit.reason };
-        }
-        await writeActivityStore(kernel.layout, gid, commit.entries);
-        await writeHookState(kernel.layout, commit.state);
-        kernel.hookAccepted(gid, aid, args.runtime, event.event);
-        // Still under the activity lock: subscribers see revisions in commit order.
-        kernel.activity.publish(gid, commit.entries);
-        return { accepted: true };
-      });
+        }),
+      );
     });
   });
 

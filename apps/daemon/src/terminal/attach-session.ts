@@ -12,6 +12,8 @@ export interface AttachSessionOptions {
   /** snapshot_v1 bytes written before any raw byte (they take no raw cursor space). */
   readonly prefix?: string | undefined;
   readonly onClose?: (reason: string) => void;
+  /** Writer input reached the PTY, as the chunks the client sent (the daemon watches it for interrupts). */
+  readonly onInputWritten?: (chunks: readonly Uint8Array[]) => void;
 }
 
 /**
@@ -132,7 +134,8 @@ export class AttachSession implements Disposable {
     const { terminal, session } = this.options;
     try {
       while (this.inputQueue.length > 0 && !this.ended) {
-        const batch = Buffer.concat(this.inputQueue.splice(0));
+        const chunks = this.inputQueue.splice(0);
+        const batch = Buffer.concat(chunks);
         this.queuedInputBytes = 0;
         // Ownership is checked before each transaction starts; a taken-over writer's queue is dropped.
         if (!terminal.attachments.isWriter(this.attachmentId)) continue;
@@ -147,6 +150,7 @@ export class AttachSession implements Disposable {
           attachCounters.inputFailed++;
           return this.end(`input write failed: ${result.reason}`);
         }
+        this.options.onInputWritten?.(chunks);
       }
     } finally {
       this.inputRunning = false;

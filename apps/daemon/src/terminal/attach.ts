@@ -1,6 +1,8 @@
 import { IpcError, StreamUpgrade, type OpArgs, type OpResult } from '@cccc/ipc-protocol';
 import { renderAttachSnapshot, validateSnapshotHint } from '@cccc/pty-runtime';
 import type { Kernel } from '../kernel/kernel.js';
+import { isInterruptInput, recordTerminalInterrupt } from '../hooks/terminal-interrupt.js';
+import { errorFields } from '../log.js';
 import { AttachSession } from './attach-session.js';
 import { resolveTerminal } from './terminal-access.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
@@ -50,7 +52,19 @@ export async function openTermAttach(kernel: Kernel, args: OpArgs<'term_attach'>
     throw error;
   }
 
-  const attachment = new AttachSession({ terminal, session, grant, startCursor, prefix });
+  const attachment = new AttachSession({
+    terminal,
+    session,
+    grant,
+    startCursor,
+    prefix,
+    onInputWritten: (chunks) => {
+      if (!chunks.some(isInterruptInput)) return;
+      recordTerminalInterrupt(kernel, target.groupId, target.actorId, session).catch((error: unknown) => {
+        kernel.logger.log('warn', 'could not record a terminal interrupt', { group_id: target.groupId, actor_id: target.actorId, ...errorFields(error) });
+      });
+    },
+  });
   const handshake: Handshake = {
     group_id: target.groupId,
     actor_id: target.actorId,
