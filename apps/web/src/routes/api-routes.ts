@@ -15,6 +15,7 @@ import {
   type RouteName,
   type RouteOp,
   type RouteParamNames,
+  type RouteResult,
   type RouteSpec,
   type WebRoutes,
 } from './route-map.js';
@@ -38,16 +39,19 @@ export interface OpRouteOptions<N extends OpRouteName> {
   readonly normalize?: (body: unknown) => unknown;
   /** A check that needs the args (the caller must reach a second group, ...). */
   readonly authorize?: (ctx: RequestContext, args: OpArgsInput<RouteOp<N>>) => void;
-  /** What the route answers instead of the op's own result. */
-  readonly result?: (result: OpResult<RouteOp<N>>, ctx: RequestContext) => unknown;
+  /** What the route answers instead of the op's own result (the table's result type). */
+  readonly result?: (result: OpResult<RouteOp<N>>, ctx: RequestContext) => RouteResult<N>;
 }
 
 type OptionsFor<N extends OpRouteName> = [N] extends [QueryRouteName]
   ? [options: OpRouteOptions<N> & { readonly query: (url: URL) => QueryArgs<N> }]
   : [options?: OpRouteOptions<N>];
 
+/** What a handler answers: the route's result as the table types it, or RESPONDED (it wrote the response). */
+export type RouteAnswer<N extends RouteName> = RouteResult<N> | typeof RESPONDED | Promise<RouteResult<N> | typeof RESPONDED>;
+
 /** A handler of a route the table has but that is not one plain op call. */
-export type RouteHandler<N extends RouteName> = (ctx: RequestContext, params: RouteParams<N>) => unknown;
+export type RouteHandler<N extends RouteName> = (ctx: RequestContext, params: RouteParams<N>) => RouteAnswer<N>;
 
 /**
  * The Web's routes, registered from the route table (route-map.ts) with one helper per pattern:
@@ -73,7 +77,7 @@ export class ApiRoutes {
     const op: RouteOp<N> = webRoutes[name].op;
     const fillsBy = filledArgs(name).includes('by');
     const input = this.inputReader(name, route, options?.query, options?.normalize);
-    return this.route(name, async (ctx, params) => {
+    return this.register(name, async (ctx, params) => {
       const args = { ...(await input(ctx)), ...params, ...(fillsBy ? { by: BY } : {}) };
       assertOpArgs(op, args);
       options?.authorize?.(ctx, args);
@@ -93,7 +97,7 @@ export class ApiRoutes {
   ): this {
     const recheckMs = this.sse.heartbeatMs ?? DEFAULT_SSE_HEARTBEAT_MS;
     const route: RouteSpec = webRoutes[name];
-    return this.route(name, async (ctx, params) => {
+    return this.register(name, async (ctx, params) => {
       const stream = await open(ctx, params);
       // A group stream ends once the caller's token no longer grants that group.
       const groupId = route.path.includes(':group_id') ? ctx.params.group_id : undefined;
@@ -109,13 +113,18 @@ export class ApiRoutes {
   upload<N extends FormRouteName>(
     name: N,
     limits: MultipartLimits,
-    handler: (form: MultipartForm, params: RouteParams<N>, ctx: RequestContext) => unknown,
+    handler: (form: MultipartForm, params: RouteParams<N>, ctx: RequestContext) => Promise<RouteResult<N>>,
   ): this {
     return this.route(name, async (ctx, params) => handler(await readMultipart(ctx.req, limits), params, ctx));
   }
 
-  /** Any route of the table, with the common checks done first. */
+  /** Any route of the table, answering what the table says it answers. */
   route<N extends RouteName>(name: N, handler: RouteHandler<N>): this {
+    return this.register(name, handler);
+  }
+
+  /** Register a route of the table, with the common checks done first. */
+  private register<N extends RouteName>(name: N, handler: (ctx: RequestContext, params: RouteParams<N>) => unknown): this {
     if (this.registered.has(name)) throw new Error(`route ${name} is registered twice`);
     this.registered.add(name);
     const route: RouteSpec = webRoutes[name];

@@ -24,7 +24,7 @@ const INLINE: Record<string, string> = {
  * response has `nosniff` and a sandboxing CSP, and the rest (HTML, SVG, PDF, ...) downloads.
  */
 export function registerBlobRoutes(api: ApiRoutes): void {
-  api.route('blob', async (ctx, { group_id, name }) => {
+  api.route('blob', async (ctx, { group_id, name }): Promise<typeof RESPONDED> => {
     if (!BLOB_NAME_PATTERN.test(name)) throw new HttpError(400, 'invalid_blob', 'not a stored blob name (<sha256>_<name>)', { name });
     const blob = await api.client.readBlob({ group_id, name, by: BY });
     const title = name.slice(65);

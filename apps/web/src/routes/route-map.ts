@@ -190,6 +190,8 @@ interface ResultOverrides {
   health: { status: 'ok' };
   group_settings: { group_id: string; settings: GroupSettings };
   group_state: OpResult<'group_set_state'> | OpResult<'group_stop'>;
+  /** A repeated client_id answers the original message as the preflight types it. */
+  reply_upload: OpResult<'reply'> | OpResult<'send'>;
   access_tokens: { tokens: AccessTokenEntry[] };
   access_token_create: AccessTokenEntry & { token: string };
   access_token_revoke: { id: string; revoked: true };

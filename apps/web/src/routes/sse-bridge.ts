@@ -2,7 +2,7 @@ import type { EventStream } from '@cccc/ipc-protocol/node';
 import type { SseClient } from '../sse/sse.js';
 
 /** Returned by handlers that wrote the response themselves (streams). */
-export const RESPONDED = Symbol('responded');
+export const RESPONDED: unique symbol = Symbol('responded');
 
 /** One item of a daemon stream (`t` names it; unknown `t` values are ignorable, §4.5). */
 export type StreamItem = { readonly t: string; readonly [key: string]: unknown };
