@@ -6,16 +6,8 @@ import { AccessTokenStore } from './auth/tokens.js';
 import { HttpError, toErrorResponse } from './http/errors.js';
 import { checkBrowserOrigin } from './http/origin.js';
 import { Router, type RequestContext } from './http/router.js';
-import { accessTokenRoutes } from './routes/access-tokens.js';
-import { blobRoutes } from './routes/blobs.js';
-import { actorRoutes } from './routes/actors.js';
-import type { RouteDeps } from './routes/deps.js';
-import { groupRoutes } from './routes/groups.js';
-import { messageRoutes } from './routes/messages.js';
-import { runtimeActivityRoutes } from './routes/runtime-activity.js';
-import { runtimeRoutes } from './routes/runtimes.js';
-import { RESPONDED, streamRoutes } from './routes/streams.js';
-import { uploadRoutes } from './routes/uploads.js';
+import { buildApiRoutes } from './routes/index.js';
+import { RESPONDED } from './routes/sse-bridge.js';
 import type { SseOptions } from './sse/sse.js';
 import { defaultAppDir, serveSpa } from './static/spa.js';
 import { TERM_PATH, TermBridge, rejectUpgrade, type TermBridgeOptions } from './ws/term-bridge.js';
@@ -59,17 +51,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     );
   }
   const client = new DaemonClient({ home: options.home, timeoutMs: options.daemonTimeoutMs ?? 30_000 });
-  const deps: RouteDeps = { client, sse: options.sse ?? {} };
-  const router = new Router()
-    .use(groupRoutes(deps))
-    .use(actorRoutes(deps))
-    .use(messageRoutes(deps))
-    .use(streamRoutes(deps))
-    .use(runtimeActivityRoutes(deps))
-    .use(uploadRoutes(deps))
-    .use(blobRoutes(deps))
-    .use(runtimeRoutes())
-    .use(accessTokenRoutes(options.home));
+  const router = buildApiRoutes(client, options.sse ?? {}, options.home).router;
 
   const appDir = options.appDir ?? defaultAppDir();
   const server = createServer((req, res) => {

@@ -65,3 +65,4 @@ export { loopbackConnection, type LoopbackConnection } from './loopback.js';
 export { StreamUpgrade, isStreamUpgrade, type UpgradedConnection } from './upgrade.js';
 export { RuntimeActivityRecord, RuntimeActivityStreamItem, RuntimeHookPayload, RUNTIME_HOOK_PAYLOAD_KEYS } from './ops/hooks.js';
 export { BLOB_NAME_PATTERN, BlobUploadOutcome, MAX_BLOB_UPLOAD_BYTES } from './ops/blobs.js';
+export { RuntimeListEntry, RuntimeTransport } from './ops/runtime.js';

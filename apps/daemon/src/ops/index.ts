@@ -13,6 +13,7 @@ import { registerLedgerOps } from './ledger.js';
 import { registerLifecycleOps } from './lifecycle.js';
 import { registerMessagingOps } from './messaging.js';
 import { registerProfilesOps } from './profiles.js';
+import { registerRuntimeCatalogOps } from './runtime-catalog.js';
 import { registerRuntimeOps } from './runtime.js';
 import { registerPromptsOps } from './prompts.js';
 import { registerStreamOps } from './streams.js';
@@ -37,4 +38,5 @@ export function registerKernelOps(router: OpRouter, kernel: Kernel): void {
   registerHooksOps(router, kernel);
   registerActivityStreamOps(router, kernel);
   registerBlobOps(router, kernel);
+  registerRuntimeCatalogOps(router);
 }

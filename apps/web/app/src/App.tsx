@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ActorsPanel } from './actors/ActorsPanel';
-import { get, onUnauthorized } from './api/http';
+import { api } from './api/client';
+import { onUnauthorized } from './api/http';
+import { routePath, webRoutes } from '../../src/routes/route-map';
 import { ChatView } from './chat/ChatView';
 import { GroupSidebar } from './groups/GroupSidebar';
 import { InboxView } from './inbox/InboxView';
@@ -28,7 +30,7 @@ export function App({ initial }: { initial: DeepLink }) {
   useEffect(
     () =>
       onUnauthorized(() => {
-        const still = () => fetch('/api/v1/ping', { credentials: 'same-origin' }).then((r) => r.status === 401, () => false);
+        const still = () => fetch(routePath(webRoutes.ping.path, []), { credentials: 'same-origin' }).then((r) => r.status === 401, () => false);
         void still().then(async (denied) => {
           if (denied && (await new Promise((r) => setTimeout(r, 300)).then(still))) setUnauthorized(true);
         });
@@ -37,7 +39,7 @@ export function App({ initial }: { initial: DeepLink }) {
   );
   useEffect(() => {
     // The first call tells whether this server wants a token and whether the daemon answers.
-    get<{ version?: string }>('/ping').then(setDaemon, () => setDaemon('down'));
+    api.ping().then(setDaemon, () => setDaemon('down'));
   }, []);
   useEffect(() => {
     writeDeepLink(window.history, { groupId, actorId: view.kind === 'terminal' ? view.actorId : null });

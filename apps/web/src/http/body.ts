@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import { HttpError } from './errors.js';
 
-/** JSON bodies are small control requests; uploads are not served yet. */
+/** JSON bodies are small control requests (uploads have their own limit). */
 export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
 
 /**
@@ -38,6 +38,11 @@ export async function readBody(req: IncomingMessage, limit = MAX_JSON_BODY_BYTES
 
 /** Parse a JSON body with a zod schema: empty body = `{}`, bad JSON or shape = 400 invalid_request. */
 export async function parseJsonBody<S extends z.ZodType>(req: IncomingMessage, schema: S): Promise<z.infer<S>> {
+  return parseWith(schema, await readJson(req), 'body');
+}
+
+/** A JSON body as a value still to be parsed: empty body = `{}`, bad JSON = 400 invalid_request. */
+export async function readJson(req: IncomingMessage): Promise<unknown> {
   const raw = await readBody(req);
   let value: unknown = {};
   const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -52,7 +57,7 @@ export async function parseJsonBody<S extends z.ZodType>(req: IncomingMessage, s
       throw new HttpError(400, 'invalid_request', 'request body is not valid JSON');
     }
   }
-  return parseWith(schema, value, 'body');
+  return value;
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: string): z.infer<S> {

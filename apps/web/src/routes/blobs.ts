@@ -1,8 +1,7 @@
 import { BLOB_NAME_PATTERN } from '@cccc/ipc-protocol';
 import { HttpError } from '../http/errors.js';
-import { Router } from '../http/router.js';
-import { BY, type RouteDeps } from './deps.js';
-import { RESPONDED } from './streams.js';
+import { BY, type ApiRoutes } from './api-routes.js';
+import { RESPONDED } from './sse-bridge.js';
 
 /** Rendered inline: raster images and plain text only. Everything else is a download. */
 const INLINE: Record<string, string> = {
@@ -24,14 +23,10 @@ const INLINE: Record<string, string> = {
  * so nothing is ever rendered as active content: only images and plain text are inline, every
  * response has `nosniff` and a sandboxing CSP, and the rest (HTML, SVG, PDF, ...) downloads.
  */
-export function blobRoutes({ client }: RouteDeps): Router {
-  const r = new Router('/api/v1/groups/:gid');
-  r.get('/blobs/:name', async (ctx) => {
-    const gid = ctx.params.gid!;
-    ctx.requireGroup(gid);
-    const name = ctx.params.name!;
+export function registerBlobRoutes(api: ApiRoutes): void {
+  api.route('blob', async (ctx, { group_id, name }): Promise<typeof RESPONDED> => {
     if (!BLOB_NAME_PATTERN.test(name)) throw new HttpError(400, 'invalid_blob', 'not a stored blob name (<sha256>_<name>)', { name });
-    const blob = await client.readBlob({ group_id: gid, name, by: BY });
+    const blob = await api.client.readBlob({ group_id, name, by: BY });
     const title = name.slice(65);
     const ext = /\.([A-Za-z0-9]+)$/.exec(title)?.[1]?.toLowerCase() ?? '';
     const inline = INLINE[ext];
@@ -57,5 +52,4 @@ export function blobRoutes({ client }: RouteDeps): Router {
     }
     return RESPONDED;
   });
-  return r;
 }

@@ -1,14 +1,14 @@
 import { MAX_BLOB_UPLOAD_BYTES, type AttachmentRefV1 } from '@cccc/ipc-protocol';
 import { HttpError } from '../http/errors.js';
-import { readMultipart, type MultipartForm } from '../http/multipart.js';
-import { Router } from '../http/router.js';
-import { BY, type RouteDeps } from './deps.js';
+import type { MultipartForm } from '../http/multipart.js';
+import { BY, type ApiRoutes } from './api-routes.js';
+import { assertOpArgs } from './op-args.js';
 
 /** Files per message and the whole request (the per-file limit is the daemon's blob limit). */
 export const MAX_UPLOAD_FILES = 20;
 export const MAX_UPLOAD_BODY_BYTES = 64 * 1024 * 1024;
 
-const LIMITS = { maxBodyBytes: MAX_UPLOAD_BODY_BYTES, maxFiles: MAX_UPLOAD_FILES, maxFileBytes: MAX_BLOB_UPLOAD_BYTES };
+export const UPLOAD_LIMITS = { maxBodyBytes: MAX_UPLOAD_BODY_BYTES, maxFiles: MAX_UPLOAD_FILES, maxFileBytes: MAX_BLOB_UPLOAD_BYTES };
 
 function jsonList(form: MultipartForm, name: string): unknown[] | undefined {
   const raw = form.fields.get(name)?.trim();
@@ -26,8 +26,8 @@ function jsonList(form: MultipartForm, name: string): unknown[] | undefined {
 function recipients(form: MultipartForm): string[] | undefined {
   const list = jsonList(form, 'to_json');
   if (!list) return undefined;
-  if (!list.every((x) => typeof x === 'string')) throw new HttpError(400, 'invalid_request', 'to_json must list strings', { field: 'to_json' });
-  return (list as string[]).map((x) => x.trim()).filter(Boolean);
+  if (!list.every((x): x is string => typeof x === 'string')) throw new HttpError(400, 'invalid_request', 'to_json must list strings', { field: 'to_json' });
+  return list.map((x) => x.trim()).filter(Boolean);
 }
 
 /** The message fields both upload routes share; empty fields are left out. */
@@ -42,7 +42,6 @@ function messageFields(form: MultipartForm) {
     text: form.fields.get('text') ?? '',
     ...(to ? { to } : {}),
     ...(refs ? { refs } : {}),
-    ...(field('message_mode') ? { message_mode: field('message_mode')!.trim() } : {}),
     ...(field('client_id') ? { client_id: field('client_id')!.trim() } : {}),
     ...(field('insight') ? { insight: field('insight') } : {}),
   };
@@ -56,43 +55,39 @@ function messageFields(form: MultipartForm) {
  * (`blob_upload`: the Web never writes under CCCC_HOME), then one `send` / `reply` carrying the
  * attachment records, which validates everything again at its commit boundary.
  */
-export function uploadRoutes({ client }: RouteDeps): Router {
-  const r = new Router('/api/v1/groups/:gid');
+export function registerUploadRoutes(api: ApiRoutes): void {
+  const { client } = api;
 
-  const handle = async (gid: string, form: MultipartForm, operation: 'send' | 'reply') => {
-    const fields = messageFields(form);
-    const replyTo = form.fields.get('reply_to')?.trim();
-    const path = form.fields.get('path')?.trim();
-    if (operation === 'reply' && !replyTo) throw new HttpError(400, 'missing_reply_to', 'reply_to is required', { field: 'reply_to' });
-    const mode = (fields.message_mode ?? 'send') as 'send' | 'request_reply' | 'mail';
-    const target = operation === 'reply' ? { reply_to: replyTo! } : path ? { path } : {};
-    const preflight = (await client.call('message_upload_preflight', {
-      operation,
-      group_id: gid,
-      by: BY,
-      ...fields,
-      ...target,
-      message_mode: mode,
-      has_attachments: form.files.length > 0,
-    } as never)) as { ready: boolean; duplicate?: boolean; result?: unknown };
-    if (!preflight.ready && preflight.duplicate) return preflight.result;
+  const storeFiles = async (group_id: string, form: MultipartForm) => {
     const attachments: AttachmentRefV1[] = [];
     for (const file of form.files) {
-      attachments.push(await client.uploadBlob({ group_id: gid, name: file.name || 'file', content: file.content, by: BY }));
+      attachments.push(await client.uploadBlob({ group_id, name: file.name || 'file', content: file.content, by: BY }));
     }
-    const args = { ...fields, ...target, message_mode: mode, group_id: gid, by: BY, ...(attachments.length > 0 ? { attachments } : {}) };
-    return operation === 'reply' ? client.call('reply', args as never) : client.call('send', args as never);
+    return attachments.length > 0 ? { attachments } : {};
   };
 
-  r.post('/send_upload', async (ctx) => {
-    const gid = ctx.params.gid!;
-    ctx.requireGroup(gid);
-    return handle(gid, await readMultipart(ctx.req, LIMITS), 'send');
+  api.upload('send_upload', UPLOAD_LIMITS, async (form, { group_id }) => {
+    const path = form.fields.get('path')?.trim();
+    const message = { ...messageFields(form), ...(path ? { path } : {}), message_mode: form.fields.get('message_mode')?.trim() || 'send', group_id, by: BY };
+    const preflight = { ...message, operation: 'send' as const, has_attachments: form.files.length > 0 };
+    assertOpArgs('message_upload_preflight', preflight);
+    const checked = await client.call('message_upload_preflight', preflight);
+    if (!checked.ready) return checked.result;
+    const args = { ...message, ...(await storeFiles(group_id, form)) };
+    assertOpArgs('send', args);
+    return client.call('send', args);
   });
-  r.post('/reply_upload', async (ctx) => {
-    const gid = ctx.params.gid!;
-    ctx.requireGroup(gid);
-    return handle(gid, await readMultipart(ctx.req, LIMITS), 'reply');
+
+  api.upload('reply_upload', UPLOAD_LIMITS, async (form, { group_id }) => {
+    const reply_to = form.fields.get('reply_to')?.trim();
+    if (!reply_to) throw new HttpError(400, 'missing_reply_to', 'reply_to is required', { field: 'reply_to' });
+    const message = { ...messageFields(form), reply_to, message_mode: form.fields.get('message_mode')?.trim() || 'send', group_id, by: BY };
+    const preflight = { ...message, operation: 'reply' as const, has_attachments: form.files.length > 0 };
+    assertOpArgs('message_upload_preflight', preflight);
+    const checked = await client.call('message_upload_preflight', preflight);
+    if (!checked.ready) return checked.result;
+    const args = { ...message, ...(await storeFiles(group_id, form)) };
+    assertOpArgs('reply', args);
+    return client.call('reply', args);
   });
-  return r;
 }

@@ -545,6 +545,17 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     required: ['group_id', 'name'],
     result: { group_id: G, name: `${'a'.repeat(64)}_notes.txt`, bytes: 12 },
   },
+  // Extension (issue 16)
+  runtime_list: {
+    args: {},
+    required: [],
+    result: {
+      runtimes: [
+        { runtime: 'claude', binary: 'claude', installed: true, path: '/usr/local/bin/claude', transport: 'pty', command: ['claude', '--dangerously-skip-permissions'] },
+        { runtime: 'custom', installed: false, transport: 'pty', command: [] },
+      ],
+    },
+  },
   // §8.8 Context and Tasks, §8.6 tracked_send (issue 5)
   context_get: {
     args: { group_id: G, detail: 'summary' },

@@ -49,7 +49,7 @@ import { message_deliver, message_upload_preflight, reply_request_cancel } from 
 import { inbox_peek, inbox_read, message_history } from './inbox.js';
 import { system_notify } from './notify.js';
 import { actor_restart, actor_start, actor_stop, group_start, group_stop } from './lifecycle.js';
-import { actor_new_session } from './runtime.js';
+import { actor_new_session, runtime_list } from './runtime.js';
 import { ledger_search, ledger_statuses, ledger_tail } from './ledger-read.js';
 import { context_get, context_sync, task_list, tracked_send } from './context.js';
 import { runtime_activity_snapshot, runtime_activity_stream, runtime_hook_event } from './hooks.js';
@@ -160,6 +160,8 @@ export const opCatalog = {
   // Extensions (issue 8), advertised in ping.capabilities
   blob_upload,
   blob_read,
+  // Extension (issue 16), advertised in ping.capabilities
+  runtime_list,
 } as const satisfies Record<string, OpSpec>;
 
 export type OpCatalog = typeof opCatalog;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { get, seg } from '../api/http';
+import { api, routeUrl } from '../api/client';
 import { applyActivity, emptyActivity, pruneActivity, type ActivityRecord, type ActivityState } from './activity-store';
 
 /**
@@ -22,13 +22,13 @@ export function useRuntimeActivity(groupId: string): { state: ActivityState; now
       const at = Date.now();
       setState((s) => pruneActivity(records.reduce((acc, r) => applyActivity(acc, r, at), s), at));
     };
-    get<{ events: ActivityRecord[] }>(`/groups/${seg(groupId)}/runtime-activity/snapshot`).then(
+    api.runtime_activity_snapshot(groupId).then(
       (r) => apply(r.events),
       // runtime_activity_unavailable: show nothing rather than a partial view; the stream
       // keeps its last accepted view and picks up a later valid store revision.
       (e: unknown) => !closed && setError(e instanceof Error ? e.message : String(e)),
     );
-    const source = new EventSource(`/api/v1/groups/${seg(groupId)}/runtime-activity/stream?replay=true`, { withCredentials: true });
+    const source = new EventSource(routeUrl('runtime_activity_stream', groupId, { replay: true }), { withCredentials: true });
     const onActivity = (e: MessageEvent<string>) => {
       try {
         const data = JSON.parse(e.data) as ActivityRecord | { event: ActivityRecord };

@@ -1,23 +1,16 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { ApiError, get, post, seg } from '../api/http';
-import type { ActorListEntry } from '../api/types';
+import { api } from '../api/client';
+import { ApiError } from '../api/http';
+import type { ActorListEntry, RuntimeListEntry, SubmitMode } from '../api/types';
 import { ArgvEditor } from './ArgvEditor';
 import { PrivateEnvEditor, type PrivateEnvChange } from './PrivateEnvEditor';
 
-/** `GET /api/v1/runtimes` entry: the catalog plus whether the CLI is on the server's PATH. */
-export interface RuntimeInfo {
-  readonly runtime: string;
-  readonly binary?: string;
-  readonly installed: boolean;
-  readonly transport?: string;
-  readonly command: readonly string[];
-}
-
-type SubmitMode = 'enter' | 'newline' | 'none';
+/** `GET /api/v1/runtimes` entry: the catalog plus whether the CLI is on the daemon's PATH. */
+export type RuntimeInfo = RuntimeListEntry;
 
 let runtimesCache: Promise<RuntimeInfo[]> | undefined;
 function loadRuntimes(): Promise<RuntimeInfo[]> {
-  runtimesCache ??= get<{ runtimes: RuntimeInfo[] }>('/runtimes').then(
+  runtimesCache ??= api.runtimes().then(
     (r) => r.runtimes,
     (e: unknown) => {
       runtimesCache = undefined;
@@ -52,7 +45,7 @@ export function ActorForm({ groupId, actor, onDone }: { groupId: string; actor: 
       (e: unknown) => setError(`runtimes: ${e instanceof Error ? e.message : String(e)}`),
     );
     if (actor) {
-      get<{ keys: string[] }>(`/groups/${seg(groupId)}/actors/${seg(actor.id)}/env_private`).then(
+      api.actor_env_private_keys(groupId, actor.id).then(
         (r) => setEnvKeys(r.keys),
         () => undefined,
       );
@@ -74,7 +67,7 @@ export function ActorForm({ groupId, actor, onDone }: { groupId: string; actor: 
     const argv = command.filter((a, i) => i > 0 || a.trim() !== '');
     try {
       if (!actor) {
-        await post(`/groups/${seg(groupId)}/actors`, {
+        await api.actor_add(groupId, {
           ...(actorId.trim() ? { actor_id: actorId.trim() } : {}),
           ...(title.trim() ? { title: title.trim() } : {}),
           runtime,
@@ -83,9 +76,9 @@ export function ActorForm({ groupId, actor, onDone }: { groupId: string; actor: 
           ...(Object.keys(env.set).length > 0 ? { env_private: env.set } : {}),
         });
       } else {
-        await post(`/groups/${seg(groupId)}/actors/${seg(actor.id)}`, { patch: { title: title.trim(), runtime, command: argv, submit } });
+        await api.actor_update(groupId, actor.id, { patch: { title: title.trim(), runtime, command: argv, submit } });
         if (Object.keys(env.set).length > 0 || env.unset.length > 0) {
-          await post(`/groups/${seg(groupId)}/actors/${seg(actor.id)}/env_private`, { set: env.set, unset: env.unset });
+          await api.actor_env_private_update(groupId, actor.id, { set: env.set, unset: env.unset });
         }
       }
       setEnv({ set: {}, unset: [] });

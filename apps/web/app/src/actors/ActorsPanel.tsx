@@ -2,7 +2,8 @@ import './actors.css';
 import { useState } from 'react';
 import { ActivityTicker } from '../activity/ActivityTicker';
 import { useRuntimeActivity } from '../activity/use-runtime-activity';
-import { ApiError, del, post, seg } from '../api/http';
+import { api } from '../api/client';
+import { ApiError } from '../api/http';
 import type { ActorListEntry } from '../api/types';
 import { ActorForm } from './ActorForm';
 import { StartProblem } from './StartProblem';
@@ -28,8 +29,8 @@ export function ActorsPanel({ groupId, onOpenTerminal, activeTerminal }: { group
     setBusy(actorId);
     setActionError(null);
     try {
-      if (what === 'remove') await del(`/groups/${seg(groupId)}/actors/${seg(actorId)}`);
-      else await post(`/groups/${seg(groupId)}/actors/${seg(actorId)}/${what}`);
+      if (what === 'remove') await api.actor_remove(groupId, actorId);
+      else await api[`actor_${what}`](groupId, actorId);
     } catch (e) {
       setActionError(`${actorId} ${what}: ${e instanceof ApiError ? `${e.code}: ${e.message}` : String(e)}`);
     } finally {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { subscribeLedger } from '../api/group-ledger-hub';
-import { get, seg } from '../api/http';
+import { api } from '../api/client';
 import type { ActorListEntry } from '../api/types';
 
 /** Working state changes even when nothing is appended (terminal heuristics, idle time). */
@@ -41,7 +41,7 @@ export function useActors(groupId: string): { actors: ActorListEntry[] | null; e
       return;
     }
     inflight.current = true;
-    get<{ actors: ActorListEntry[] }>(`/groups/${seg(groupId)}/actors`)
+    api.actor_list(groupId)
       .then(
         (r) => {
           setActors(r.actors);

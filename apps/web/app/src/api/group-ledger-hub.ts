@@ -1,3 +1,4 @@
+import { routeUrl } from './client';
 import type { LedgerEvent } from './types';
 
 export const ACTOR_KINDS = ['actor.add', 'actor.update', 'actor.remove', 'actor.set_role', 'actor.start', 'actor.stop'] as const;
@@ -77,9 +78,8 @@ class GroupHub {
     this.source?.close();
     this.from = since;
     this.history = [];
-    const qs = new URLSearchParams({ kind: HUB_KINDS.join(',') });
-    if (since) qs.set('since_event_id', since);
-    const source = new EventSource(`/api/v1/groups/${encodeURIComponent(this.groupId)}/ledger/stream?${qs.toString()}`, { withCredentials: true });
+    const url = routeUrl('ledger_stream', this.groupId, { kinds: [...HUB_KINDS], ...(since ? { since_event_id: since } : {}) });
+    const source = new EventSource(url, { withCredentials: true });
     source.addEventListener('ledger', (e) => {
       if (this.source !== source) return;
       let event: LedgerEvent;

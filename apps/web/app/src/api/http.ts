@@ -21,18 +21,15 @@ export function onUnauthorized(listener: () => void): () => void {
 }
 
 /**
- * Call `/api/v1`: the `{ok, result}` envelope is unwrapped, `{ok:false}` becomes an ApiError.
- * The access token travels in the HttpOnly cookie, never in script-visible storage.
+ * One request to the Web's `/api/v1` (`url` already names the route, see client.ts): the
+ * `{ok, result}` envelope is unwrapped, `{ok:false}` becomes an ApiError. The result is what the
+ * route table promises for that route; the access token travels in the HttpOnly cookie, never in
+ * script-visible storage.
  */
-export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, init?: RequestInit): Promise<T> {
+export async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: FormData | string): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const res = await fetch(`/api/v1${path}`, { method, headers, body: payload, credentials: 'same-origin', ...init });
+  if (typeof body === 'string') headers['Content-Type'] = 'application/json';
+  const res = await fetch(url, { method, headers, body, credentials: 'same-origin' });
   let envelope: Envelope<T>;
   try {
     envelope = (await res.json()) as Envelope<T>;
@@ -43,11 +40,3 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: st
   if (!envelope.ok) throw new ApiError(res.status, envelope.error.code, envelope.error.message, envelope.error.details);
   return envelope.result;
 }
-
-export const get = <T>(path: string) => api<T>('GET', path);
-export const post = <T>(path: string, body?: unknown) => api<T>('POST', path, body ?? {});
-export const put = <T>(path: string, body?: unknown) => api<T>('PUT', path, body ?? {});
-export const del = <T>(path: string) => api<T>('DELETE', path);
-
-/** Path segment encoding for ids that come from the server. */
-export const seg = (s: string) => encodeURIComponent(s);

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { get, seg } from './http';
+import { api } from './client';
 import type { ActorListEntry } from './types';
 
 /**
@@ -13,7 +13,7 @@ export function useActors(groupId: string, withUnread = false): { actors: ActorL
   const [tick, setTick] = useState(0);
   useEffect(() => {
     let live = true;
-    get<{ actors: ActorListEntry[] }>(`/groups/${seg(groupId)}/actors${withUnread ? '?include_unread=true' : ''}`).then(
+    api.actor_list(groupId, withUnread ? { include_unread: true } : {}).then(
       (r) => {
         if (!live) return;
         setActors(r.actors);

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { routeUrl } from './client';
 
 /**
  * Follow one named SSE event of `url` (null = not now). EventSource reconnects by itself; the
@@ -36,5 +37,5 @@ export interface GlobalEvent {
 
 /** The global event stream (group lifecycle and every group's ledger, as summaries). */
 export function useGlobalEvents(onEvent: (event: GlobalEvent) => void): void {
-  useEventSource<GlobalEvent>('/api/v1/events/stream', 'event', onEvent);
+  useEventSource<GlobalEvent>(routeUrl('events_stream'), 'event', onEvent);
 }

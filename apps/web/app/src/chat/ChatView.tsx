@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, get, seg } from '../api/http';
+import { api, type RouteResult } from '../api/client';
+import { ApiError } from '../api/http';
 import type { LedgerEvent } from '../api/types';
 import { useActors } from '../api/use-actors';
 import { ACTOR_KINDS, HUB_KINDS } from '../api/group-ledger-hub';
@@ -13,7 +14,7 @@ import { VirtualList } from './VirtualList';
 /** Messages per ledger_tail page; older pages load as the user scrolls up. */
 const PAGE = 100;
 
-type Page = { events: LedgerEvent[]; has_more: boolean };
+type Page = RouteResult<'ledger_tail'>;
 const keyOf = (e: LedgerEvent) => e.id;
 /** Messages, everything that changes their status, and actor changes (composer completion). */
 const STREAM_KINDS = ['chat.message', ...STATUS_KINDS, ...ACTOR_KINDS];
@@ -23,11 +24,7 @@ const STREAM_KINDS = ['chat.message', ...STATUS_KINDS, ...ACTOR_KINDS];
  * the live stream starts: the hub finds such a cursor in its memory instead of reopening).
  */
 function fetchInitial(groupId: string): Promise<[Page, Page]> {
-  const base = `/groups/${seg(groupId)}`;
-  return Promise.all([
-    get<Page>(`${base}/ledger/tail?kind=chat.message&limit=${PAGE}`),
-    get<Page>(`${base}/ledger/tail?kind=${encodeURIComponent(HUB_KINDS.join(','))}&limit=1`),
-  ]);
+  return Promise.all([api.ledger_tail(groupId, { kinds: ['chat.message'], limit: PAGE }), api.ledger_tail(groupId, { kinds: [...HUB_KINDS], limit: 1 })]);
 }
 
 // A deep link's chat is requested as soon as the bundle runs, not after React's first commit:
@@ -51,7 +48,6 @@ function initialPages(groupId: string): Promise<[Page, Page]> {
  * for the rows on screen, and a search mode over ledger_search.
  */
 export function ChatView({ groupId }: { groupId: string }) {
-  const base = `/groups/${seg(groupId)}`;
   const [messages, setMessages] = useState<readonly LedgerEvent[]>([]);
   const [hasMore, setHasMore] = useState(false);
   const [since, setSince] = useState<string | null>(null);
@@ -98,7 +94,7 @@ export function ChatView({ groupId }: { groupId: string }) {
     const oldest = messagesRef.current[0];
     if (!hasMore || loadingOlder.current || !oldest) return;
     loadingOlder.current = true;
-    get<Page>(`${base}/ledger/tail?kind=chat.message&limit=${PAGE}&before_event_id=${encodeURIComponent(oldest.id)}`).then(
+    api.ledger_tail(groupId, { kinds: ['chat.message'], limit: PAGE, before_event_id: oldest.id }).then(
       (page) => {
         setMessages((prev) => mergeOlder(page.events, prev));
         setHasMore(page.has_more);
@@ -109,14 +105,14 @@ export function ChatView({ groupId }: { groupId: string }) {
         loadingOlder.current = false;
       },
     );
-  }, [base, hasMore]);
+  }, [groupId, hasMore]);
 
   const runSearch = (q: string) => {
     if (!q.trim()) {
       setResults(null);
       return;
     }
-    get<Page>(`${base}/ledger/search?q=${encodeURIComponent(q)}&kind=chat.message&limit=200`).then(
+    api.ledger_search(groupId, { query: q, kinds: ['chat.message'], limit: 200 }).then(
       // Search answers newest first; the timeline reads oldest first.
       (page) => setResults([...page.events].reverse()),
       (e: Error) => setError(e.message),

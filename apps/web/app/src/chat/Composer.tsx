@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { ApiError, api, post, seg } from '../api/http';
+import { api } from '../api/client';
+import { ApiError } from '../api/http';
 import type { ActorListEntry, LedgerEvent } from '../api/types';
 import { applyCandidate, candidates, mentionAt, recipientsOf, type Candidate } from './mentions';
 import { chatFields, type Mode } from './message';
@@ -56,21 +57,16 @@ export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Pr
     if (!text.trim() && files.length === 0) return;
     setBusy(true);
     setError(null);
-    const base = `/groups/${seg(groupId)}`;
+    // `to` omitted on a reply: the daemon addresses the original sender.
+    const message = { text, ...(to.length > 0 ? { to } : {}) };
     try {
-      if (files.length > 0) {
-        const form = new FormData();
-        form.set('text', text);
-        if (to.length > 0) form.set('to_json', JSON.stringify(to));
-        form.set('message_mode', effectiveMode);
-        if (replyTo) form.set('reply_to', replyTo.id);
-        for (const f of files) form.append('files', f, f.name);
-        await api('POST', `${base}/${replyTo ? 'reply_upload' : 'send_upload'}`, form);
-      } else if (replyTo) {
-        // `to` omitted: the daemon addresses the original sender.
-        await post(`${base}/reply`, { reply_to: replyTo.id, text, message_mode: effectiveMode, ...(to.length > 0 ? { to } : {}) });
+      if (replyTo) {
+        // A reply is send or mail (it cannot ask for another reply).
+        const reply = { ...message, reply_to: replyTo.id, message_mode: mode === 'request_reply' ? ('send' as const) : mode };
+        await (files.length > 0 ? api.reply_upload(groupId, reply, files) : api.reply(groupId, reply));
       } else {
-        await post(`${base}/send`, { text, message_mode: effectiveMode, ...(to.length > 0 ? { to } : {}) });
+        const send = { ...message, message_mode: mode };
+        await (files.length > 0 ? api.send_upload(groupId, send, files) : api.send(groupId, send));
       }
       setText('');
       setFiles([]);

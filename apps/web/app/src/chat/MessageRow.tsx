@@ -1,12 +1,12 @@
 import { memo } from 'react';
-import { seg } from '../api/http';
+import { routeUrl } from '../api/client';
 import type { LedgerEvent, RecipientStatus } from '../api/types';
 import { chatFields, modeLabel, shortTime, statusLabels } from './message';
 
 /** A blob path `state/blobs/<sha256>_<name>` is served by name under the group. */
 function blobHref(groupId: string, path: string): string {
   const name = path.split('/').pop() ?? path;
-  return `/api/v1/groups/${seg(groupId)}/blobs/${seg(name)}`;
+  return routeUrl('blob', groupId, name);
 }
 
 function formatBytes(n: number | undefined): string {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { post, seg } from '../api/http';
+import { api } from '../api/client';
 import type { RecipientStatus } from '../api/types';
 
 export type StatusMap = ReadonlyMap<string, Record<string, RecipientStatus>>;
@@ -32,7 +32,7 @@ export function useStatuses(groupId: string): { statuses: StatusMap; want: (ids:
     queued.current.clear();
     for (let i = 0; i < ids.length; i += BATCH) {
       const batch = ids.slice(i, i + BATCH);
-      post<{ statuses: Record<string, Record<string, RecipientStatus>>; unknown_event_ids: string[] }>(`/groups/${seg(groupId)}/ledger/statuses`, { event_ids: batch }).then(
+      api.ledger_statuses(groupId, { event_ids: batch }).then(
         (r) => {
           if (!live.current) return;
           setStatuses((prev) => {

@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react';
-import { ApiError, del, get, post, seg } from '../api/http';
+import { api } from '../api/client';
+import { ApiError } from '../api/http';
 import type { GroupDoc } from '../api/types';
 
-type Scope = { scope_key: string; url: string; label?: string };
+/** The choices of the state select; `stopped` stops the group. */
+const STATES = ['active', 'idle', 'paused', 'stopped'] as const;
 
 /**
  * The selected group's lifecycle and scopes: start / stop, active / idle / paused, attach a
@@ -16,7 +18,7 @@ export function GroupControls({ groupId, onChanged }: { groupId: string; onChang
 
   useEffect(() => {
     let live = true;
-    get<{ group: GroupDoc }>(`/groups/${seg(groupId)}`).then(
+    api.group_show(groupId).then(
       (r) => live && setGroup(r.group),
       (e: Error) => live && setError(e instanceof ApiError ? `${e.code}: ${e.message}` : e.message),
     );
@@ -39,26 +41,28 @@ export function GroupControls({ groupId, onChanged }: { groupId: string; onChang
       },
     );
   };
-  const base = `/groups/${seg(groupId)}`;
   const running = group?.running ?? false;
   const state = running ? (group?.state ?? 'active') : 'stopped';
-  const scopes = (group?.scopes ?? []) as Scope[];
+  const scopes = group?.scopes ?? [];
 
   return (
     <section className="group-controls" aria-label="Group controls">
       <h3 title={groupId}>{group?.title ?? groupId}</h3>
       <div className="row">
-        <button disabled={busy || running} onClick={() => act(() => post(`${base}/start`))}>
+        <button disabled={busy || running} onClick={() => act(() => api.group_start(groupId))}>
           Start
         </button>
-        <button disabled={busy || !running} onClick={() => act(() => post(`${base}/stop`))}>
+        <button disabled={busy || !running} onClick={() => act(() => api.group_stop(groupId))}>
           Stop
         </button>
         <select
           aria-label="Group state"
           value={state}
           disabled={busy || !running}
-          onChange={(e) => act(() => post(`${base}/state`, { state: e.target.value }))}
+          onChange={(e) => {
+            const state = STATES.find((s) => s === e.target.value);
+            if (state) act(() => api.group_state(groupId, { state }));
+          }}
         >
           <option value="active">active</option>
           <option value="idle">idle</option>
@@ -71,7 +75,7 @@ export function GroupControls({ groupId, onChanged }: { groupId: string; onChang
         onSubmit={(e) => {
           e.preventDefault();
           const p = path.trim();
-          if (p) act(() => post(`${base}/attach`, { path: p }).then(() => setPath('')));
+          if (p) act(() => api.attach(groupId, { path: p }).then(() => setPath('')));
         }}
       >
         <input aria-label="Directory to attach" placeholder="/path/to/project" value={path} onChange={(e) => setPath(e.target.value)} />
@@ -84,7 +88,7 @@ export function GroupControls({ groupId, onChanged }: { groupId: string; onChang
           {scopes.map((s) => (
             <li key={s.scope_key} data-active={s.scope_key === group?.active_scope_key ? 'true' : undefined}>
               <code title={s.scope_key}>{s.url}</code>
-              <button aria-label={`Detach ${s.url}`} disabled={busy} onClick={() => act(() => del(`${base}/scopes/${seg(s.scope_key)}`))}>
+              <button aria-label={`Detach ${s.url}`} disabled={busy} onClick={() => act(() => api.group_detach_scope(groupId, s.scope_key))}>
                 ×
               </button>
             </li>

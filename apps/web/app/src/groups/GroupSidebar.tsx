@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { get, post } from '../api/http';
+import { api } from '../api/client';
 import type { GroupSummary } from '../api/types';
 import { useGlobalEvents } from '../api/use-event-source';
 import { GroupControls } from './GroupControls';
@@ -16,7 +16,7 @@ export function GroupSidebar({ selected, onSelect }: { selected: string | null; 
 
   useEffect(() => {
     let live = true;
-    get<{ groups: GroupSummary[] }>('/groups').then(
+    api.groups().then(
       (r) => {
         if (!live) return;
         setGroups(r.groups);
@@ -75,7 +75,7 @@ function CreateGroupForm({ onCreated }: { onCreated: (groupId: string) => void }
       onSubmit={(e) => {
         e.preventDefault();
         setBusy(true);
-        post<{ group_id: string }>('/groups', { title: title.trim() || undefined }).then(
+        api.group_create({ title: title.trim() || undefined }).then(
           (r) => {
             setBusy(false);
             setTitle('');

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, get, post, seg } from '../api/http';
-import type { LedgerEvent } from '../api/types';
+import { api, type RouteResult } from '../api/client';
+import { ApiError } from '../api/http';
 import { useActors } from '../api/use-actors';
 import { ACTOR_KINDS } from '../api/group-ledger-hub';
 import { useLedgerStream } from '../api/use-ledger-stream';
@@ -8,7 +8,7 @@ import { chatFields, shortTime } from '../chat/message';
 
 const INBOX_KINDS = ['chat.message', 'mail.read', ...ACTOR_KINDS];
 
-type Peek = { messages: LedgerEvent[]; cursor: { event_id: string; ts: string } };
+type Peek = RouteResult<'inbox_peek'>;
 
 /**
  * One actor's unread Mail (inbox_peek: does not move the cursor) and "mark read" (inbox_read:
@@ -16,7 +16,6 @@ type Peek = { messages: LedgerEvent[]; cursor: { event_id: string; ts: string } 
  * the agent itself show up.
  */
 export function InboxView({ groupId }: { groupId: string }) {
-  const base = `/groups/${seg(groupId)}`;
   const { actors, reload: reloadActors } = useActors(groupId, true);
   const [actorId, setActorId] = useState<string | null>(null);
   const [peek, setPeek] = useState<Peek | null>(null);
@@ -29,7 +28,7 @@ export function InboxView({ groupId }: { groupId: string }) {
   useEffect(() => {
     if (!current) return;
     let live = true;
-    get<Peek>(`${base}/inbox/${seg(current)}?limit=200`).then(
+    api.inbox_peek(groupId, current, { limit: 200 }).then(
       (r) => {
         if (!live) return;
         setPeek(r);
@@ -40,7 +39,7 @@ export function InboxView({ groupId }: { groupId: string }) {
     return () => {
       live = false;
     };
-  }, [base, current, tick]);
+  }, [groupId, current, tick]);
 
   useLedgerStream(groupId, INBOX_KINDS, (event) => {
     if (event.kind === 'mail.read' || (event.kind === 'chat.message' && (event.data as { message_mode?: string }).message_mode === 'mail')) {
@@ -53,7 +52,7 @@ export function InboxView({ groupId }: { groupId: string }) {
   const markRead = () => {
     if (!current) return;
     setBusy(true);
-    post(`${base}/inbox/${seg(current)}/read?limit=200`).then(
+    api.inbox_read(groupId, current, { limit: 200 }).then(
       () => {
         setBusy(false);
         refresh();

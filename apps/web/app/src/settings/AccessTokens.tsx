@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, del, get, post, seg } from '../api/http';
-
-type TokenEntry = { id: string; is_admin?: boolean; allowed_groups?: string[]; user_id?: string; created_at?: string };
+import { api } from '../api/client';
+import { ApiError } from '../api/http';
+import { routePath, webRoutes, type AccessTokenEntry } from '../../../src/routes/route-map';
 
 /**
  * Access tokens (admin routes). The list shows token prefixes only; a new token's full string
@@ -10,7 +10,7 @@ type TokenEntry = { id: string; is_admin?: boolean; allowed_groups?: string[]; u
  * browser can no longer manage tokens).
  */
 export function AccessTokens({ groupId }: { groupId: string }) {
-  const [tokens, setTokens] = useState<TokenEntry[] | null>(null);
+  const [tokens, setTokens] = useState<AccessTokenEntry[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [admin, setAdmin] = useState(true);
   const [created, setCreated] = useState<{ token: string; first: boolean } | null>(null);
@@ -19,7 +19,7 @@ export function AccessTokens({ groupId }: { groupId: string }) {
 
   useEffect(() => {
     let live = true;
-    get<{ tokens: TokenEntry[] }>('/access-tokens').then(
+    api.access_tokens().then(
       (r) => {
         if (!live) return;
         setTokens(r.tokens);
@@ -44,7 +44,7 @@ export function AccessTokens({ groupId }: { groupId: string }) {
           {tokens.map((t) => (
             <li key={t.id}>
               <code>{t.id}…</code> {t.is_admin ? <span className="state-badge">admin</span> : <span className="muted">{(t.allowed_groups ?? []).join(', ')}</span>}
-              <button aria-label={`Revoke ${t.id}`} onClick={() => del(`/access-tokens/${seg(t.id)}`).then(reload, fail)}>
+              <button aria-label={`Revoke ${t.id}`} onClick={() => api.access_token_revoke(t.id).then(reload, fail)}>
                 Revoke
               </button>
             </li>
@@ -59,12 +59,12 @@ export function AccessTokens({ groupId }: { groupId: string }) {
           {!admin && <span className="muted">limited to this group</span>}
           <button
             onClick={() =>
-              post<{ token: string }>('/access-tokens', admin ? { is_admin: true } : { allowed_groups: [groupId] }).then(async (r) => {
+              api.access_token_create(admin ? { is_admin: true } : { allowed_groups: [groupId] }).then(async (r) => {
                 // The first token closes the open Web, this browser included. Presenting it once
                 // as a Bearer header makes the server set this browser's HttpOnly cookie, so the
                 // session carries on (an admin token; a group token signs in but cannot list).
                 const first = tokens.length === 0;
-                if (first) await fetch('/api/v1/ping', { headers: { Authorization: `Bearer ${r.token}` }, credentials: 'same-origin' }).catch(() => undefined);
+                if (first) await fetch(routePath(webRoutes.ping.path, []), { headers: { Authorization: `Bearer ${r.token}` }, credentials: 'same-origin' }).catch(() => undefined);
                 setCreated({ token: r.token, first });
                 reload();
               }, fail)

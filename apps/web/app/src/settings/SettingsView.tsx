@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { ApiError, get, put, seg } from '../api/http';
+import { api } from '../api/client';
+import { ApiError } from '../api/http';
 import { AccessTokens } from './AccessTokens';
 import { diffSettings, formFromSettings, type SettingsForm } from './settings-form';
 
@@ -9,7 +10,6 @@ import { diffSettings, formFromSettings, type SettingsForm } from './settings-fo
  * spec names, so the daemon validates each one and rejects the whole patch on any error.
  */
 export function SettingsView({ groupId }: { groupId: string }) {
-  const path = `/groups/${seg(groupId)}/settings`;
   const [saved, setSaved] = useState<SettingsForm | null>(null);
   const [form, setForm] = useState<SettingsForm | null>(null);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
@@ -17,7 +17,7 @@ export function SettingsView({ groupId }: { groupId: string }) {
 
   useEffect(() => {
     let live = true;
-    get<{ settings: Record<string, unknown> }>(path).then(
+    api.group_settings(groupId).then(
       (r) => {
         if (!live) return;
         const f = formFromSettings(r.settings);
@@ -29,7 +29,7 @@ export function SettingsView({ groupId }: { groupId: string }) {
     return () => {
       live = false;
     };
-  }, [path]);
+  }, [groupId]);
 
   if (!form || !saved) return <section className="settings">{status ? <p className="form-error">{status.text}</p> : <p className="muted pad">Loading…</p>}</section>;
   const patch = diffSettings(saved, form);
@@ -56,7 +56,7 @@ export function SettingsView({ groupId }: { groupId: string }) {
             return;
           }
           setBusy(true);
-          put(path, patch.patch).then(
+          api.group_settings_update(groupId, patch.patch).then(
             () => {
               setBusy(false);
               setSaved(form);

@@ -1,3 +1,5 @@
+import type { GroupSettings } from '../../../src/routes/route-map';
+
 // Pure mapping between the settings route's sections and the form (numbers edited as text so
 // an empty field is an error, not a silent 0).
 
@@ -12,12 +14,12 @@ export interface SettingsForm {
 /** Defaults of libs/groups group-settings (what an unset key means). */
 const DEFAULTS = { mail: 1800, reply: 900, interval: 0 };
 
-function section(settings: Record<string, unknown>, name: string): Record<string, unknown> {
+function section(settings: GroupSettings, name: keyof GroupSettings): Record<string, unknown> {
   const s = settings[name];
   return typeof s === 'object' && s !== null ? (s as Record<string, unknown>) : {};
 }
 
-export function formFromSettings(settings: Record<string, unknown>): SettingsForm {
+export function formFromSettings(settings: GroupSettings): SettingsForm {
   const messaging = section(settings, 'messaging');
   const delivery = section(settings, 'delivery');
   const transcript = section(settings, 'terminal_transcript');

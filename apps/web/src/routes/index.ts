@@ -1,0 +1,27 @@
+import type { DaemonClient } from '@cccc/ipc-protocol/node';
+import type { SseOptions } from '../sse/sse.js';
+import { registerAccessTokenRoutes } from './access-tokens.js';
+import { registerActorRoutes } from './actors.js';
+import { ApiRoutes } from './api-routes.js';
+import { registerBlobRoutes } from './blobs.js';
+import { registerGroupRoutes } from './groups.js';
+import { registerMessageRoutes } from './messages.js';
+import { registerRuntimeActivityRoutes } from './runtime-activity.js';
+import { registerStreamRoutes } from './streams.js';
+import { registerUploadRoutes } from './uploads.js';
+
+/** Every route of the table (route-map.ts), each registered once; a route left out fails here. */
+export function buildApiRoutes(client: DaemonClient, sse: SseOptions, home: string): ApiRoutes {
+  const api = new ApiRoutes(client, sse);
+  registerGroupRoutes(api);
+  registerActorRoutes(api);
+  registerMessageRoutes(api);
+  registerStreamRoutes(api);
+  registerRuntimeActivityRoutes(api);
+  registerUploadRoutes(api);
+  registerBlobRoutes(api);
+  registerAccessTokenRoutes(api, home);
+  const missing = api.missing();
+  if (missing.length > 0) throw new Error(`routes without a handler: ${missing.join(', ')}`);
+  return api;
+}
