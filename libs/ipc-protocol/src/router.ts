@@ -38,7 +38,8 @@ export interface RouterOptions {
 
 interface Route {
   readonly spec: OpSpec;
-  readonly handler: OpHandler<OpName>;
+  /** The handler, called with what `spec.args` parsed the request's args into. */
+  readonly call: (parsedArgs: unknown, context: RequestContext) => ReturnType<OpHandler<OpName>>;
   readonly requiresGroupId: boolean;
   readonly requiresActorId: boolean;
 }
@@ -81,7 +82,8 @@ export class OpRouter {
     if (this.routes.has(op)) throw new Error(`op ${op} is already registered`);
     this.routes.set(op, {
       spec,
-      handler: handler as unknown as OpHandler<OpName>,
+      // `run` passes only the output of this op's own args schema, which is `OpArgs<K>`.
+      call: (parsedArgs, context) => handler(parsedArgs as OpArgs<K>, context),
       requiresGroupId: requiresKey(spec, 'group_id'),
       requiresActorId: requiresKey(spec, 'actor_id'),
     });
@@ -150,7 +152,7 @@ export class OpRouter {
 
   private async run(route: Route, op: OpName, args: unknown): Promise<Dispatched> {
     try {
-      const outcome = await route.handler(args as never, { op });
+      const outcome = await route.call(args, { op });
       if (isStreamUpgrade(outcome)) {
         return { response: okResponse(this.checked(route, op, outcome.result)), upgrade: outcome.start };
       }

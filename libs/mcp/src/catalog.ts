@@ -1,4 +1,4 @@
-import type { ToolDef } from './tool.js';
+import type { Tool } from './tool.js';
 import { bootstrap } from './tools/bootstrap.js';
 import { file } from './tools/file.js';
 import { actor, group } from './tools/foreman.js';
@@ -6,7 +6,7 @@ import { fileSend, messageDeliver, messageReply, messageSend, notify, replyReque
 import { contextGet, help, inboxRead, messageHistory, terminal } from './tools/reading.js';
 
 /** Every cccc_* tool this server knows, in listing order. */
-export const ALL_TOOLS: readonly ToolDef[] = [
+export const ALL_TOOLS: readonly Tool[] = [
   help,
   bootstrap,
   inboxRead,
@@ -27,10 +27,10 @@ export const ALL_TOOLS: readonly ToolDef[] = [
 export type Role = 'foreman' | 'peer';
 
 /** The tools an actor of this role sees (pure; the role comes from actor_list). */
-export function visibleTools(role: Role): ToolDef[] {
+export function visibleTools(role: Role): Tool[] {
   return ALL_TOOLS.filter((tool) => !tool.foremanOnly || role === 'foreman');
 }
 
-export function findTool(name: string): ToolDef | undefined {
+export function findTool(name: string): Tool | undefined {
   return ALL_TOOLS.find((tool) => tool.name === name);
 }

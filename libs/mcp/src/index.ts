@@ -3,7 +3,7 @@ export { createMcpServer, runMcpStdio, type McpServerOptions, type RunMcpOptions
 export { readIdentity, IDENTITY_ENV, type McpIdentity, type IdentityParse } from './identity.js';
 export { ALL_TOOLS, visibleTools, findTool, type Role } from './catalog.js';
 export { callOp, ToolFailure, type DaemonPort } from './daemon-port.js';
-export { parseToolArgs, toolInputJsonSchema, type ToolDef, type ToolAnnotations, type ToolContext } from './tool.js';
+export { parseToolArgs, toolInputJsonSchema, type Tool, type ToolDef, type ToolAnnotations, type ToolContext } from './tool.js';
 export { toolError, toolSuccess, type ToolResult } from './tool-result.js';
 export {
   mcpLaunchArgs,

@@ -5,7 +5,7 @@ import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { findTool, visibleTools, type Role } from './catalog.js';
 import { callOp, ToolFailure, type DaemonPort } from './daemon-port.js';
 import { readIdentity, type McpIdentity } from './identity.js';
-import { parseToolArgs, toolInputJsonSchema, type ToolDef } from './tool.js';
+import { toolInputJsonSchema, type Tool } from './tool.js';
 import { toolError, toolSuccess } from './tool-result.js';
 import { roleOf } from './tools/bootstrap.js';
 
@@ -26,7 +26,7 @@ async function currentRole({ identity, daemon }: McpServerOptions): Promise<Role
   }
 }
 
-function listing(tool: ToolDef) {
+function listing(tool: Tool) {
   return { name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool), annotations: tool.annotations };
 }
 
@@ -43,11 +43,11 @@ export function createMcpServer(options: McpServerOptions): Server {
     const tool = findTool(request.params.name);
     try {
       if (!tool) throw new ToolFailure('unknown_tool', `unknown tool: ${request.params.name}`, { tool: request.params.name });
-      const args = parseToolArgs(tool, request.params.arguments);
+      const run = tool.prepare(request.params.arguments);
       if (tool.foremanOnly && (await currentRole(options)) !== 'foreman') {
         throw new ToolFailure('permission_denied', `${tool.name} is for the foreman`, { tool: tool.name, actor_id: options.identity.actorId });
       }
-      return toolSuccess(await tool.run({ identity: options.identity, daemon: options.daemon }, args as never));
+      return toolSuccess(await run({ identity: options.identity, daemon: options.daemon }));
     } catch (error) {
       return toolError(error);
     }

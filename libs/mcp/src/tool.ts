@@ -34,18 +34,33 @@ export interface ToolDef<S extends z.ZodObject = z.ZodObject> {
   run(ctx: ToolContext, args: z.output<S>): Promise<Record<string, unknown>>;
 }
 
+/**
+ * A tool as the catalog stores it: its schema type erased, its typed `run` kept inside `prepare`,
+ * which parses the raw arguments with the tool's own schema.
+ */
+export type Tool = Omit<ToolDef, 'run'> & {
+  /** Validates `raw`; the returned function runs the tool with the parsed, typed arguments. */
+  prepare(raw: unknown): (ctx: ToolContext) => Promise<Record<string, unknown>>;
+};
+
 export const IDENTITY_KEYS = ['by', 'group_id', 'actor_id'] as const;
 
-/** Keeps the schema type for `run` while storing every tool under one array type. */
-export function defineTool<S extends z.ZodObject>(def: ToolDef<S>): ToolDef {
-  return def as unknown as ToolDef;
+export function defineTool<S extends z.ZodObject>(def: ToolDef<S>): Tool {
+  const { run, ...meta } = def;
+  return {
+    ...meta,
+    prepare: (raw) => {
+      const args = parseToolArgs(def, raw);
+      return (ctx) => run(ctx, args);
+    },
+  };
 }
 
 /**
  * `unknown` arguments → typed args. Identity keys are refused by name before the schema runs so
  * the answer says why; other unknown keys fail the strict schema with the field named.
  */
-export function parseToolArgs(tool: ToolDef, raw: unknown): Record<string, unknown> {
+export function parseToolArgs<S extends z.ZodObject>(tool: Pick<ToolDef<S>, 'name' | 'input' | 'reservedKeys' | 'preflight'>, raw: unknown): z.output<S> {
   const args = raw ?? {};
   if (typeof args !== 'object' || Array.isArray(args)) throw new ToolFailure('invalid_request', 'arguments must be an object', {});
   const reserved = tool.reservedKeys ?? IDENTITY_KEYS;
@@ -59,17 +74,18 @@ export function parseToolArgs(tool: ToolDef, raw: unknown): Record<string, unkno
     }
   }
   tool.preflight?.(args as Record<string, unknown>);
-  const parsed = tool.input.strict().safeParse(args);
+  // Strict for the unknown-key refusal; the strict schema's output is `S`'s output.
+  const parsed = tool.input.strict().safeParse(args) as z.ZodSafeParseResult<z.output<S>>;
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.code === 'unrecognized_keys' ? issue.keys.join(',') : issue.path.join('.');
     throw new ToolFailure('invalid_request', `${tool.name}: ${field ? `${field}: ` : ''}${issue.message}`, { field });
   }
-  return parsed.data as Record<string, unknown>;
+  return parsed.data;
 }
 
 /** The JSON Schema listed by tools/list (strict: unknown keys are refused, so say so). */
-export function toolInputJsonSchema(tool: ToolDef): Record<string, unknown> {
+export function toolInputJsonSchema(tool: Pick<Tool, 'input'>): Record<string, unknown> {
   const schema = z.toJSONSchema(tool.input.strict(), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema.$schema;
   return schema;

@@ -7,6 +7,7 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { ContextStore, contextView, taskList } from '@cccc/context';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
+import type { OpArgsInput } from '@cccc/ipc-protocol';
 import { startBenchDaemon } from './ping.js';
 import { fmt, printTable, summarize } from './stats.js';
 
@@ -14,7 +15,7 @@ const TASKS = 2000;
 const BATCH = 100;
 const RUNS = 300;
 
-function seedOps(from: number): Array<Record<string, unknown>> {
+function seedOps(from: number): OpArgsInput<'context_sync'>['ops'] {
   return Array.from({ length: BATCH }, (_, i) => {
     const n = from + i;
     return {
@@ -76,7 +77,7 @@ export async function benchContext(): Promise<void> {
 
     const gid = (await client.call('group_create', { title: 'bench-context' })).group_id;
     for (const id of ['lead', 'peer1']) await client.call('actor_add', { group_id: gid, actor_id: id, runtime: 'custom', command: ['sh'] });
-    for (let i = 1; i <= TASKS; i += BATCH) await client.call('context_sync', { group_id: gid, ops: seedOps(i) as never });
+    for (let i = 1; i <= TASKS; i += BATCH) await client.call('context_sync', { group_id: gid, ops: seedOps(i) });
     await timed(30, () => client.call('context_get', { group_id: gid, detail: 'summary' }));
     const ipcSummary = summarize(await timed(RUNS, () => client.call('context_get', { group_id: gid, detail: 'summary' })));
     const ipcPage = summarize(await timed(RUNS, () => client.call('task_list', { group_id: gid, status: 'planned', assignee: 'peer1', limit: 50, offset: 100 })));

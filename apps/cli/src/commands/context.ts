@@ -6,6 +6,8 @@ import { printJson, printLines } from '../output.js';
 
 type SetExit = (code: number) => void;
 type Row = Record<string, unknown>;
+/** One Context v3 op as context_sync takes it: `op` plus that op's fields. */
+type ContextOp = OpArgsInput<'context_sync'>['ops'][number];
 
 interface TaskFieldOptions extends GroupOptions {
   outcome?: string;
@@ -33,8 +35,8 @@ function taskFields(opts: TaskFieldOptions): Row {
 }
 
 /** One context_sync batch; prints the changes (or the result as JSON). */
-async function syncOps(ctx: GroupContext, ops: Row[]): Promise<void> {
-  const result = await ctx.client.call('context_sync', { group_id: ctx.groupId, by: ctx.by, ops: ops as never });
+async function syncOps(ctx: GroupContext, ops: ContextOp[]): Promise<void> {
+  const result = await ctx.client.call('context_sync', { group_id: ctx.groupId, by: ctx.by, ops });
   if (ctx.json) return printJson(result);
   printLines([...result.changes.map((c) => String(c['detail'] ?? c['op'])), `version ${result.version}`]);
 }
@@ -120,7 +122,7 @@ export function registerContextCommands(program: Command, setExit: SetExit): voi
     .option('--project-brief <text>', 'the project brief')
     .action(
       guarded(setExit, async (opts: GroupOptions & { objective?: string; focus?: string; constraint?: string[]; projectBrief?: string }) => {
-        const op: Row = { op: 'coordination.brief.update' };
+        const op: ContextOp = { op: 'coordination.brief.update' };
         if (opts.objective !== undefined) op['objective'] = opts.objective;
         if (opts.focus !== undefined) op['current_focus'] = opts.focus;
         if (opts.constraint) op['constraints'] = opts.constraint;

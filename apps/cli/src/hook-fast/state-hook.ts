@@ -67,7 +67,7 @@ export function hookEndpoint(home: string): Endpoint {
 /** Send one request line and return the first answer line, within the connect/answer budgets. */
 export function exchangeLine(endpoint: Endpoint, line: string, connectMs = HOOK_CONNECT_TIMEOUT_MS, totalMs = HOOK_DAEMON_TIMEOUT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket: Socket = createConnection(endpoint as never);
+    const socket: Socket = 'path' in endpoint ? createConnection(endpoint.path) : createConnection(endpoint.port, endpoint.host);
     let connected = false;
     let buffered = '';
     let settled = false;

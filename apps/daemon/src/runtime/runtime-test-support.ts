@@ -1,3 +1,4 @@
+import { isEventOfKind, type CCCSEventV1 } from '@cccc/ipc-protocol';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { terminalTail } from '@cccc/pty-runtime';
@@ -36,14 +37,15 @@ export async function waitFor<T>(probe: () => T | Promise<T>, timeoutMs = 10_000
   }
 }
 
-export function events(fx: DaemonFixture, gid: string): Array<{ id: string; kind: string; by: string; data: Record<string, unknown> }> {
-  return fx.ledgerLines(gid).map((l) => JSON.parse(l));
+export function events(fx: DaemonFixture, gid: string): CCCSEventV1[] {
+  return fx.ledgerLines(gid).map((l) => JSON.parse(l) as CCCSEventV1);
 }
 
 export function deliveries(fx: DaemonFixture, gid: string, sourceId: string): string[] {
   return events(fx, gid)
-    .filter((e) => e.kind === 'runtime.delivery' && e.data['source_event_id'] === sourceId)
-    .map((e) => `${e.data['actor_id']}:${e.data['state']}`);
+    .filter((e) => isEventOfKind(e, 'runtime.delivery'))
+    .filter((e) => e.data.source_event_id === sourceId)
+    .map((e) => `${e.data.actor_id}:${e.data.state}`);
 }
 
 /** Plain text of the actor's screen and scrollback. */

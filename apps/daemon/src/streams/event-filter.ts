@@ -1,5 +1,5 @@
 import { isRecipientOf, type GroupDoc } from '@cccc/groups';
-import type { CCCSEventV1 } from '@cccc/ipc-protocol';
+import { isEventOfKind, type CCCSEventV1 } from '@cccc/ipc-protocol';
 
 /** §8.15: the kinds CCCC streams when the client names none. */
 export const DEFAULT_STREAM_KINDS = [
@@ -16,27 +16,19 @@ export const DEFAULT_STREAM_KINDS = [
  */
 export function actorViewFilter(actorId: string, groupOf: () => GroupDoc): (event: CCCSEventV1) => boolean {
   return (event) => {
-    const data = event.data;
-    switch (event.kind) {
-      case 'chat.message': {
-        if (event.by === actorId) return false;
-        const to = Array.isArray(data['to']) ? (data['to'] as string[]) : [];
-        const group = groupOf();
-        const actor = group.actors.find((a) => a.id === actorId);
-        return actor !== undefined && isRecipientOf({ by: event.by, to }, actor, group.actors);
-      }
-      case 'system.notify': {
-        const target = data['target_actor_id'];
-        const kind = data['kind'];
-        if (target === actorId) return true;
-        return (target === null || target === undefined) && kind !== 'mail_notice' && kind !== 'reply_notice';
-      }
-      case 'mail.read':
-      case 'runtime.delivery':
-        return data['actor_id'] === actorId;
-      default:
-        return true;
+    if (isEventOfKind(event, 'chat.message')) {
+      if (event.by === actorId) return false;
+      const group = groupOf();
+      const actor = group.actors.find((a) => a.id === actorId);
+      return actor !== undefined && isRecipientOf({ by: event.by, to: event.data.to ?? [] }, actor, group.actors);
     }
+    if (isEventOfKind(event, 'system.notify')) {
+      const { target_actor_id: target, kind } = event.data;
+      if (target === actorId) return true;
+      return (target === null || target === undefined) && kind !== 'mail_notice' && kind !== 'reply_notice';
+    }
+    if (isEventOfKind(event, 'mail.read') || isEventOfKind(event, 'runtime.delivery')) return event.data.actor_id === actorId;
+    return true;
   };
 }
 

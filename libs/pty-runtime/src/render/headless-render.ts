@@ -1,5 +1,6 @@
 import xtermHeadless from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
+import type { ITerminalAddon } from '@xterm/headless';
 
 // @xterm/headless is a CJS bundle: only its default export is visible from ESM (STACK.md §3.8).
 const { Terminal } = xtermHeadless;
@@ -34,6 +35,14 @@ export interface RenderedScreen extends Disposable {
 const SLICE = 1024 * 1024;
 
 /**
+ * addon-serialize is typed against `@xterm/xterm`'s Terminal; it supports the headless Terminal
+ * (same buffer API, per xterm's docs), whose addon type differs only in that parameter type.
+ */
+function asHeadlessAddon(addon: SerializeAddon): ITerminalAddon {
+  return addon as unknown as ITerminalAddon;
+}
+
+/**
  * Renders raw PTY bytes in a fresh headless terminal. There is deliberately no long-lived parser
  * per PTY: rendering happens only when someone asks (tail, snapshot, attach bootstrap).
  */
@@ -45,7 +54,7 @@ export async function renderBytes(bytes: Uint8Array, options: RenderOptions): Pr
     allowProposedApi: true,
   });
   const serializer = new SerializeAddon();
-  term.loadAddon(serializer as never);
+  term.loadAddon(asHeadlessAddon(serializer));
   for (let offset = 0; offset < bytes.byteLength; offset += SLICE) {
     term.write(bytes.subarray(offset, Math.min(bytes.byteLength, offset + SLICE)));
   }
