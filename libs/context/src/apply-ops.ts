@@ -13,13 +13,13 @@ import { nextTaskId } from './task-ids.js';
 import { deleteInfo, subtreeOf, wouldCycle } from './task-tree.js';
 
 /** One entry of `context_sync.changes` (`detail` is for display, not a contract). */
-export interface ContextChange {
+export type ContextChange = {
   index: number;
   op: string;
   detail: string;
   task_id?: string;
   actor_id?: string;
-}
+};
 
 export interface ApplyInput {
   readonly state: ContextState;

@@ -1,3 +1,4 @@
+import type { OpArgs } from '@cccc/ipc-protocol';
 import { isOpen, type Task } from './model.js';
 
 // Computed views over the task map (never stored): what needs someone's attention.
@@ -14,7 +15,8 @@ export const isPendingHandoff = (t: Task) => isOpen(t) && t.handoff_to !== null 
 
 export const isUnassigned = (t: Task) => isOpen(t) && !t.assignee;
 
-export type AttentionKind = 'blocked' | 'waiting_user' | 'handoff' | 'unassigned';
+/** The `attention` filter of `task_list`, as the catalog names it. */
+export type AttentionKind = NonNullable<OpArgs<'task_list'>['attention']>;
 
 export function matchesAttention(kind: AttentionKind, t: Task, tasks: ReadonlyMap<string, Task>): boolean {
   switch (kind) {
@@ -29,8 +31,10 @@ export function matchesAttention(kind: AttentionKind, t: Task, tasks: ReadonlyMa
   }
 }
 
+export type AttentionItem = Pick<Task, 'id' | 'title' | 'status' | 'assignee' | 'waiting_on' | 'handoff_to' | 'blocked_by'>;
+
 /** A small record per attention item (full detail); `summary` reports only the counts. */
-function brief(t: Task): Record<string, unknown> {
+function attentionItem(t: Task): AttentionItem {
   return { id: t.id, title: t.title, status: t.status, assignee: t.assignee, waiting_on: t.waiting_on, handoff_to: t.handoff_to, blocked_by: t.blocked_by };
 }
 
@@ -53,5 +57,5 @@ export function attentionCounts(tasks: ReadonlyMap<string, Task>) {
 
 export function attentionDetail(tasks: ReadonlyMap<string, Task>) {
   const l = attentionLists(tasks);
-  return { blocked: l.blocked.map(brief), waiting_user: l.waiting_user.map(brief), pending_handoffs: l.pending_handoffs.map(brief) };
+  return { blocked: l.blocked.map(attentionItem), waiting_user: l.waiting_user.map(attentionItem), pending_handoffs: l.pending_handoffs.map(attentionItem) };
 }

@@ -1,9 +1,13 @@
+import type { OpArgs, OpResult } from '@cccc/ipc-protocol';
 import { attentionCounts, attentionDetail } from './attention.js';
-import { TASK_STATUSES, emptyAgentState, type AgentState, type ContextHead, type ContextState, type Task } from './model.js';
+import { TASK_STATUSES, emptyAgentState, type AgentState, type ContextHead, type ContextState, type Task, type TaskStatus } from './model.js';
 import { byIdAsc, columnOrder } from './task-order.js';
-import { taskView } from './task-view.js';
+import { taskView, type TaskView } from './task-view.js';
 
-export type ContextDetail = 'overview' | 'summary' | 'full';
+export type ContextDetail = NonNullable<OpArgs<'context_get'>['detail']>;
+
+// Each view keeps its own precise type for callers and `satisfies` the catalog's result.
+type ContextGetResult = OpResult<'context_get'>;
 
 /**
  * Agent states for every actor of the group, in roster order, whether or not it has written one;
@@ -25,7 +29,7 @@ function tasksSummary(tasks: ReadonlyMap<string, Task>) {
 }
 
 function board(sorted: Task[]) {
-  const out: Record<string, Record<string, unknown>[]> = {};
+  const out: Partial<Record<TaskStatus, TaskView[]>> = {};
   for (const status of TASK_STATUSES) {
     out[status] = sorted.filter((t) => t.status === status).sort(columnOrder(status)).map(taskView);
   }
@@ -44,7 +48,7 @@ export function overviewView(head: ContextHead, actorIds?: readonly string[]) {
     },
     agent_states: agentStatesFor(head, actorIds),
     meta: head.meta,
-  };
+  } satisfies ContextGetResult;
 }
 
 /** `context_get` summary / full (§8.8). Tasks are in id order; every editor field is kept. */
@@ -59,7 +63,7 @@ export function contextView(state: ContextState, detail: 'summary' | 'full', act
     meta: state.meta,
   };
   if (detail === 'summary') {
-    return { ...common, coordination: { brief: state.coordination.brief, tasks }, attention: attentionCounts(state.tasks) };
+    return { ...common, coordination: { brief: state.coordination.brief, tasks }, attention: attentionCounts(state.tasks) } satisfies ContextGetResult;
   }
   return {
     ...common,
@@ -71,5 +75,5 @@ export function contextView(state: ContextState, detail: 'summary' | 'full', act
     },
     attention: attentionDetail(state.tasks),
     board: board(sorted),
-  };
+  } satisfies ContextGetResult;
 }

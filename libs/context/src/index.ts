@@ -4,6 +4,7 @@ export { applyOps, type ApplyInput, type ApplyOutcome, type ContextChange } from
 export { authorizeOp, type ActorRoles, type Authorization, type ContextPrincipal, type ContextRole } from './permissions.js';
 export { OP_NAMES as CONTEXT_OP_NAMES, type ParsedOp } from './op-schemas.js';
 export { contextView, overviewView, type ContextDetail } from './context-view.js';
+export { syncView } from './sync-view.js';
 export { taskList, MAX_BATCH_IDS, MAX_PAGE, UNASSIGNED, type TaskListArgs } from './task-list.js';
 export { deleteInfo, subtreeOf, wouldCycle, type DeleteInfo } from './task-tree.js';
 export { ContextErrorCodes, contextError, type ContextErrorCode, type OpRejection } from './errors.js';

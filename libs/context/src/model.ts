@@ -1,5 +1,14 @@
+import type { ContextBrief } from '@cccc/ipc-protocol';
+import type { z } from 'zod';
+
 // The in-memory shape of one group's context (CONTEXT_OPS_NOTES "Model"). Plain data only, so
 // the pure core can copy, compare and serialise it without knowing about files.
+//
+// The wire schemas of ipc-protocol keep tasks, notes and agent states open and mostly optional
+// (the spec fixes their minimum); the model is stricter (every field present), so these are type
+// aliases, never interfaces: an alias is assignable to the catalog's open records, and the views
+// are checked against the catalog result types. Where the wire and the model agree exactly (the
+// brief), the type is inferred from the wire schema.
 
 export const TASK_STATUSES = ['planned', 'active', 'done', 'archived'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -10,14 +19,14 @@ export type TaskType = (typeof TASK_TYPES)[number];
 export const CHECKLIST_STATUSES = ['pending', 'in_progress', 'done'] as const;
 export type ChecklistStatus = (typeof CHECKLIST_STATUSES)[number];
 
-export interface ChecklistItem {
+export type ChecklistItem = {
   id: string;
   text: string;
   status: ChecklistStatus;
-}
+};
 
 /** Every task-editor field is always present, so a summary refresh carries the whole draft. */
-export interface Task {
+export type Task = {
   id: string;
   title: string;
   outcome: string;
@@ -40,71 +49,64 @@ export interface Task {
   archived_from: TaskStatus | null;
   /** Set only by tracked_send, so a retried request finds its original task. */
   idempotency_key?: string;
-}
+};
 
-export interface Brief {
-  objective: string;
-  current_focus: string;
-  constraints: string[];
-  project_brief: string;
-  project_brief_stale: boolean;
-  updated_by: string;
-  updated_at: string;
-}
+/** The wire's `ContextBrief`, closed: exactly its fields (the wire record also lets others through). */
+export type Brief = z.output<z.ZodObject<(typeof ContextBrief)['shape']>>;
 
-export interface CoordinationNote {
+export type CoordinationNote = {
   at: string;
   by: string;
   summary: string;
   task_id: string | null;
-}
+};
 
-export interface Coordination {
+export type Coordination = {
   brief: Brief;
   recent_decisions: CoordinationNote[];
   recent_handoffs: CoordinationNote[];
-}
+};
 
-export interface HotState {
+export type HotState = {
   active_task_id: string | null;
   focus: string | null;
   blockers: string[];
   next_action: string | null;
-}
+};
 
-export interface WarmState {
+export type WarmState = {
   what_changed: string | null;
   open_loops: string[];
   commitments: string[];
   environment_summary: string | null;
   user_model: string | null;
   persona_notes: string | null;
-}
+};
 
-export interface AgentState {
+export type AgentState = {
   id: string;
   hot: HotState;
   warm: WarmState;
   updated_at: string | null;
-}
+};
 
-export interface ContextMeta {
+export type ContextMeta = {
   project_status?: string;
-}
+};
 
 /** The head: everything but the task files (what `overview` reads). */
-export interface ContextHead {
+export type ContextHead = {
   version: string;
   tasks_version: string;
   coordination: Coordination;
   agents: AgentState[];
   meta: ContextMeta;
-}
+};
 
-export interface ContextState extends ContextHead {
+export type ContextState = ContextHead & {
   /** Keyed by task id; iteration order is not meaningful. */
   tasks: Map<string, Task>;
-}
+};
 
 /** Only the newest notes of each kind are kept (bounded working memory, not an archive). */
 export const RECENT_NOTES_LIMIT = 50;

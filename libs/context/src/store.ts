@@ -29,7 +29,8 @@ export interface SyncRequest {
   readonly idempotencyKey?: string | undefined;
 }
 
-export interface SyncResult {
+/** The store's answer: the wire's `context_sync` result (see `syncView`) plus what the daemon needs. */
+export type SyncResult = {
   success: true;
   dry_run: boolean;
   changes: ContextChange[];
@@ -39,7 +40,7 @@ export interface SyncResult {
   persisted: boolean;
   /** The state after the batch (the current one for a dry run). */
   state: ContextState;
-}
+};
 
 const nowIso = () => new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 

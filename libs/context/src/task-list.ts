@@ -1,22 +1,13 @@
-import { isBlocked, isPendingHandoff, isUnassigned, isWaitingUser, matchesAttention, type AttentionKind } from './attention.js';
+import type { OpArgs, OpResult } from '@cccc/ipc-protocol';
+import { isBlocked, isPendingHandoff, isUnassigned, isWaitingUser, matchesAttention } from './attention.js';
 import { ContextErrorCodes, contextError } from './errors.js';
 import { TASK_STATUSES, type ContextState, type Task, type TaskStatus } from './model.js';
 import { childrenOf, deleteInfo } from './task-tree.js';
 import { byIdAsc, columnOrder } from './task-order.js';
 import { taskIndexRow, taskView } from './task-view.js';
 
-export interface TaskListArgs {
-  task_id?: string | undefined;
-  task_ids?: string | undefined;
-  status?: TaskStatus | undefined;
-  statuses?: string | undefined;
-  query?: string | undefined;
-  assignee?: string | undefined;
-  attention?: AttentionKind | undefined;
-  offset?: number | undefined;
-  limit?: number | undefined;
-  include_index?: boolean | undefined;
-}
+/** The catalog's `task_list` arguments; the group is the caller's business. */
+export type TaskListArgs = Omit<OpArgs<'task_list'>, 'group_id'>;
 
 export const MAX_BATCH_IDS = 100;
 export const MAX_PAGE = 100;
@@ -70,7 +61,7 @@ function page(rows: Task[], offset: number, limit: number) {
 const indexOf = (tasks: ReadonlyMap<string, Task>) => [...tasks.values()].filter((t) => t.status !== 'archived').sort(byIdAsc).map(taskIndexRow);
 
 /** `task_list` (§8.8): exact, batch, paged, multi-column or compatibility listing, by precedence. */
-export function taskList(state: ContextState, args: TaskListArgs): Record<string, unknown> {
+export function taskList(state: ContextState, args: TaskListArgs): OpResult<'task_list'> {
   const { tasks, tasks_version } = state;
   if (args.task_id !== undefined) {
     const task = tasks.get(args.task_id.trim());

@@ -1,8 +1,10 @@
 import type { Task } from './model.js';
 
 /** The wire form of a task: every stored field except the tracked_send bookkeeping key. */
-export function taskView(t: Task): Record<string, unknown> {
-  if (t.idempotency_key === undefined) return t as unknown as Record<string, unknown>;
+export type TaskView = Omit<Task, 'idempotency_key'>;
+
+export function taskView(t: Task): TaskView {
+  if (t.idempotency_key === undefined) return t;
   const { idempotency_key: _key, ...rest } = t;
   return rest;
 }

@@ -41,6 +41,7 @@ export { ProfileInput } from './ops/profiles.js';
 export { ChatMessageEvent, SendResult } from './ops/messaging.js';
 export { MailCursor } from './ops/inbox.js';
 export { MAX_PREAMBLE_BYTES } from './ops/group-prompts.js';
+export { ContextBrief } from './ops/context.js';
 export {
   RecipientStatus,
   RecipientReadStatus,

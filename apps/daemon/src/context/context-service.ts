@@ -49,7 +49,7 @@ export class ContextService {
     return group.actors.filter(isVisibleActor).map((a) => a.id);
   }
 
-  get(groupId: string, detail: 'overview' | 'summary' | 'full'): Record<string, unknown> {
+  get(groupId: string, detail: 'overview' | 'summary' | 'full'): OpResult<'context_get'> {
     const group = this.kernel.groups.get(groupId);
     const store = this.store(groupId);
     if (detail === 'overview') return overviewView(store.readHead(), this.actorIds(group));
@@ -65,14 +65,14 @@ export class ContextService {
     const hit = this.views.get(key);
     if (hit && hit.head === head && hit.actors === actors) return hit.result;
     const value = this.get(groupId, detail);
-    const result = PreserializedResult.of(value as never);
+    const result = PreserializedResult.of(value);
     // get() read the head again; file the view only if it was built from this same revision
     // (versions change exactly when content does), never an older view under a newer head.
     if (value['version'] === head.version && value['tasks_version'] === head.tasks_version) this.views.set(key, { head, actors, result });
     return result;
   }
 
-  list(groupId: string, args: TaskListArgs): Record<string, unknown> {
+  list(groupId: string, args: TaskListArgs): OpResult<'task_list'> {
     this.kernel.groups.get(groupId);
     return taskList(this.store(groupId).read(), args);
   }

@@ -1,24 +1,11 @@
 import { effectiveRole, type GroupDoc } from '@cccc/groups';
-import { ErrorCodes, IpcError, isIpcError, type CCCSEventV1, type OpArgs } from '@cccc/ipc-protocol';
+import { ErrorCodes, IpcError, isIpcError, type OpArgs, type OpResult } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
 import { errorFields } from '../log.js';
 import { MessagingService } from '../messaging/messaging-service.js';
 import { validateOutgoing } from '../messaging/outgoing.js';
 import { principalOf } from '../messaging/principal.js';
 import type { ContextService } from './context-service.js';
-
-export interface TrackedSendResult {
-  task_id: string;
-  task_ref: { kind: 'task_ref'; task_id: string; title: string; status: string };
-  event?: CCCSEventV1;
-  event_id?: string;
-  message_mode?: 'send';
-  task_created: boolean;
-  message_sent: boolean;
-  partial_failure: boolean;
-  replayed?: boolean;
-  error?: { code: string; message: string; details: Record<string, unknown> };
-}
 
 /**
  * The assignee a delegation implies: the one concrete actor it addresses, if the sender may
@@ -47,7 +34,7 @@ export class TrackedSend {
     this.messaging = new MessagingService(kernel);
   }
 
-  async run(args: OpArgs<'tracked_send'>): Promise<TrackedSendResult> {
+  async run(args: OpArgs<'tracked_send'>): Promise<OpResult<'tracked_send'>> {
     const by = principalOf(args.by);
     const group = this.kernel.groups.get(args.group_id);
     const out = validateOutgoing(group, {

@@ -1,3 +1,4 @@
+import { syncView } from '@cccc/context';
 import type { OpRouter } from '@cccc/ipc-protocol';
 import { ContextService } from '../context/context-service.js';
 import { TrackedSend } from '../context/tracked-send.js';
@@ -10,10 +11,9 @@ export function registerContextOps(router: OpRouter, kernel: Kernel): void {
   const tracked = new TrackedSend(kernel, context);
   // §8.8: the daemon defaults detail to full (the Web route defaults to summary).
   router.register('context_get', (args) => context.getSerialized(args.group_id, args.detail ?? 'full'));
-  router.register('context_sync', async (args) => {
-    const r = await context.sync(args.group_id, principalOf(args.by), { ops: args.ops, dry_run: args.dry_run, if_version: args.if_version });
-    return { success: r.success, dry_run: r.dry_run, changes: r.changes.map((c) => ({ ...c })), version: r.version };
-  });
-  router.register('task_list', (args) => context.list(args.group_id, args) as never);
-  router.register('tracked_send', async (args) => (await tracked.run(args)) as never);
+  router.register('context_sync', async (args) =>
+    syncView(await context.sync(args.group_id, principalOf(args.by), { ops: args.ops, dry_run: args.dry_run, if_version: args.if_version })),
+  );
+  router.register('task_list', (args) => context.list(args.group_id, args));
+  router.register('tracked_send', (args) => tracked.run(args));
 }
