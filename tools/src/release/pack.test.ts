@@ -159,4 +159,24 @@ describe('@cccc/ipc-protocol stays browser-safe outside ./node', () => {
     expect(seen.size, 'index.js and its chunks').toBeGreaterThan(1);
     expect(nodeImports).toEqual([]);
   });
+
+  it('so do the declarations of its root entry: no node: import, no NodeJS or Buffer type', () => {
+    const dist = join(published.find((p) => p.name === '@cccc/ipc-protocol')!.dir, 'dist');
+    const seen = new Set<string>();
+    const nodeTypes: string[] = [];
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(join(dist, file), 'utf8');
+      for (const m of text.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*\(?\s*["']([^"']+)["']/g)) {
+        const spec = (m[1] ?? m[2])!;
+        if (spec.startsWith('./')) visit(spec.slice(2).replace(/\.js$/, '.d.ts'));
+        else if (spec.startsWith('node:') || builtinModules.includes(spec.split('/')[0]!)) nodeTypes.push(`${file}: ${spec}`);
+      }
+      for (const m of text.matchAll(/\b(NodeJS\.\w+|Buffer)\b/g)) nodeTypes.push(`${file}: ${m[1]}`);
+    };
+    visit('index.d.ts');
+    expect(seen.size, 'index.d.ts and its chunks').toBeGreaterThan(1);
+    expect(nodeTypes).toEqual([]);
+  });
 });
