@@ -130,3 +130,20 @@ export function importedPackages(text: string): string[] {
   }
   return [...out];
 }
+
+/**
+ * `range` is `X.Y.Z` or `^X.Y.Z` and `version` satisfies it (caret: the same leftmost non-zero
+ * part, not lower). `changeset version` leaves a dependent's range alone while it still holds.
+ */
+export function rangeHolds(range: string, version: string): boolean {
+  const m = /^(\^?)(\d+)\.(\d+)\.(\d+)$/.exec(range);
+  const v = /^(\d+)\.(\d+)\.(\d+)$/.exec(version);
+  if (!m || !v) return false;
+  const want = [Number(m[2]), Number(m[3]), Number(m[4])];
+  const have = [Number(v[1]), Number(v[2]), Number(v[3])];
+  if (!m[1]) return want.join('.') === have.join('.');
+  const fixed = want[0] !== 0 ? 1 : want[1] !== 0 ? 2 : 3; // how many leading parts must match
+  for (let i = 0; i < fixed; i++) if (have[i] !== want[i]) return false;
+  for (let i = fixed; i < 3; i++) if (have[i] !== want[i]) return have[i]! > want[i]!;
+  return true;
+}
