@@ -121,7 +121,7 @@ console.log(
     groupId,
     sent: sent.event.id,
     streamed,
-    stored: stored && { kind: stored.kind, by: stored.by, text: stored.data['text'] },
+    stored: stored && { kind: stored.kind, by: stored.by, text: (stored.data as { text?: unknown }).text },
     kinds,
   }),
 );
