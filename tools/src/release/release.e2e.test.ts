@@ -124,6 +124,10 @@ describeWithLocalRegistry('a release through a local registry, used from fresh d
   const home = () => join(work, 'home');
   const prefix = () => join(work, 'prefix');
   const consumer = () => join(work, 'consumer');
+  const scratchTmp = () => {
+    mkdirSync(join(work, 'tmp'), { recursive: true });
+    return join(work, 'tmp');
+  };
   /** The two installs, started by beforeAll; each test awaits its own. */
   let globalCli: Promise<void>;
   let consumerBuilt: Promise<{ examples: string[]; suites: string[] }>;
@@ -259,7 +263,8 @@ describeWithLocalRegistry('a release through a local registry, used from fresh d
       if (name !== '@cccc/cli') expect(readPackageJson(join(consumer(), 'node_modules', name)).version, name).toBe(version);
     }
     expect(groupId, 'the global CLI test attached a group').toMatch(/^g_/);
-    const env = userEnv({ CCCC_HOME: home() });
+    // The examples make temp dirs of their own: inside the test's, which is removed at the end.
+    const env = userEnv({ CCCC_HOME: home(), TMPDIR: scratchTmp() });
 
     const out = await run(process.execPath, ['dist/src/client.js', groupId, 'lead'], { cwd: consumer(), env, timeout: 60_000 });
     const report = JSON.parse(out.stdout.trim().split('\n').pop()!) as { ping: { version: string }; streamed: boolean; stored: { kind: string; text: string }; kinds: string[] };
@@ -283,7 +288,11 @@ describeWithLocalRegistry('a release through a local registry, used from fresh d
     expect(readdirSync(join(consumer(), 'node_modules', '@cccc', 'pty-runtime', 'dist', 'fake-agent'))).toContain('fake-agent.mjs');
     const vitest = join(consumer(), 'node_modules', '.bin', 'vitest');
     await timed('consumer contract suites', () =>
-      run(vitest, ['run', '--reporter=json', '--outputFile=vitest.json'], { cwd: consumer(), env: userEnv({ CCCC_HOME: home() }), timeout: 300_000 }),
+      run(vitest, ['run', '--reporter=json', '--outputFile=vitest.json'], {
+        cwd: consumer(),
+        env: userEnv({ CCCC_HOME: home(), TMPDIR: scratchTmp() }),
+        timeout: 300_000,
+      }),
     );
     const results = JSON.parse(readFileSync(join(consumer(), 'vitest.json'), 'utf8')) as {
       numPassedTests: number;
