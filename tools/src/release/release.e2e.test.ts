@@ -1,22 +1,25 @@
-import { execFile, type ExecFileOptions } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { actorHookKey } from '@cccc/hook-fence';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { installFakeAgentAs } from '@cccc/pty-runtime/testing';
-import { sectionCodeBlock } from '../readme-block.js';
+import { freePort } from '../free-port.js';
 import { until } from '../real-clis/test-support.js';
 import { describeWithLocalRegistry, startLocalRegistry, type LocalRegistry } from './local-registry.js';
+import { cliReadmeCommands, copyForRelease, run, userEnv, writeReadmeCode } from './release-steps.js';
 import { REPO_ROOT, exportTargets, publishablePackages, readPackageJson, workspacePackages } from './workspace-packages.js';
 
 // A real release, locally: the changesets version + publish flow run on a copy of the built
 // workspace into a Verdaccio on 127.0.0.1, then, in fresh directories outside the repository,
 // what a user does with the result:
-//   1. `npm i -g --prefix <tmp>` of @cccc/cli; `cccc daemon start`, `cccc attach`, a claude actor
-//      (the scripted fake agent on PATH as `claude`) whose launch carries the hook settings naming
-//      the installed CLI and whose SessionStart hook arrives, `cccc send` confirmed by its hook;
+//   1. `npm i -g --prefix <tmp>` of @cccc/cli, then its README's session as written: `cccc daemon
+//      start`, `cccc attach .`, a claude actor (the scripted fake agent on PATH as `claude`) whose
+//      launch carries the hook settings naming the installed CLI and whose SessionStart hook
+//      arrives, `cccc group start`, `cccc send` (confirmed by the agent's hook), and bare `cccc`
+//      serving the Web and its browser app from the installed package;
 //   2. a plain TypeScript project that installs the libraries, builds a custom client (ping,
 //      send, events_stream, then the ledger) and every README's example with tsc, runs them;
 //   3. the same project runs the ./testing contract suites of ipc-protocol, ledger and pty-runtime
@@ -33,78 +36,6 @@ const CONSUMER_TEMPLATE = join(REPO_ROOT, 'tools', 'release', 'consumer');
 /** Pins of the consumer project's own tools: this repository's (STACK.md). */
 const ROOT_PINS = readPackageJson(REPO_ROOT).devDependencies!;
 
-interface Run {
-  stdout: string;
-  stderr: string;
-}
-
-/** Run a command; a failure throws with its output, so the test report says what npm said. */
-function run(command: string, args: string[], options: ExecFileOptions & { timeout: number }): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    execFile(command, args, { maxBuffer: 64 * 1024 * 1024, encoding: 'utf8', ...options }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} ${args.join(' ')} failed (${error.code ?? error.signal}):\n${stdout}\n${stderr}`.slice(-8000)));
-      else resolve({ stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
-}
-
-/**
- * The environment of a user's shell: no npm script variables, no vitest markers, no CCCC_* of
- * this run, and no PATH entry inside this repository (npm test puts node_modules/.bin first).
- */
-function userEnv(extra: NodeJS.ProcessEnv = {}, pathFirst: string[] = []): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^(npm_|vitest|cccc_)/i.test(key) || ['INIT_CWD', 'NODE_ENV', 'TEST'].includes(key)) continue;
-    env[key] = value;
-  }
-  const path = (process.env.PATH ?? '').split(delimiter).filter((p) => p && !p.startsWith(REPO_ROOT) && !p.includes('node_modules'));
-  env.PATH = [...pathFirst, dirname(process.execPath), ...path].join(delimiter);
-  return { ...env, ...extra };
-}
-
-/**
- * What the release flow reads and publishes: the root package.json and .changeset/, and per
- * workspace package its package.json, README, CHANGELOG and what its `files` name (dist, bin).
- */
-function copyForRelease(dest: string): void {
-  mkdirSync(dest, { recursive: true });
-  cpSync(join(REPO_ROOT, 'package.json'), join(dest, 'package.json'));
-  cpSync(join(REPO_ROOT, '.changeset'), join(dest, '.changeset'), { recursive: true });
-  for (const pkg of workspacePackages()) {
-    const to = join(dest, pkg.relDir);
-    mkdirSync(to, { recursive: true });
-    for (const name of ['package.json', 'README.md', 'CHANGELOG.md', ...(pkg.json.private ? [] : (pkg.json.files ?? []))]) {
-      if (existsSync(join(pkg.dir, name))) cpSync(join(pkg.dir, name), join(to, name), { recursive: true });
-    }
-  }
-  // A release of every published package even when the repository has no pending changeset.
-  const bumps = published.map((p) => `"${p.name}": patch`).join('\n');
-  writeFileSync(join(dest, '.changeset', 'release-e2e.md'), `---\n${bumps}\n---\n\nThe release test's own bump.\n`);
-}
-
-/** The README examples and contract blocks, as files of the consumer project. */
-function writeReadmeCode(consumer: string): { examples: string[]; suites: string[] } {
-  const examples: string[] = [];
-  const suites: string[] = [];
-  for (const pkg of published) {
-    const readme = readFileSync(join(pkg.dir, 'README.md'), 'utf8');
-    const short = pkg.name.slice('@cccc/'.length);
-    if (pkg.name !== '@cccc/cli') {
-      mkdirSync(join(consumer, 'src', 'readme'), { recursive: true });
-      writeFileSync(join(consumer, 'src', 'readme', `${short}.ts`), `${sectionCodeBlock(readme, '## Install', 'ts')}\n`);
-      examples.push(short);
-    }
-    const contract = readme.split('\n').find((line) => line.startsWith('## Contract suite'));
-    if (contract) {
-      mkdirSync(join(consumer, 'test'), { recursive: true });
-      writeFileSync(join(consumer, 'test', `${short}.contract.test.ts`), `${sectionCodeBlock(readme, contract, 'ts')}\n`);
-      suites.push(short);
-    }
-  }
-  return { examples, suites };
-}
-
 describeWithLocalRegistry('a release through a local registry, used from fresh directories', (verdaccio) => {
   const timings: Array<[string, number]> = [];
   const timed = async <T>(what: string, body: () => Promise<T>): Promise<T> => {
@@ -115,7 +46,7 @@ describeWithLocalRegistry('a release through a local registry, used from fresh d
       timings.push([what, (Date.now() - started) / 1000]);
     }
   };
-  const startedAt = Date.now();
+  let startedAt = 0;
   let work = '';
   let registry: LocalRegistry | undefined;
   let npmCache = '';
@@ -157,6 +88,7 @@ describeWithLocalRegistry('a release through a local registry, used from fresh d
   }
 
   beforeAll(async () => {
+    startedAt = Date.now();
     // The publish build: declarations in dist (npm test builds them; `npm start` leaves them out).
     const missing = published.flatMap((p) =>
       exportTargets(p.json)
@@ -213,7 +145,7 @@ describeWithLocalRegistry('a release through a local registry, used from fresh d
     }
   });
 
-  it('installs @cccc/cli globally into a temp prefix; its daemon runs a hooked claude actor and delivers a send', async () => {
+  it("installs @cccc/cli globally into a temp prefix and runs its README's session: a hooked claude actor, a delivered send, the Web", async () => {
     await globalCli;
     const cliDir = join(prefix(), 'lib', 'node_modules', '@cccc', 'cli');
     expect(readPackageJson(cliDir).version).toBe(released.get('@cccc/cli'));
@@ -224,17 +156,25 @@ describeWithLocalRegistry('a release through a local registry, used from fresh d
     // A user's shell: the installed cccc, and a `claude` (the scripted fake agent) on PATH.
     const agents = join(work, 'agents-bin');
     installFakeAgentAs(agents, 'claude');
-    const env = userEnv({ CCCC_HOME: home() }, [join(prefix(), 'bin'), agents]);
+    const env = userEnv({ CCCC_HOME: home(), CCCC_WEB_PORT: String(await freePort()) }, [join(prefix(), 'bin'), agents]);
     const project = join(work, 'project');
     mkdirSync(project, { recursive: true });
-    const cccc = (...args: string[]) => run('cccc', args, { cwd: project, env, timeout: 60_000 });
 
-    await timed('cccc daemon start', () => cccc('daemon', 'start'));
-    const ping = await new DaemonClient({ home: home() }).call('ping', {});
+    // The README's lines as written; the first (the install) ran above, into the temp prefix.
+    const [install, ...session] = cliReadmeCommands();
+    expect(install).toBe('npm install -g @cccc/cli');
+    expect(session.slice(0, 2)).toEqual(['cccc daemon start', 'cccc attach .']);
+    expect(session.at(-1), 'the last line serves the Web').toBe('cccc');
+    await timed('the CLI README session', async () => {
+      for (const command of session.slice(0, -1)) await run('sh', ['-c', command], { cwd: project, env, timeout: 60_000 });
+    });
+
+    const client = new DaemonClient({ home: home() });
+    const ping = await client.call('ping', {});
     expect(ping).toMatchObject({ implementation: 'cccc-ts', version: released.get('@cccc/daemon'), executable: entry });
-    groupId = (JSON.parse((await cccc('attach', '.', '--json')).stdout) as { group_id: string }).group_id;
-    await cccc('actor', 'add', 'lead', '--runtime', 'claude');
-    await cccc('group', 'start');
+    const { groups } = await client.call('groups', {});
+    expect(groups).toHaveLength(1);
+    groupId = groups[0]!.group_id;
 
     const key = actorHookKey(groupId, 'lead');
     const launchFile = join(home(), 'daemon', 'runtime-hook-launch', `${key}.json`);
@@ -247,13 +187,33 @@ describeWithLocalRegistry('a release through a local registry, used from fresh d
     const stateFile = join(home(), 'daemon', 'claude-hook-state', `${key}.json`);
     await until(() => existsSync(stateFile) && (JSON.parse(readFileSync(stateFile, 'utf8')) as { session_id?: string }).session_id, 'SessionStart through the installed hook', 60_000);
 
-    const { event } = JSON.parse((await cccc('send', 'hello from the installed cccc', '--to', 'lead', '--json')).stdout) as { event: { id: string } };
-    const client = new DaemonClient({ home: home() });
+    // The README's `cccc send` reached the agent, and the agent's hook confirmed it.
+    const { events } = JSON.parse((await run('cccc', ['tail', '-n', '50', '--json'], { cwd: project, env, timeout: 60_000 })).stdout) as {
+      events: Array<{ id: string; kind: string; data: { text?: string } }>;
+    };
+    const sent = events.find((e) => e.kind === 'chat.message' && e.data.text === 'plan the release');
+    expect(sent, 'the README\'s message in the ledger').toBeDefined();
     const status = await until(async () => {
-      const { statuses } = await client.call('ledger_statuses', { group_id: groupId, event_ids: [event.id] });
-      return statuses[event.id]?.['lead']?.delivery_confirmation ? statuses[event.id]!['lead'] : null;
+      const { statuses } = await client.call('ledger_statuses', { group_id: groupId, event_ids: [sent!.id] });
+      return statuses[sent!.id]?.['lead']?.delivery_confirmation ? statuses[sent!.id]!['lead'] : null;
     }, 'the delivery, confirmed by the agent hook', 90_000);
     expect(status).toMatchObject({ delivery_state: 'accepted', delivery_confirmation: 'confirmed' });
+
+    // Bare `cccc`: the Web, with the browser app shipped in @cccc/web's dist/app; Ctrl-C stops it.
+    const web = spawn('cccc', [], { cwd: project, env, stdio: 'ignore' });
+    try {
+      const url = `http://127.0.0.1:${env.CCCC_WEB_PORT}/`;
+      const page = await until(() => fetch(url).then((r) => (r.ok ? r.text() : null), () => null), 'the Web page', 60_000);
+      const asset = /src="(\/assets\/[^"]+\.js)"/.exec(page)?.[1];
+      expect(asset, 'the page loads the app bundle').toBeDefined();
+      expect((await fetch(new URL(asset!, url))).status).toBe(200);
+      expect((await fetch(new URL('/api/v1/ping', url))).status).toBe(200);
+    } finally {
+      const exited = new Promise((resolve) => web.once('exit', resolve));
+      web.kill('SIGINT');
+      await exited;
+    }
+    expect((await client.call('ping', {})).pid, 'the daemon keeps running').toBe(ping.pid);
   });
 
   it('a plain TypeScript project installs the libraries, builds a custom client and every README example, and runs them', async () => {
