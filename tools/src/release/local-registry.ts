@@ -30,6 +30,8 @@ export interface LocalRegistryOptions {
    * those are only what was published here.
    */
   readonly upstream: string;
+  /** npm's `cafile` for that registry, if any: Verdaccio then trusts it too (NODE_EXTRA_CA_CERTS). */
+  readonly caFile?: string | undefined;
 }
 
 /**
@@ -59,8 +61,10 @@ export async function startLocalRegistry(options: LocalRegistryOptions): Promise
   writeFileSync(configPath, JSON.stringify(config, null, 2));
 
   let output = '';
+  const env = options.caFile && !process.env.NODE_EXTRA_CA_CERTS ? { ...process.env, NODE_EXTRA_CA_CERTS: options.caFile } : process.env;
   const child: ChildProcess = spawn(process.execPath, [options.bin, '--config', configPath, '--listen', listen], {
     cwd: options.dir,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (output += d));

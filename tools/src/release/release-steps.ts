@@ -22,16 +22,21 @@ export function run(command: string, args: string[], options: ExecFileOptions & 
   });
 }
 
+/** npm's own config files stay: they hold this machine's settings (nodedir for native builds). */
+const KEPT_NPM_VARIABLES = new Set(['npm_config_userconfig', 'npm_config_globalconfig']);
+
 /**
- * The environment of a user's shell: no npm script variables, no vitest markers, no CCCC_* of
- * this run, and no PATH entry inside this repository or any node_modules (npm test puts the
- * repository's node_modules/.bin first). `pathFirst` goes before the rest.
+ * The environment of a user's shell: no npm script variables (under `npm test` they name this
+ * repository as the prefix), no vitest markers, no CCCC_* of this run, and no PATH entry inside
+ * this repository or any node_modules (npm test puts the repository's node_modules/.bin first).
+ * `pathFirst` goes before the rest.
  */
 export function userEnv(extra: NodeJS.ProcessEnv = {}, pathFirst: string[] = []): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(npm_|vitest|cccc_)/i.test(key) || ['INIT_CWD', 'NODE_ENV', 'TEST'].includes(key)) continue;
-    env[key] = value;
+    if (KEPT_NPM_VARIABLES.has(key.toLowerCase())) env[key] = value;
+    else if (/^(npm_|vitest|cccc_)/i.test(key) || ['INIT_CWD', 'NODE_ENV', 'TEST'].includes(key)) continue;
+    else env[key] = value;
   }
   const path = (process.env.PATH ?? '').split(delimiter).filter((p) => p && !p.startsWith(REPO_ROOT) && !p.includes('node_modules'));
   env.PATH = [...pathFirst, dirname(process.execPath), ...path].join(delimiter);

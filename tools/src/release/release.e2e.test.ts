@@ -98,9 +98,11 @@ describeWithLocalRegistry('a release through a local registry, used from fresh d
     if (missing.length > 0) throw new Error(`not the publish build (run \`npm run build\`); missing:\n${missing.join('\n')}`);
 
     work = realpathSync(mkdtempSync(join(tmpdir(), 'cccc-release-')));
-    npmCache = (await run('npm', ['config', 'get', 'cache'], { cwd: REPO_ROOT, timeout: 30_000 })).stdout.trim();
-    const upstream = (await run('npm', ['config', 'get', 'registry'], { cwd: REPO_ROOT, timeout: 30_000 })).stdout.trim();
-    registry = await timed('start Verdaccio', () => startLocalRegistry({ bin: verdaccio.bin, dir: join(work, 'registry'), upstream }));
+    const npmConfig = async (key: string) => (await run('npm', ['config', 'get', key], { cwd: REPO_ROOT, timeout: 30_000 })).stdout.trim();
+    const upstream = await npmConfig('registry');
+    npmCache = await npmConfig('cache');
+    const caFile = (await npmConfig('cafile')).replace(/^(null|undefined)$/, '') || undefined;
+    registry = await timed('start Verdaccio', () => startLocalRegistry({ bin: verdaccio.bin, dir: join(work, 'registry'), upstream, caFile }));
 
     const copy = join(work, 'release');
     copyForRelease(copy);
