@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { quickStartBlock } from './readme-block.js';
+import { quickStartBlock, sectionCodeBlock } from './readme-block.js';
 
 describe('quickStartBlock', () => {
   it('takes the first sh block of the section, one command per line, comments apart', () => {
@@ -23,5 +23,17 @@ describe('quickStartBlock', () => {
   it('parses this repository README: every line a cccc command run through npx', () => {
     const lines = quickStartBlock(readFileSync(new URL('../../README.md', import.meta.url), 'utf8'));
     for (const l of lines) expect(l.command).toMatch(/^npx --no-install cccc\b/);
+  });
+});
+
+describe('sectionCodeBlock', () => {
+  it('takes the body of the first block of that language in the section, verbatim', () => {
+    const readme = ['# X', '```ts', 'before', '```', '## Install', '```sh', 'npm i x', '```', '', '```ts', 'const a = 1;', '', 'a;', '```', '```ts', 'later', '```'].join('\n');
+    expect(sectionCodeBlock(readme, '## Install', 'ts')).toBe('const a = 1;\n\na;');
+    expect(sectionCodeBlock(readme, '## Install', 'sh')).toBe('npm i x');
+  });
+
+  it('does not reach past the next heading', () => {
+    expect(() => sectionCodeBlock('## Install\ntext\n## Next\n```ts\nx\n```', '## Install', 'ts')).toThrow(/no ts code block/);
   });
 });

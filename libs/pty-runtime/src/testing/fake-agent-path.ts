@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Absolute path of tools/fake-agent/fake-agent.mjs, found by walking up from this module so it
- * works from `src` (vitest) and from `dist` alike. Run it as `[process.execPath, path, ...args]`.
+ * works from `src` (vitest) and from `dist` alike; in an installed package (no repository above
+ * it), the copy its build ships in `dist/fake-agent/`. Run it as `[process.execPath, path, ...args]`.
  */
 export function fakeAgentScriptPath(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -12,7 +13,11 @@ export function fakeAgentScriptPath(): string {
     const candidate = join(dir, 'tools', 'fake-agent', 'fake-agent.mjs');
     if (existsSync(candidate)) return candidate;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('tools/fake-agent/fake-agent.mjs not found above ' + fileURLToPath(import.meta.url));
+    if (parent === dir) {
+      const packaged = fileURLToPath(new URL('./fake-agent/fake-agent.mjs', import.meta.url));
+      if (existsSync(packaged)) return packaged;
+      throw new Error('tools/fake-agent/fake-agent.mjs not found above ' + fileURLToPath(import.meta.url));
+    }
     dir = parent;
   }
 }
