@@ -107,6 +107,7 @@ export class DeliveryWorker {
       outcome = await terminal.submit(text, {
         submit: actor?.submit ?? runtime.submit,
         submitDelayMs: this.tuning.submitDelayMs,
+        ...(runtime.pasteSettle ? { pasteSettle: runtime.pasteSettle } : {}),
         ...(runtime.submitRepeat ? { submitRepeat: runtime.submitRepeat } : {}),
       });
     } catch (error) {
@@ -178,6 +179,7 @@ export class DeliveryWorker {
     const result = await terminal.submit(text, {
       submit: actor?.submit ?? runtime.submit,
       submitDelayMs: this.tuning.submitDelayMs,
+      ...(runtime.pasteSettle ? { pasteSettle: runtime.pasteSettle } : {}),
       ...(runtime.submitRepeat ? { submitRepeat: runtime.submitRepeat } : {}),
     });
     // Anything but a proven non-write counts as sent: a preamble is never pasted twice.
