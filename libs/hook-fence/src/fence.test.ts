@@ -50,12 +50,20 @@ describe('launch, pid and session fences', () => {
 describe('codex turn and operation fences', () => {
   const inTurn = () => accepted(applyHookEvent(started('codex'), ev('codex', 'UserPromptSubmit', { turnId: 't1' }), ctx));
 
-  it('a new turn id opens a turn: working, generation +1; a seen one is stale', () => {
+  it('a new turn id opens a turn: working, generation +1; an older turn\'s id is stale', () => {
     const s = inTurn();
     expect(s).toMatchObject({ status: 'working', turn_id: 't1', turn_generation: 1, seen_turn_ids: ['t1'] });
-    const idle = accepted(applyHookEvent(s, ev('codex', 'Stop', { turnId: 't1' }), ctx));
-    expect(applyHookEvent(idle, ev('codex', 'UserPromptSubmit', { turnId: 't1' }), ctx)).toMatchObject({ reason: 'stale_turn' });
-    expect(applyHookEvent(idle, ev('codex', 'UserPromptSubmit'), ctx)).toMatchObject({ reason: 'turn_mismatch' });
+    const t2 = accepted(applyHookEvent(s, ev('codex', 'UserPromptSubmit', { turnId: 't2' }), ctx));
+    expect(applyHookEvent(t2, ev('codex', 'UserPromptSubmit', { turnId: 't1' }), ctx)).toMatchObject({ reason: 'stale_turn' });
+    expect(applyHookEvent(t2, ev('codex', 'UserPromptSubmit'), ctx)).toMatchObject({ reason: 'turn_mismatch' });
+  });
+
+  it('a prompt steered into the running turn repeats its id: accepted as working, the turn and its operation kept', () => {
+    const op = accepted(applyHookEvent(inTurn(), ev('codex', 'PreToolUse', { turnId: 't1', toolUseId: 'o1' }), ctx));
+    const steered = accepted(applyHookEvent(op, ev('codex', 'UserPromptSubmit', { turnId: 't1' }), ctx));
+    expect(steered).toMatchObject({ status: 'working', turn_id: 't1', turn_generation: 1, operation_id: 'o1', seen_turn_ids: ['t1'] });
+    const idle = accepted(applyHookEvent(steered, ev('codex', 'Stop', { turnId: 't1' }), ctx));
+    expect(accepted(applyHookEvent(idle, ev('codex', 'UserPromptSubmit', { turnId: 't1' }), ctx)).status).toBe('working');
   });
 
   it('events of another turn are rejected', () => {
@@ -119,10 +127,31 @@ describe('claude state rules', () => {
     expect(s).toMatchObject({ status: 'working', turn_id: 'p1', turn_generation: 1 });
     const local = accepted(applyHookEvent(started('claude'), ev('claude', 'UserPromptSubmit'), ctx));
     expect(local.turn_id).toBe('local:1');
-    expect(applyHookEvent(s, ev('claude', 'Stop', { turnId: 'p0' }), ctx)).toMatchObject({ reason: 'turn_mismatch' });
-    expect(applyHookEvent(accepted(applyHookEvent(s, ev('claude', 'Stop'), ctx)), ev('claude', 'UserPromptSubmit', { turnId: 'p1' }), ctx)).toMatchObject({
-      reason: 'stale_turn',
-    });
+    const p2 = accepted(applyHookEvent(s, ev('claude', 'UserPromptSubmit', { turnId: 'p2' }), ctx));
+    expect(applyHookEvent(p2, ev('claude', 'Stop', { turnId: 'p1' }), ctx)).toMatchObject({ reason: 'turn_mismatch' });
+    expect(applyHookEvent(p2, ev('claude', 'UserPromptSubmit', { turnId: 'p1' }), ctx)).toMatchObject({ reason: 'stale_turn' });
+  });
+
+  // What claude 2.1.328 does with a prompt typed while the last turn's Stop hooks still run
+  // (tools/src/real-clis/claude-tui.test.ts): it queues it, its UserPromptSubmit repeats the
+  // previous prompt_id, and the Stop of its turn carries a new one.
+  it('a queued prompt repeating the current prompt_id is a new turn; its Stop under a new id is adopted', () => {
+    const p1 = accepted(applyHookEvent(started('claude'), ev('claude', 'UserPromptSubmit', { turnId: 'p1' }), ctx));
+    const stopped = accepted(applyHookEvent(p1, ev('claude', 'Stop', { turnId: 'p1' }), ctx));
+    const queued = accepted(applyHookEvent(stopped, ev('claude', 'UserPromptSubmit', { turnId: 'p1' }), ctx));
+    expect(queued).toMatchObject({ status: 'working', turn_id: 'p1', turn_generation: 2, seen_turn_ids: ['p1'] });
+    const done = accepted(applyHookEvent(queued, ev('claude', 'Stop', { turnId: 'q1' }), ctx));
+    expect(done).toMatchObject({ status: 'idle', turn_id: 'q1', seen_turn_ids: ['p1', 'q1'] });
+    // The older id is now stale for every event; the adopted one is the current turn's.
+    expect(applyHookEvent(done, ev('claude', 'UserPromptSubmit', { turnId: 'p1' }), ctx)).toMatchObject({ reason: 'stale_turn' });
+    expect(applyHookEvent(done, ev('claude', 'Stop', { turnId: 'p1' }), ctx)).toMatchObject({ reason: 'turn_mismatch' });
+    expect(accepted(applyHookEvent(done, ev('claude', 'UserPromptSubmit', { turnId: 'q1' }), ctx)).turn_generation).toBe(3);
+  });
+
+  it('adopting an unseen claude turn id fails closed once the history is full', () => {
+    const s = accepted(applyHookEvent(started('claude'), ev('claude', 'UserPromptSubmit', { turnId: 'p1' }), ctx));
+    const full = { ...s, seen_turn_ids: Array.from({ length: FENCE_HISTORY_CAP }, (_, i) => (i === 0 ? 'p1' : `old${i}`)) };
+    expect(applyHookEvent(full, ev('claude', 'Stop', { turnId: 'fresh' }), ctx)).toMatchObject({ accepted: false, reason: 'turn_fence_exhausted' });
   });
 
   it('an open PreToolUse is working even without a prompt; its post must name a tool it opened', () => {

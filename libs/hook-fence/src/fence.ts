@@ -76,6 +76,31 @@ function openTurn(state: HookState, turnId: string, ok: Ok, reject: Reject, stat
   });
 }
 
+/**
+ * A prompt submitted while its turn's id is still the current one: the runtime took a prompt it
+ * had queued (claude, typed while the last turn's Stop hooks ran or while a turn still ran) or
+ * steered it into the running turn (codex), and its UserPromptSubmit repeats that turn's id. It
+ * is still a submitted prompt, so it is accepted as working; only an id older than the current
+ * turn is stale. Claude counts it as a turn of its own (its Stop follows under a new id), codex
+ * keeps the running turn.
+ */
+function promptInCurrentTurn(state: HookState, ok: Ok, newGeneration: boolean): FenceResult {
+  if (!newGeneration) return ok({ status: 'working' });
+  return ok({ status: 'working', operation_id: null, interrupted: false, turn_generation: state.turn_generation + 1 });
+}
+
+/**
+ * Claude may name a turn by a prompt_id no prompt hook announced (the Stop of a queued prompt
+ * whose UserPromptSubmit repeated the previous id): an unseen id cannot be an older turn's, so it
+ * becomes the current turn's identity. A seen id other than the current one is an older turn's.
+ */
+function adoptClaudeTurn(state: HookState, turnId: string): { state: HookState } | { reason: FenceRejection } {
+  if (turnId === state.turn_id) return { state };
+  if (state.seen_turn_ids.includes(turnId)) return { reason: 'turn_mismatch' };
+  if (state.turn_fence_exhausted || state.seen_turn_ids.length >= FENCE_HISTORY_CAP) return { reason: 'turn_fence_exhausted' };
+  return { state: { ...state, turn_id: turnId, seen_turn_ids: [...state.seen_turn_ids, turnId] } };
+}
+
 function openOperation(state: HookState, toolUseId: string, ok: Ok, reject: Reject): FenceResult {
   if (state.operation_fence_exhausted) return reject('operation_fence_exhausted');
   if (state.seen_operation_ids.includes(toolUseId)) return reject('stale_operation');
@@ -99,6 +124,7 @@ function notificationStatus(type: string | null): HookStatus | null {
 function applyCodex(state: HookState, ev: HookEvent, ok: Ok, reject: Reject): FenceResult {
   if (ev.event === 'UserPromptSubmit') {
     if (!ev.turnId) return reject('turn_mismatch');
+    if (ev.turnId === state.turn_id) return promptInCurrentTurn(state, ok, false);
     return openTurn(state, ev.turnId, ok, reject, 'working');
   }
   if (!ev.turnId || ev.turnId !== state.turn_id) return reject('turn_mismatch');
@@ -132,13 +158,23 @@ function applyCodex(state: HookState, ev: HookEvent, ok: Ok, reject: Reject): Fe
 /**
  * Claude: a prompt (or an open tool use with its stable id) is working, a permission prompt is
  * waiting, Stop or idle_prompt is idle. `prompt_id`, when the payload has one, is the turn
- * identity: an event naming another turn than the current one is stale.
+ * identity, but not a stable one (see `adoptClaudeTurn`): an event naming an older turn than the
+ * current one is stale.
  */
 function applyClaude(state: HookState, ev: HookEvent, ok: Ok, reject: Reject): FenceResult {
   if (ev.event === 'UserPromptSubmit') {
+    if (ev.turnId && ev.turnId === state.turn_id) return promptInCurrentTurn(state, ok, true);
     return openTurn(state, ev.turnId ?? `local:${state.turn_generation + 1}`, ok, reject, 'working');
   }
-  if (ev.turnId && state.turn_id !== null && ev.turnId !== state.turn_id) return reject('turn_mismatch');
+  if (ev.turnId && state.turn_id !== null && ev.turnId !== state.turn_id) {
+    const adopted = adoptClaudeTurn(state, ev.turnId);
+    if ('reason' in adopted) return reject(adopted.reason);
+    return applyClaudeInTurn(adopted.state, ev, (patch) => ok({ turn_id: adopted.state.turn_id, seen_turn_ids: adopted.state.seen_turn_ids, ...patch }), reject);
+  }
+  return applyClaudeInTurn(state, ev, ok, reject);
+}
+
+function applyClaudeInTurn(state: HookState, ev: HookEvent, ok: Ok, reject: Reject): FenceResult {
   switch (ev.event) {
     case 'PreToolUse':
       if (!ev.toolUseId) return reject('operation_mismatch');

@@ -64,6 +64,7 @@ export { TerminalSession, type TerminalSessionOptions, type OutputChunk } from '
 export { AttachmentRegistry, type AttachMode, type AttachRequest, type AttachmentGrant, type WriterChange } from './terminal/attachments.js';
 export { validateTermSize, validateSnapshotHint, DEFAULT_COLS, DEFAULT_ROWS, type SizeCheck } from './terminal/size.js';
 export { buildPastePayload, stripTrailingNewlines, submitKey, PASTE_START, PASTE_END } from './terminal/submit-payload.js';
+export { watchPasteSettle, type PasteSettle, type PasteSettleWatch, type SubmitWait } from './terminal/paste-settle.js';
 export { SequenceScanner } from './terminal/sequence-scanner.js';
 export type { SubmitMode, SubmitOutcome } from './terminal/types.js';
 

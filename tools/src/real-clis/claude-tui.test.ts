@@ -146,8 +146,8 @@ describeWithRealClis('real claude TUI in a PTY', (clis) => {
   // What the pinned claude really does, and what the hook fence must cope with (a delivery the
   // daemon types as soon as Stop arrives lands while the Stop hooks still run): the prompt is
   // queued, its UserPromptSubmit repeats the previous turn's prompt_id, and the Stop of its turn
-  // carries a new one. The daemon's fence reads that UserPromptSubmit as stale_turn and the Stop
-  // as turn_mismatch, so such a delivery is recorded unconfirmed (see daemon-claude.test.ts).
+  // carries a new one. The daemon's fence takes the repeat as a submitted prompt and adopts the
+  // new id (libs/hook-fence fence.ts; daemon-claude-queued.test.ts confirms such a delivery).
   it('a prompt typed while the Stop hooks still run: UserPromptSubmit repeats the previous prompt_id, its Stop has a new one', async () => {
     const { home, cwd, dispose } = tempAgentHome('real-claude-queued-');
     cleanups.push(dispose);

@@ -26,8 +26,8 @@ interface Waiting {
 }
 
 /**
- * Daemon, group and a default-permission claude actor; a first message (with the preamble)
- * whose confirmation is let settle (see daemon-claude.test.ts for why), then a message whose
+ * Daemon, group and a default-permission claude actor; a first message (with the preamble),
+ * whose turns are let end so the model's next step is the Bash turn's, then a message whose
  * turn calls Bash: resolves once the actor waits on that permission prompt.
  */
 async function actorOnPermissionPrompt(clis: RealClis, afterApproval: ModelStep[]): Promise<Waiting> {
@@ -102,11 +102,10 @@ describeWithRealClis('real claude as a daemon actor, on a real permission prompt
     expect(firstWithResult).toBeGreaterThan(-1);
     expect(firstWithHeld).toBeGreaterThan(firstWithResult);
     // Typed into the still-running turn, claude queues it and its UserPromptSubmit repeats the
-    // running turn's prompt_id: the fence rejects that as stale_turn (the same known fence issue
-    // as the first delivery's in daemon-claude.test.ts), so the delivery is recorded
-    // unconfirmed. When the fence accepts a queued prompt, this becomes 'confirmed'.
-    expect(await probe.status(heldId)).toMatchObject({ delivery_state: 'accepted', delivery_confirmation: 'unconfirmed' });
-    expect(hookLog(group.home).slice(rejectedBefore)).toContain('UserPromptSubmit rejected: stale_turn');
+    // running turn's prompt_id: the fence takes a repeat of the current turn's id as a prompt
+    // submitted, and the prompt carries the delivery, so it is confirmed.
+    expect(await probe.status(heldId)).toMatchObject({ delivery_state: 'accepted', delivery_confirmation: 'confirmed' });
+    expect(hookLog(group.home).slice(rejectedBefore)).not.toContain('UserPromptSubmit rejected');
   }, 120_000);
 
   // Rejecting the prompt (Esc, "Esc to cancel") ends claude's turn without any hook: no

@@ -32,7 +32,7 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
       ],
     }));
 
-    // A shorter confirmation window than the default 15 s: the first message's may have to run out.
+    // A shorter confirmation window than the default 15 s: a missed confirmation fails sooner.
     const group = await startDaemonGroup(teardown, { title: 'real claude', env: { CCCC_DELIVERY_CONFIRM_MS: String(CONFIRM_WINDOW_MS) } });
     const { client, groupId: group_id, scope, home: cccHome } = group;
     seedClaudeHome(agentHome, scope, { acceptBypassPermissions: true });
@@ -61,12 +61,11 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
 
     // The daemon types its start-up prompt (the preamble) and then the first message, each as a
     // turn. The first message lands as soon as the preamble's Stop arrives, while the Stop hooks
-    // still run: claude then repeats the previous prompt_id (claude-tui.test.ts shows it), the
-    // fence rejects that UserPromptSubmit (stale_turn) and its Stop (turn_mismatch), and the
-    // first message's confirmation stays open, so the NEXT prompt hook would confirm it instead
-    // of the next delivery (the confirmations are a FIFO). Both are left to the fence's fix: here
-    // the first message only has to arrive once, its confirmation is let settle, and the
-    // delivery under test is sent to an idle agent.
+    // still run: claude queues it and its UserPromptSubmit repeats the previous prompt_id
+    // (claude-tui.test.ts shows it). The fence takes a repeat of the current turn's id as a
+    // submitted prompt and the prompt carries the delivery, so it is confirmed, and the delivery
+    // under test is then confirmed by its own prompt hook (daemon-claude-queued.test.ts sends
+    // into running Stop hooks on purpose).
     const first = 'first message 11aa';
     const { event: firstEvent } = await client.call('send', { group_id, text: first, to: ['peer1'], message_mode: 'send' });
     await until(() => readHookPayloads(hookDir).filter((p) => p.hook_event_name === 'Stop').length >= 2, 'the preamble and first turns to end', 60_000, diagnose);
@@ -87,11 +86,11 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
         const s = await probe.status(firstEvent.id);
         return s?.delivery_confirmation ? s : null;
       },
-      "the first message's confirmation to settle",
+      "the first message's confirmation",
       CONFIRM_WINDOW_MS + 10_000,
       diagnose,
     );
-    expect(firstStatus.delivery_state).toBe('accepted');
+    expect(firstStatus).toMatchObject({ delivery_state: 'accepted', delivery_confirmation: 'confirmed' });
 
     const text = 'daemon delivery 3e8f to the real claude';
     const { event } = await client.call('send', { group_id, text, to: ['peer1'], message_mode: 'send' });

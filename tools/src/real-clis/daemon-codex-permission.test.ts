@@ -87,10 +87,10 @@ describeWithRealClis('real codex as a daemon actor, on a real approval prompt', 
     expect(firstWithResult).toBeGreaterThan(-1);
     expect(firstWithHeld).toBeGreaterThan(firstWithResult);
     // Typed into the still-running turn, codex takes it into that turn (its UserPromptSubmit
-    // repeats the turn_id): the fence rejects it as stale_turn, so the delivery is recorded
-    // unconfirmed (the known fence issue, as with claude in daemon-claude-permission.test.ts).
-    expect(await probe.status(heldId)).toMatchObject({ delivery_state: 'accepted', delivery_confirmation: 'unconfirmed' });
-    expect(hookLog(group.home).slice(rejectedBefore)).toContain('UserPromptSubmit rejected: stale_turn');
+    // repeats the turn_id): the fence takes a repeat of the current turn's id as a prompt
+    // submitted, and the prompt carries the delivery, so it is confirmed.
+    expect(await probe.status(heldId)).toMatchObject({ delivery_state: 'accepted', delivery_confirmation: 'confirmed' });
+    expect(hookLog(group.home).slice(rejectedBefore)).not.toContain('UserPromptSubmit rejected');
   }, 120_000);
 
   // "3. No, and tell Codex what to do differently (esc)": codex cancels the command and

@@ -10,7 +10,7 @@ import {
 import type { RuntimeTuning } from '../config.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { errorFields } from '../log.js';
-import type { ConfirmedItem } from '../hooks/delivery-confirmations.js';
+import type { ConfirmedItem, Expectation } from '../hooks/delivery-confirmations.js';
 import { sessionIdentity } from '../hooks/session-identity.js';
 import type { ActorQueue, WorkItem } from './actor-queue.js';
 import { pause, waitForEvent, waitUntil } from './abortable-wait.js';
@@ -99,13 +99,15 @@ export class DeliveryWorker {
 
     const actor = this.kernel.groups.get(groupId).actors.find((a) => a.id === actorId);
     const runtime = getRuntime(actor?.runtime ?? 'custom');
-    const expectation = sessionIdentity(session) ? this.kernel.confirmations.begin(groupId, actorId, session, 'delivery') : undefined;
+    let expectation: Expectation | undefined;
     let outcome: SubmitOutcome;
     try {
       const text = renderDeliveryBatch(batch.map(toDeliveryItem), { mailPending: store.inboxCount({ actorId }) });
+      expectation = sessionIdentity(session) ? this.kernel.confirmations.begin(groupId, actorId, session, 'delivery', text) : undefined;
       outcome = await terminal.submit(text, {
         submit: actor?.submit ?? runtime.submit,
         submitDelayMs: this.tuning.submitDelayMs,
+        ...(runtime.pasteSettle ? { pasteSettle: runtime.pasteSettle } : {}),
         ...(runtime.submitRepeat ? { submitRepeat: runtime.submitRepeat } : {}),
       });
     } catch (error) {
@@ -172,10 +174,12 @@ export class DeliveryWorker {
     const actor = group.actors.find((a) => a.id === actorId);
     const runtime = getRuntime(actor?.runtime ?? 'custom');
     // The preamble's own prompt hook must not be taken for the first delivery's confirmation.
-    const expectation = sessionIdentity(session) ? this.kernel.confirmations.begin(groupId, actorId, session, 'preamble') : undefined;
-    const result = await terminal.submit(preambleText(this.kernel.layout, group, actorId), {
+    const text = preambleText(this.kernel.layout, group, actorId);
+    const expectation = sessionIdentity(session) ? this.kernel.confirmations.begin(groupId, actorId, session, 'preamble', text) : undefined;
+    const result = await terminal.submit(text, {
       submit: actor?.submit ?? runtime.submit,
       submitDelayMs: this.tuning.submitDelayMs,
+      ...(runtime.pasteSettle ? { pasteSettle: runtime.pasteSettle } : {}),
       ...(runtime.submitRepeat ? { submitRepeat: runtime.submitRepeat } : {}),
     });
     // Anything but a proven non-write counts as sent: a preamble is never pasted twice.

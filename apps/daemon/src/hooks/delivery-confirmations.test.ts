@@ -1,13 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeliveryConfirmations, type ConfirmationOutcome } from './delivery-confirmations.js';
 
-describe('delivery confirmations (FIFO of expected prompt submits per session)', () => {
+describe('delivery confirmations (each submit confirmed by its own prompt hook)', () => {
   let now = 0;
   let out: ConfirmationOutcome[] = [];
   let c: DeliveryConfirmations;
   const session = {};
   const item = (id: string) => ({ sourceEventId: id, deliveryId: `delivery:peer1:${id}` });
+  const batch = (id: string) => `[cccc] user → peer1 [event_id=${id}]: hello\nsecond line`;
+  const prompt = (id: string) => batch(id).replace('\n', '\r\n');
   const brief = () => out.map((o) => `${o.item.sourceEventId}:${o.state}:${o.latencyMs}`);
+  const deliver = (id: string) => {
+    const e = c.begin('g', 'peer1', session, 'delivery', batch(id));
+    c.accepted('g', 'peer1', e, [item(id)]);
+    return e;
+  };
 
   beforeEach(() => {
     vi.useFakeTimers();
@@ -20,47 +27,79 @@ describe('delivery confirmations (FIFO of expected prompt submits per session)',
     vi.useRealTimers();
   });
 
-  it('the next prompt after acceptance confirms, with its latency; a later prompt confirms nothing more', () => {
-    const e = c.begin('g', 'peer1', session, 'delivery');
+  it('the prompt hook carrying the batch confirms every item of it, with its latency; a repeat confirms nothing more', () => {
+    const e = c.begin('g', 'peer1', session, 'delivery', batch('m1'));
     c.accepted('g', 'peer1', e, [item('m1'), item('m2')]);
     now += 400;
-    c.promptSubmitted('g', 'peer1', session, 'claude_hook_UserPromptSubmit');
+    c.promptSubmitted('g', 'peer1', session, 'claude_hook_UserPromptSubmit', prompt('m1'));
     expect(brief()).toEqual(['m1:confirmed:400', 'm2:confirmed:400']);
-    c.promptSubmitted('g', 'peer1', session, 'claude_hook_UserPromptSubmit');
+    c.promptSubmitted('g', 'peer1', session, 'claude_hook_UserPromptSubmit', prompt('m1'));
     vi.advanceTimersByTime(20_000);
     expect(out).toHaveLength(2);
   });
 
   it('no prompt within the window: unconfirmed, once', () => {
-    const e = c.begin('g', 'peer1', session, 'delivery');
-    c.accepted('g', 'peer1', e, [item('m1')]);
+    deliver('m1');
     vi.advanceTimersByTime(14_999);
     expect(out).toEqual([]);
     vi.advanceTimersByTime(1);
     expect(out).toEqual([expect.objectContaining({ state: 'unconfirmed', latencyMs: null, evidence: 'no_UserPromptSubmit_within_15000ms' })]);
-    c.promptSubmitted('g', 'peer1', session, 'late');
+    c.promptSubmitted('g', 'peer1', session, 'late', prompt('m1'));
     expect(out).toHaveLength(1);
   });
 
-  it('the preamble takes the first prompt; a prompt that outran the settle still counts', () => {
-    const pre = c.begin('g', 'peer1', session, 'preamble');
+  it("the preamble's prompt and a user's typed prompt stand in for no delivery; a prompt that outran the settle still counts", () => {
+    const pre = c.begin('g', 'peer1', session, 'preamble', '[CCCC] You are peer1 (foreman)\nmore');
     c.accepted('g', 'peer1', pre, []);
-    const e = c.begin('g', 'peer1', session, 'delivery');
-    c.promptSubmitted('g', 'peer1', session, 'ev'); // the preamble's
-    c.promptSubmitted('g', 'peer1', session, 'ev'); // the delivery's, before its accepted settle
+    const e = c.begin('g', 'peer1', session, 'delivery', batch('m1'));
+    c.promptSubmitted('g', 'peer1', session, 'ev', 'something the user typed');
+    c.promptSubmitted('g', 'peer1', session, 'ev', prompt('m1')); // the delivery's, before its accepted settle
+    c.promptSubmitted('g', 'peer1', session, 'ev', '[CCCC] You are peer1 (foreman)\nmore'); // the preamble's, late
     expect(out).toEqual([]);
+    expect(c.pending('g', 'peer1')).toBe(1);
     c.accepted('g', 'peer1', e, [item('m1')]);
     expect(brief()).toEqual(['m1:confirmed:0']);
   });
 
+  // The real-claude bug this guards: the first delivery's prompt hook was lost (rejected), so the
+  // next prompt hook, the second delivery's, confirmed the first one and left the second open.
+  it('an expectation left open never takes a later delivery\'s prompt hook', () => {
+    deliver('m1');
+    now += 100;
+    deliver('m2');
+    now += 200;
+    c.promptSubmitted('g', 'peer1', session, 'ev', prompt('m2'));
+    expect(brief()).toEqual(['m2:confirmed:200']);
+    vi.advanceTimersByTime(15_000);
+    expect(brief()).toEqual(['m2:confirmed:200', 'm1:unconfirmed:null']);
+  });
+
+  it('queued prompts merged into one submit confirm each delivery they carry', () => {
+    deliver('m1');
+    deliver('m2');
+    c.promptSubmitted('g', 'peer1', session, 'ev', `${prompt('m1')}\n\n${prompt('m2')}`);
+    expect(brief()).toEqual(['m1:confirmed:0', 'm2:confirmed:0']);
+  });
+
+  it('a runtime that reports no prompt text: the oldest open expectation of the session takes it', () => {
+    const pre = c.begin('g', 'peer1', session, 'preamble', 'preamble');
+    c.accepted('g', 'peer1', pre, []);
+    deliver('m1');
+    c.promptSubmitted('g', 'peer1', session, 'ev', null); // the preamble's
+    expect(out).toEqual([]);
+    c.promptSubmitted('g', 'peer1', session, 'ev', null);
+    expect(brief()).toEqual(['m1:confirmed:0']);
+  });
+
   it('prompts of another session, of an unknown actor, or for a submit that was not accepted confirm nothing', () => {
-    const e = c.begin('g', 'peer1', session, 'delivery');
-    c.promptSubmitted('g', 'peer1', {}, 'other session');
-    c.promptSubmitted('g', 'peer2', session, 'other actor');
+    const e = c.begin('g', 'peer1', session, 'delivery', batch('m1'));
+    c.promptSubmitted('g', 'peer1', {}, 'other session', prompt('m1'));
+    c.promptSubmitted('g', 'peer2', session, 'other actor', prompt('m1'));
     c.accepted('g', 'peer1', e, [item('m1')]);
     expect(out).toEqual([]);
-    const f = c.begin('g', 'peer1', session, 'delivery');
+    const f = c.begin('g', 'peer1', session, 'delivery', batch('m2'));
     c.abandon('g', 'peer1', f);
+    c.promptSubmitted('g', 'peer1', session, 'ev', prompt('m2'));
     vi.advanceTimersByTime(15_000);
     expect(brief()).toEqual(['m1:unconfirmed:null']);
     expect(c.pending('g', 'peer1')).toBe(0);

@@ -1,13 +1,18 @@
+import { promptCarries, promptMarker } from './prompt-evidence.js';
+
 /**
  * Delivery confirmation (issue 7): after an `accepted` PTY delivery to a hooked runtime, the
- * runtime's next fenced UserPromptSubmit confirms it; none within the window records it
+ * runtime's fenced UserPromptSubmit of that submit confirms it; none within the window records it
  * unconfirmed (typed but perhaps never submitted). Nothing is ever resubmitted.
  *
  * Every submit the daemon types into a hooked session (preamble or delivery batch) is an
- * expectation in one FIFO per session, registered before the first byte is written: a
- * UserPromptSubmit answers the oldest expectation still waiting for one, so the preamble's
- * prompt hook cannot be mistaken for the delivery's, and a hook that outruns the `accepted`
- * settle is still matched. A prompt with no expectation (the user typed) confirms nothing.
+ * expectation, registered before the first byte is written, with the marker its prompt hook must
+ * carry (prompt-evidence.ts). A UserPromptSubmit confirms exactly the open expectations whose
+ * marker its prompt carries (several, when the runtime merged queued prompts into one): neither
+ * the preamble's prompt hook nor a user's typed prompt can stand in for a delivery, and an
+ * expectation left open can never take a later delivery's hook. A hook that outruns the
+ * `accepted` settle is still matched. Only a runtime that reports no prompt text falls back to
+ * the oldest open expectation of the session.
  */
 
 export interface ConfirmedItem {
@@ -27,6 +32,7 @@ export interface ConfirmationOutcome {
 export interface Expectation {
   readonly kind: 'preamble' | 'delivery';
   readonly session: object;
+  readonly marker: string;
   acceptedAt?: number;
   items?: readonly ConfirmedItem[];
   promptAt?: number;
@@ -53,9 +59,9 @@ export class DeliveryConfirmations implements Disposable {
   }
 
   /** Right before a submit into a hooked session starts. */
-  begin(groupId: string, actorId: string, session: object, kind: Expectation['kind']): Expectation {
+  begin(groupId: string, actorId: string, session: object, kind: Expectation['kind'], typed: string): Expectation {
     const key = DeliveryConfirmations.key(groupId, actorId);
-    const exp: Expectation = { kind, session };
+    const exp: Expectation = { kind, session, marker: promptMarker(typed) };
     const list = this.fifo.get(key) ?? [];
     list.push(exp);
     this.fifo.set(key, list);
@@ -82,13 +88,15 @@ export class DeliveryConfirmations implements Disposable {
     this.remove(groupId, actorId, exp);
   }
 
-  /** A fenced UserPromptSubmit of the actor's live session was accepted. */
-  promptSubmitted(groupId: string, actorId: string, session: object | undefined, evidence: string): void {
-    const exp = this.fifo.get(DeliveryConfirmations.key(groupId, actorId))?.find((e) => e.session === session && e.promptAt === undefined);
-    if (!exp) return;
-    exp.promptAt = this.now();
-    exp.promptEvidence = evidence;
-    if (exp.acceptedAt !== undefined) this.finish(groupId, actorId, exp, 'confirmed', evidence, Math.max(0, exp.promptAt - exp.acceptedAt));
+  /** A fenced UserPromptSubmit of the actor's live session was accepted; `prompt` is its text when reported. */
+  promptSubmitted(groupId: string, actorId: string, session: object | undefined, evidence: string, prompt: string | null): void {
+    const open = (this.fifo.get(DeliveryConfirmations.key(groupId, actorId)) ?? []).filter((e) => e.session === session && e.promptAt === undefined);
+    const evidenced = prompt === null ? open.slice(0, 1) : open.filter((e) => promptCarries(prompt, e.marker));
+    for (const exp of evidenced) {
+      exp.promptAt = this.now();
+      exp.promptEvidence = evidence;
+      if (exp.acceptedAt !== undefined) this.finish(groupId, actorId, exp, 'confirmed', evidence, Math.max(0, exp.promptAt - exp.acceptedAt));
+    }
   }
 
   /** Expectations still open for an actor (diagnostics and tests). */

@@ -16,7 +16,7 @@ export type HookTransition =
  */
 export function commitHookTransition(
   kernel: Kernel,
-  ids: { groupId: string; actorId: string; event: string },
+  ids: { groupId: string; actorId: string; event: string; prompt?: string | null },
   before: HookState,
   transition: (entries: readonly ActivityEntry[]) => HookTransition,
 ): Promise<{ accepted: boolean; reason?: string }> {
@@ -31,7 +31,7 @@ export function commitHookTransition(
     }
     await writeActivityStore(kernel.layout, groupId, change.entries);
     await writeHookState(kernel.layout, change.state);
-    kernel.hookAccepted(groupId, actorId, change.state.runtime, event);
+    kernel.hookAccepted(groupId, actorId, change.state.runtime, event, ids.prompt ?? null);
     kernel.activity.publish(groupId, change.entries);
     return { accepted: true };
   });

@@ -91,12 +91,13 @@ export class Kernel implements AsyncDisposable {
   }
 
   /**
-   * runtime_hook_event accepted an event: a UserPromptSubmit may confirm a delivery, and the
+   * runtime_hook_event accepted an event: a UserPromptSubmit may confirm the delivery its
+   * `prompt` carries (read for the match, never stored), and the
    * actor's working state is derived again now rather than at the next tick.
    */
-  hookAccepted(groupId: string, actorId: string, runtime: string, event: string): void {
+  hookAccepted(groupId: string, actorId: string, runtime: string, event: string, prompt: string | null = null): void {
     if (event === 'UserPromptSubmit') {
-      this.confirmations.promptSubmitted(groupId, actorId, this.runtimes.get(groupId, actorId)?.session, `${runtime}_hook_UserPromptSubmit`);
+      this.confirmations.promptSubmitted(groupId, actorId, this.runtimes.get(groupId, actorId)?.session, `${runtime}_hook_UserPromptSubmit`, prompt);
     }
     this.workingState.refreshGroup(groupId, actorId).catch((error) => {
       this.logger.log('warn', 'working state derivation failed', { group_id: groupId, ...errorFields(error) });

@@ -5,6 +5,7 @@ import type { OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
 import { hookActorLockKey, readActivityStore, readHookState, readLaunchRecord } from '../hooks/hook-files.js';
 import { commitHookTransition } from '../hooks/hook-transition.js';
+import { submittedPrompt } from '../hooks/prompt-evidence.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 const unavailable = (gid: string, detail: string) =>
@@ -31,7 +32,7 @@ export function registerHooksOps(router: OpRouter, kernel: Kernel): void {
       if (!state) return { accepted: false, reason: 'hook_state_unavailable' };
       const session = kernel.runtimes.get(gid, aid)?.session;
       const livePid = session && !session.exited ? session.pid : null;
-      return commitHookTransition(kernel, { groupId: gid, actorId: aid, event: event.event }, state, (entries) =>
+      return commitHookTransition(kernel, { groupId: gid, actorId: aid, event: event.event, prompt: submittedPrompt(args.payload) }, state, (entries) =>
         commitHookEvent({
           state,
           entries,

@@ -1,3 +1,4 @@
+import type { PasteSettle } from '../terminal/paste-settle.js';
 import type { SubmitMode } from '../terminal/types.js';
 import { findExecutable } from '../pty/which.js';
 
@@ -10,6 +11,11 @@ export interface RuntimeSpec {
   readonly command: readonly string[];
   readonly transport: RuntimeTransport;
   readonly submit: SubmitMode;
+  /**
+   * Evidence that a paste was taken in before Enter (README "Submit"): only where verified with
+   * the real CLI; without it the daemon waits its fixed submit delay.
+   */
+  readonly pasteSettle?: PasteSettle;
   /** Extra Enters after the first (copilot needs a second \r 200 ms later). */
   readonly submitRepeat?: { readonly count: number; readonly gapMs: number };
   /** The system prompt gets an MCP setup request block first (no automatic MCP wiring). */
@@ -28,10 +34,16 @@ const pty = (id: string, command: string[], extra: Partial<RuntimeSpec> = {}): R
   ...extra,
 });
 
+/**
+ * Claude Code and Codex redraw their input box right after a bracketed paste; 150 ms without
+ * output after that is their paste taken in (daemon-claude / daemon-codex real-CLI suites).
+ */
+const TUI_PASTE_SETTLE: PasteSettle = { quietMs: 150 };
+
 /** Every runtime of REFERENCE_NOTES §4, in its table order. */
 export const RUNTIME_CATALOG: readonly RuntimeSpec[] = [
-  pty('claude', ['claude', '--dangerously-skip-permissions'], { headless: true }),
-  pty('codex', ['codex', '-c', 'shell_environment_policy.inherit=all', '--dangerously-bypass-approvals-and-sandbox', '--search'], { headless: true }),
+  pty('claude', ['claude', '--dangerously-skip-permissions'], { headless: true, pasteSettle: TUI_PASTE_SETTLE }),
+  pty('codex', ['codex', '-c', 'shell_environment_policy.inherit=all', '--dangerously-bypass-approvals-and-sandbox', '--search'], { headless: true, pasteSettle: TUI_PASTE_SETTLE }),
   pty('cline', ['cline', '--tui', '--auto-approve', 'true']),
   pty('copilot', ['copilot', '--allow-all'], { submitRepeat: { count: 2, gapMs: 200 } }),
   pty('cursor', ['cursor-agent', '--yolo', '--approve-mcps'], { mcpSetupPrompt: true }),

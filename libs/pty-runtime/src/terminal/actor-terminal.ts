@@ -2,6 +2,7 @@ import { DisposableStore, Emitter } from '../events.js';
 import { PtyWriteError, type PtyExit, type PtySpawnOptions, type PtySpawner } from '../pty/pty-session.js';
 import { AttachmentRegistry } from './attachments.js';
 import { DEFAULT_COLS, DEFAULT_ROWS } from './size.js';
+import { watchPasteSettle, type PasteSettle } from './paste-settle.js';
 import { buildPastePayload, submitKey } from './submit-payload.js';
 import { TerminalSession } from './terminal-session.js';
 import type { SubmitMode, SubmitOutcome } from './types.js';
@@ -25,8 +26,13 @@ export interface LaunchSpec {
 
 export interface SubmitOptions {
   readonly submit?: SubmitMode;
-  /** Pause between payload and submit key, so the TUI has taken the paste before Enter. */
+  /**
+   * Pause between payload and submit key, so the TUI has taken the paste before Enter: the fixed
+   * wait, or with `pasteSettle` the most the evidence is waited for.
+   */
   readonly submitDelayMs?: number;
+  /** The runtime's evidence that the paste was taken in (paste-settle.ts); none: the fixed delay. */
+  readonly pasteSettle?: PasteSettle;
   /** 'auto' (default) follows the app's ESC[?2004h/l; a boolean forces it. */
   readonly bracketedPaste?: 'auto' | boolean;
   /** Extra submit keys and their spacing (copilot wants Enter twice, 200 ms apart). */
@@ -164,13 +170,19 @@ async function runSubmit(tx: InputTransaction, text: string, options: SubmitOpti
   const fail = (reason: string, bytes: number): SubmitOutcome =>
     // Nothing of this submit got in: provably not delivered. Anything else cannot be taken back.
     tx.bytesWritten === 0 && bytes === 0 ? { outcome: 'failed', reason } : { outcome: 'ambiguous', reason, bytesWritten: tx.bytesWritten };
+  const maxDelay = options.submitDelayMs ?? DEFAULT_SUBMIT_DELAY_MS;
+  // Watched from before the write: the TUI's answer may come before the write call returns.
+  using watch = payload !== '' && keys.length > 0 && options.pasteSettle ? watchPasteSettle(tx.session.onOutput, options.pasteSettle, maxDelay) : undefined;
   if (payload !== '') {
     const r = await tx.write(payload);
     if (!r.ok) return fail(r.reason, r.bytesWritten);
   }
   for (let i = 0; i < keys.length; i++) {
-    const delay = i === 0 ? (payload === '' ? 0 : (options.submitDelayMs ?? DEFAULT_SUBMIT_DELAY_MS)) : (options.submitRepeat?.gapMs ?? 0);
-    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    if (i === 0 && watch) await watch.settled;
+    else {
+      const delay = i === 0 ? (payload === '' ? 0 : maxDelay) : (options.submitRepeat?.gapMs ?? 0);
+      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    }
     const r = await tx.write(keys[i]!);
     if (!r.ok) return fail(r.reason, r.bytesWritten);
   }

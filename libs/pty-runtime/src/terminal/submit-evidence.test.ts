@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { createFakePtySpawner, type FakePtySession } from '../testing/fake-pty.js';
+import { ActorTerminal } from './actor-terminal.js';
+
+// Submit by evidence (issue 19): with a runtime's paste-settle rule the submit key follows the
+// terminal's answer to the paste, not a fixed wait; the configured delay stays the upper bound.
+
+const launch = { argv: ['agent'], env: {}, cwd: '/' };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function setup() {
+  const terminal = new ActorTerminal({ actorId: 'peer1', spawner: createFakePtySpawner(() => {}) });
+  const pty = terminal.start(launch).pty as FakePtySession;
+  return { terminal, pty, keys: () => pty.writes.map((w) => Buffer.from(w).toString()) };
+}
+
+describe('ActorTerminal.submit with pasteSettle', () => {
+  it('writes Enter only after the paste was answered and output went quiet', async () => {
+    const { terminal, pty, keys } = setup();
+    const done = terminal.submit('hello', { submitDelayMs: 5_000, pasteSettle: { quietMs: 50 } });
+    await sleep(30);
+    expect(keys()).toEqual(['hello']); // no answer yet: no Enter
+    pty.emitOutput('hello'); // the TUI's echo of the paste
+    await pty.flushOutput();
+    await sleep(10);
+    expect(keys()).toEqual(['hello']); // answered, not yet quiet
+    expect(await done).toMatchObject({ outcome: 'accepted' });
+    expect(keys()).toEqual(['hello', '\r']);
+  });
+
+  it('no answer: Enter after the configured delay, as without evidence', async () => {
+    const { terminal, keys } = setup();
+    const done = terminal.submit('hello', { submitDelayMs: 150, pasteSettle: { quietMs: 20 } });
+    await sleep(80);
+    expect(keys()).toEqual(['hello']);
+    await done;
+    expect(keys()).toEqual(['hello', '\r']);
+  });
+
+  it('repeat keys keep their gap after the evidence; submit none waits for nothing', async () => {
+    const { terminal, pty, keys } = setup();
+    const done = terminal.submit('go', { submitDelayMs: 5_000, pasteSettle: { quietMs: 20 }, submitRepeat: { count: 2, gapMs: 10 } });
+    pty.emitOutput('go');
+    await done;
+    expect(keys()).toEqual(['go', '\r', '\r']);
+    const t = performance.now();
+    await terminal.submit('x', { submit: 'none', submitDelayMs: 5_000, pasteSettle: { quietMs: 20 } });
+    expect(performance.now() - t).toBeLessThan(1_000);
+  });
+});

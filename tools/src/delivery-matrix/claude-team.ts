@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { DaemonClient } from '@cccc/ipc-protocol/node';
+import { startFakeModel, type FakeModel } from '../fake-model/index.js';
+import { claudeEnv, readRealClis, seedClaudeHome } from '../real-clis/index.js';
+
+// One real claude actor behind a CLI-started daemon (temp CCCC_HOME, the scripted fake model),
+// owned by one disposable: what each delivery-matrix case runs against, in tests and the bench.
+
+const run = promisify(execFile);
+const CCCC_BIN = createRequire(import.meta.url).resolve('@cccc/cli/bin/cccc.js');
+
+export interface LedgerLine {
+  readonly id: string;
+  readonly kind: string;
+  readonly ts: string;
+  readonly data: Record<string, unknown>;
+}
+
+export interface ClaudeTeam extends AsyncDisposable {
+  readonly client: InstanceType<typeof DaemonClient>;
+  readonly groupId: string;
+  readonly model: FakeModel;
+  /** Send from the user to peer1; returns the event id. */
+  send(text: string): Promise<string>;
+  screen(): Promise<string>;
+  workingState(): Promise<string | undefined>;
+  ledger(): LedgerLine[];
+}
+
+export async function startClaudeTeam(options: { confirmWindowMs: number }): Promise<ClaudeTeam> {
+  const clis = readRealClis();
+  if (!clis.ok) throw new Error(`real CLIs unavailable: ${clis.reason}`);
+  const home = mkdtempSync(join(tmpdir(), 'cccc-matrix-'));
+  const agentHome = mkdtempSync(join(tmpdir(), 'cccc-matrix-claude-'));
+  const { CCCC_ACTOR_ID: _inherited, ...inherited } = process.env;
+  const env = { ...inherited, CCCC_HOME: home, CCCC_DELIVERY_CONFIRM_MS: String(options.confirmWindowMs) };
+  const model = await startFakeModel({ steps: [] });
+  const cleanup = async () => {
+    await run(process.execPath, [CCCC_BIN, 'daemon', 'stop'], { env, timeout: 30_000 }).catch(() => undefined);
+    await model.close();
+    for (const dir of [home, agentHome]) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  };
+  try {
+    await run(process.execPath, [CCCC_BIN, 'daemon', 'start'], { env, timeout: 30_000 });
+    const client = new DaemonClient({ home });
+    const { group_id } = await client.call('group_create', { title: 'delivery matrix' });
+    const scope = join(home, 'scope');
+    mkdirSync(scope, { recursive: true });
+    await client.call('attach', { path: scope, group_id });
+    seedClaudeHome(agentHome, scope, { acceptBypassPermissions: true });
+    mkdirSync(join(agentHome, '.claude'), { recursive: true });
+    writeFileSync(join(agentHome, '.claude', 'settings.json'), JSON.stringify({ skipDangerousModePermissionPrompt: true }));
+    const PATH = [clis.binDir, process.env.PATH ?? ''].join(':');
+    await client.call('actor_add', {
+      group_id,
+      actor_id: 'peer1',
+      runtime: 'claude',
+      env: { ...claudeEnv(model.url, agentHome, PATH), ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}) },
+    });
+    await client.call('group_start', { group_id });
+    return {
+      client,
+      groupId: group_id,
+      model,
+      send: async (text) => (await client.call('send', { group_id, text, to: ['peer1'], message_mode: 'send' })).event.id,
+      screen: async () => (await client.call('terminal_tail', { group_id, actor_id: 'peer1', strip_ansi: true, compact: true })).text,
+      workingState: async () => (await client.call('actor_list', { group_id })).actors.find((a) => a.id === 'peer1')?.effective_working_state,
+      ledger: () =>
+        readFileSync(join(home, 'groups', group_id, 'ledger.jsonl'), 'utf8')
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => JSON.parse(l) as LedgerLine),
+      [Symbol.asyncDispose]: cleanup,
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { classify, formatReport, percentile, summarize, type Sample } from './report.js';
+
+const sample = (over: Partial<Sample>): Sample => ({ modelCount: 1, onScreen: true, confirmation: 'confirmed', latencyMs: 100, ...over });
+
+describe('delivery-matrix report', () => {
+  it('classifies by what reached the model, then by the screen', () => {
+    expect(classify(sample({}))).toBe('once');
+    expect(classify(sample({ modelCount: 2 }))).toBe('twice');
+    expect(classify(sample({ modelCount: 0 }))).toBe('typed_not_submitted');
+    expect(classify(sample({ modelCount: 0, onScreen: false }))).toBe('lost');
+  });
+
+  it('nearest-rank percentiles; latencies only of confirmed deliveries', () => {
+    expect(percentile([], 50)).toBeNull();
+    expect(percentile([5, 1, 3, 2, 4], 50)).toBe(3);
+    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 100], 95)).toBe(19);
+    const row = summarize('ready', [sample({ latencyMs: 200 }), sample({ latencyMs: 400 }), sample({ confirmation: 'unconfirmed', latencyMs: null })]);
+    expect(row).toMatchObject({ runs: 3, confirmed: 2, p50: 200, p95: 400, counts: { once: 3, twice: 0 } });
+    expect(formatReport([row])).toContain('| ready | 3 | 3 | 0 | 0 | 0 | 2 | 200 ms | 400 ms |');
+  });
+});
