@@ -129,10 +129,11 @@ export function VirtualList<T>({ items, keyOf, render, estimate = 72, overscan =
     if (!el || !focus) return;
     const i = layout.current.keys.indexOf(focus.key);
     if (i < 0) return;
-    stick.current = false;
-    setAway(true);
     anchor.current = { key: focus.key, delta: 48 };
     el.scrollTop = Math.max(0, layout.current.offsets[i]! - 48);
+    // Still at the bottom (everything fits): nothing to jump back to.
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    setAway(!stick.current);
     syncViewport();
   }, [focus?.key, focus?.seq, syncViewport]);
 
