@@ -117,8 +117,10 @@ export function Onboarding({ groupId, onAddCustomActor }: { groupId: string; onA
               {s.done ? '✓' : i + 1}
             </span>
             <div className="step-body">
-              <strong>{s.title}</strong>
-              {s.done && <span className="muted"> · done</span>}
+              <span className="step-title">
+                <strong>{s.title}</strong>
+                {s.done && <span className="muted"> · done</span>}
+              </span>
               {s.id === current && body[s.id]}
             </div>
           </li>
