@@ -28,6 +28,8 @@ interface Props {
 export function ActorCard({ groupId, actor: a, activity, exit, busy, terminalOpen, onAction, onEdit, onOpenTerminal }: Props) {
   const badge = workingBadge(a);
   const waiting = waitingOf(a, activity.state);
+  // A stopped actor whose failure or exit is explained above gets Relaunch there instead of Start.
+  const explained = !a.running && (a.start_failure !== undefined || exit !== undefined);
   return (
     <li className="actor-card" data-actor={a.id} data-active={terminalOpen || undefined}>
       <ActivityTicker state={activity.state} actorId={a.id} now={activity.now} waitingTool={waiting?.toolActivity ?? null} />
@@ -58,7 +60,7 @@ export function ActorCard({ groupId, actor: a, activity, exit, busy, terminalOpe
             <button disabled={busy} onClick={() => onAction('restart')}>Restart</button>
             <button aria-pressed={terminalOpen} onClick={onOpenTerminal}>Terminal</button>
           </>
-        ) : (
+        ) : explained ? null : (
           <button disabled={busy} onClick={() => onAction('start')}>Start</button>
         )}
         <button onClick={onEdit}>Edit</button>

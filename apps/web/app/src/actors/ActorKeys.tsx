@@ -25,6 +25,7 @@ export function ActorKeys({ groupId, actorId }: { groupId: string; actorId: stri
   };
   return (
     <div className="actor-keys" role="group" aria-label={`Keys for ${actorId}`}>
+      <span className="keys-label">Keys</span>
       {BUTTONS.map((b) => (
         <button key={b.key} type="button" className="key" disabled={busy} aria-label={`Send ${b.name} to ${actorId}`} title={`Send ${b.name} to ${actorId}'s terminal`} onClick={() => press(b.key, b.name)}>
           {b.label}

@@ -72,7 +72,7 @@ export function TerminalView({ groupId, actorId, onClose }: { groupId: string; a
             View only
           </button>
         )}
-        {status?.phase === 'closed' && <button onClick={() => reattach(status.mode)}>Reconnect</button>}
+        {status?.phase === 'closed' && running !== false && <button onClick={() => reattach(status.mode)}>Reconnect</button>}
         <span className="terminal-scroll">
           <button aria-label="Scroll up" onClick={() => session.current?.scrollPages(-1)}>↑</button>
           <button aria-label="Scroll down" onClick={() => session.current?.scrollPages(1)}>↓</button>

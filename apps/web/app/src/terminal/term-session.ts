@@ -222,7 +222,7 @@ export class TermSession {
   private sendInput(data: string | Uint8Array): void {
     if (this.awaitingSnapshot || this.cursor < this.liveFrom) return; // query replies to history
     if (!this.writable) {
-      this.update({ message: this.mode === 'viewer' ? 'viewer: input is not sent' : 'read-only: take control to type' });
+      this.update({ message: this.mode === 'viewer' ? 'view only: what you type is not sent (Take control to type)' : 'read-only: take control to type' });
       return;
     }
     this.send(encodeInput(data));
