@@ -111,11 +111,14 @@ export function ChatView({ groupId, onOpenTerminal, onAddCustomActor }: { groupI
         <ChatFilters value={filter} onChange={setFilter} />
       </div>
       {error && <p className="form-error">{error}</p>}
-      {empty && <Onboarding groupId={groupId} onAddCustomActor={onAddCustomActor} />}
       {!history.loaded && !error ? (
         <p className="muted pad">Loading messages…</p>
+      ) : empty ? (
+        <div className="chat-empty">
+          <Onboarding groupId={groupId} onAddCustomActor={onAddCustomActor} setUp={<p className="empty">No messages yet.</p>} />
+        </div>
       ) : items.length === 0 ? (
-        <p className="empty chat-empty">{results ? 'No messages match.' : filter !== 'all' ? 'No messages match this filter.' : 'No messages yet.'}</p>
+        <p className="empty chat-empty">{results ? 'No messages match.' : 'No messages match this filter.'}</p>
       ) : (
         <VirtualList
           key={results ? 'search' : `timeline:${filter}`}

@@ -16,7 +16,7 @@ const message = (e: unknown) => (e instanceof ApiError ? `${e.code}: ${e.message
  * installed on this machine first, one click each), start. Each step ticks itself off from what
  * the group shows; the card goes away once an agent runs.
  */
-export function Onboarding({ groupId, onAddCustomActor }: { groupId: string; onAddCustomActor: () => void }) {
+export function Onboarding({ groupId, onAddCustomActor, setUp }: { groupId: string; onAddCustomActor: () => void; setUp: ReactNode }) {
   const live = useGroupLive();
   const [group, setGroup] = useState<GroupDoc | null>(null);
   const [runtimes, setRuntimes] = useState<RuntimeInfo[] | null>(null);
@@ -57,8 +57,11 @@ export function Onboarding({ groupId, onAddCustomActor }: { groupId: string; onA
   if (!group || live.actors === null) return null;
   const steps = onboardingSteps({ scopes: group.scopes?.length ?? 0, actors: actors.length, running: actors.filter((a) => a.running).length });
   const current = currentStep(steps);
-  if (current === null) return null;
-  const offered = installedFirst(runtimes ?? []).filter((r) => r.runtime !== 'custom' && r.command.length > 0);
+  if (current === null) return setUp;
+  // PTY runtimes with a command: installed ones are one click; the rest only say they are missing.
+  const offered = installedFirst(runtimes ?? []).filter((r) => r.runtime !== 'custom' && r.transport === 'pty' && r.command.length > 0);
+  const installed = offered.filter((r) => r.installed);
+  const missing = offered.filter((r) => !r.installed);
 
   const body: Record<StepId, ReactNode> = {
     attach: (
@@ -79,22 +82,28 @@ export function Onboarding({ groupId, onAddCustomActor }: { groupId: string; onA
     agent: (
       <div className="onboarding-runtimes">
         {runtimes === null && <span className="muted">Looking for agent CLIs…</span>}
-        {offered.map((r) => (
+        {runtimes !== null && installed.length === 0 && <span className="muted">No agent CLI found on this machine's PATH.</span>}
+        {installed.map((r) => (
           <button
             key={r.runtime}
             type="button"
             className="runtime-choice"
-            data-installed={r.installed || undefined}
-            disabled={busy || !r.installed}
-            title={r.installed ? `${r.command.join(' ')}${r.path ? `\n${r.path}` : ''}` : `${r.binary ?? r.runtime} is not on this machine's PATH`}
+            disabled={busy}
+            title={`${r.command.join(' ')}${r.path ? `\n${r.path}` : ''}`}
             onClick={() => act(() => api.actor_add(groupId, { runtime: r.runtime }))}
           >
-            {r.installed ? `Add ${r.runtime}` : `${r.runtime} (not installed)`}
+            Add {r.runtime}
           </button>
         ))}
         <button type="button" onClick={onAddCustomActor}>
           Custom command…
         </button>
+        {missing.length > 0 && (
+          <details className="runtimes-missing">
+            <summary>Not found on this machine ({missing.length})</summary>
+            <span className="muted">{missing.map((r) => r.runtime).join(', ')}</span>
+          </details>
+        )}
       </div>
     ),
     start: (
