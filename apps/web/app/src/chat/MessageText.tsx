@@ -5,9 +5,11 @@ import { useMessageHtml } from '../markdown/use-message-html';
 const FOLDED_PX = 320;
 
 /**
- * A message's text: Markdown rendered and sanitized (markdown/), or the exact text when `raw`
- * (and for the moment before the renderer's chunk arrives). A long one is folded; "Show more"
- * unfolds it (the virtual list re-measures the row).
+ * A message's text: Markdown rendered and sanitized (markdown/), or the exact text when `raw`.
+ * `format` is not consulted: the reference daemon and ours stamp "plain" on every message, so it
+ * says nothing about what the author wrote (agents write Markdown); see the README.
+ * The exact text also shows for the moment before the renderer's chunk arrives. A long one is
+ * folded; "Show more" unfolds it (the virtual list re-measures the row).
  */
 export function MessageText({ text, raw }: { text: string; raw: boolean }) {
   const body = useRef<HTMLDivElement>(null);
