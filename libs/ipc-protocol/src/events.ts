@@ -25,13 +25,7 @@ export type EventOf<K extends KnownKind> = Omit<CCCSEventV1, 'kind' | 'data'> & 
 /** Every known event, discriminated by `kind`. */
 export type KnownEvent = { [K in KnownKind]: EventOf<K> }[KnownKind];
 
-/**
- * Narrows a stored event to its kind's typed shape. The ledger validated known kinds' data when
- * it appended them, so the check is the kind alone (cheap enough for projection scans).
- */
-export function isEventOfKind<K extends KnownKind>(event: CCCSEventV1, kind: K): event is CCCSEventV1 & EventOf<K> {
-  return event.kind === kind;
-}
+export { isEventOfKind } from './event-kind.js';
 
 /** What a writer appends: the store stamps id, ts and group_id. `data` is typed by `kind`. */
 export interface EventInput<K extends string = string> {

@@ -4,6 +4,7 @@ import { api } from './api/client';
 import { onUnauthorized } from './api/http';
 import { routePath, webRoutes } from '../../src/routes/route-map';
 import { ChatView } from './chat/ChatView';
+import { GroupLiveProvider } from './group/GroupLive';
 import { GroupSidebar } from './groups/GroupSidebar';
 import { InboxView } from './inbox/InboxView';
 import { SettingsView } from './settings/SettingsView';
@@ -22,6 +23,8 @@ export function App({ initial }: { initial: DeepLink }) {
   const [view, setView] = useState<MainView>(initial.actorId ? { kind: 'terminal', actorId: initial.actorId } : { kind: 'chat' });
   const [mobilePane, setMobilePane] = useState<'groups' | 'main' | 'actors'>(initial.groupId ? 'main' : 'groups');
   const [unauthorized, setUnauthorized] = useState(false);
+  // Bumped by the onboarding's "Custom command…": the actors panel opens its add form.
+  const [addActorRequest, setAddActorRequest] = useState(0);
 
   const [daemon, setDaemon] = useState<{ version?: string } | 'down' | null>(null);
 
@@ -54,6 +57,10 @@ export function App({ initial }: { initial: DeepLink }) {
     setView({ kind: 'terminal', actorId });
     setMobilePane('main');
   }, []);
+  const addCustomActor = useCallback(() => {
+    setAddActorRequest((n) => n + 1);
+    setMobilePane('actors');
+  }, []);
 
   if (unauthorized) return <SignIn />;
 
@@ -80,22 +87,31 @@ export function App({ initial }: { initial: DeepLink }) {
       <aside className="pane pane-groups">
         <GroupSidebar selected={groupId} onSelect={selectGroup} />
       </aside>
-      <main className="pane pane-main">
-        {!groupId ? (
-          <p className="empty">Create or pick a group.</p>
-        ) : view.kind === 'chat' ? (
-          <ChatView key={groupId} groupId={groupId} />
-        ) : view.kind === 'inbox' ? (
-          <InboxView key={groupId} groupId={groupId} />
-        ) : view.kind === 'settings' ? (
-          <SettingsView key={groupId} groupId={groupId} />
-        ) : (
-          <TerminalView key={`${groupId}/${view.actorId}`} groupId={groupId} actorId={view.actorId} onClose={() => setView({ kind: 'chat' })} />
-        )}
-      </main>
-      <aside className="pane pane-actors">
-        {groupId && <ActorsPanel key={groupId} groupId={groupId} onOpenTerminal={openTerminal} activeTerminal={view.kind === 'terminal' ? view.actorId : null} />}
-      </aside>
+      {!groupId ? (
+        <>
+          <main className="pane pane-main">
+            <p className="empty">Create or pick a group.</p>
+          </main>
+          <aside className="pane pane-actors" />
+        </>
+      ) : (
+        <GroupLiveProvider key={groupId} groupId={groupId}>
+          <main className="pane pane-main">
+            {view.kind === 'chat' ? (
+              <ChatView groupId={groupId} onOpenTerminal={openTerminal} onAddCustomActor={addCustomActor} />
+            ) : view.kind === 'inbox' ? (
+              <InboxView groupId={groupId} />
+            ) : view.kind === 'settings' ? (
+              <SettingsView groupId={groupId} />
+            ) : (
+              <TerminalView key={view.actorId} groupId={groupId} actorId={view.actorId} onClose={() => setView({ kind: 'chat' })} />
+            )}
+          </main>
+          <aside className="pane pane-actors">
+            <ActorsPanel onOpenTerminal={openTerminal} activeTerminal={view.kind === 'terminal' ? view.actorId : null} addRequest={addActorRequest} />
+          </aside>
+        </GroupLiveProvider>
+      )}
     </div>
   );
 }

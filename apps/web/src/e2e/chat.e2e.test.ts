@@ -266,9 +266,9 @@ describe('a long timeline', () => {
     await row(page, 'seed message 0').locator('li[data-actor="peer1"]').waitFor({ timeout: 30_000 });
 
     // Away from the bottom, one button returns to the newest message.
-    await page.getByRole('button', { name: '↓ Newest' }).click();
+    await page.getByRole('button', { name: '↓ Jump to latest' }).click();
     await row(page, `seed message ${N - 1}`).waitFor({ timeout: 30_000 });
-    expect(await page.getByRole('button', { name: '↓ Newest' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: '↓ Jump to latest' }).count()).toBe(0);
 
     // Search reads the whole ledger (ledger_search), not only the pages loaded so far.
     await page.getByLabel('Search messages').fill('seed message 777');

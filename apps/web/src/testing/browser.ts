@@ -10,7 +10,7 @@ export const SCREENSHOT_DIR = resolve(import.meta.dirname, '..', '..', 'test-art
 
 export interface TestBrowser extends AsyncDisposable {
   readonly browser: Browser;
-  /** A fresh context (own cookies) with one page, optionally phone-sized. */
+  /** A fresh context (own cookies) with one page: 1440×900, or a 390×844 touch phone. */
   newPage(options?: { phone?: boolean }): Promise<{ context: BrowserContext; page: Page }>;
   close(): Promise<void>;
 }
@@ -42,7 +42,7 @@ export async function launchTestBrowser(): Promise<TestBrowser> {
     browser,
     async newPage(options = {}) {
       const context = await browser.newContext(
-        options.phone ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: { width: 1400, height: 900 } },
+        options.phone ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } : { viewport: { width: 1440, height: 900 } },
       );
       const page = await context.newPage();
       return { context, page };
@@ -58,4 +58,19 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   const file = join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: false });
   return file;
+}
+
+/**
+ * The same view on a phone (390×844, touch): a fresh phone page opens `url`, `ready` waits for
+ * what the screenshot should show, and `<name>-phone.png` is saved. Returns its path.
+ */
+export async function savePhoneScreenshot(browser: TestBrowser, url: string, name: string, ready: (page: Page) => Promise<unknown>): Promise<string> {
+  const { context, page } = await browser.newPage({ phone: true });
+  try {
+    await page.goto(url);
+    await ready(page);
+    return await saveScreenshot(page, `${name}-phone`);
+  } finally {
+    await context.close();
+  }
 }

@@ -6,9 +6,12 @@ function formatElapsed(ms: number): string {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
-/** The runtime ticker above one actor: its current tool activity, newest active first. */
-export function ActivityTicker({ state, actorId, now }: { state: ActivityState; actorId: string; now: number }) {
-  const bubbles = projectBubbles(state, actorId, now).slice(0, 3);
+/**
+ * The runtime ticker above one actor: its current tool activity, newest active first.
+ * `waitingTool`: the activity its hooks say waits for permission (see waiting.ts).
+ */
+export function ActivityTicker({ state, actorId, now, waitingTool = null }: { state: ActivityState; actorId: string; now: number; waitingTool?: string | null }) {
+  const bubbles = projectBubbles(state, actorId, now, waitingTool).slice(0, 3);
   if (bubbles.length === 0) return null;
   return (
     <ul className="activity-ticker" aria-label={`Activity of ${actorId}`}>

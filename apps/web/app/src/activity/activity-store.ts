@@ -104,7 +104,7 @@ function bubbleText(label: string, status: BubbleStatus): string {
     case 'started':
       return `Running ${label}`;
     case 'waiting':
-      return `Waiting on ${label}`;
+      return `${label} waiting for permission`;
     case 'completed':
       return `${label} done`;
     case 'failed':
@@ -117,9 +117,11 @@ function bubbleText(label: string, status: BubbleStatus): string {
 /**
  * Project the store into bubbles for one actor, newest first. Only tool and subagent activity
  * makes bubbles; a turn shows up only as a stuck diagnosis, and not when one of the actor's tools
- * is already shown stuck (the redundant indicator is suppressed).
+ * is already shown stuck (the redundant indicator is suppressed). `waitingTool` is the activity
+ * the actor's own hooks say it waits on for permission (waiting.ts): that tool reads "waiting for
+ * permission", never "stuck", however long the person takes, and no turn is diagnosed stuck.
  */
-export function projectBubbles(state: ActivityState, actorId: string, now: number): ActivityBubble[] {
+export function projectBubbles(state: ActivityState, actorId: string, now: number, waitingTool: string | null = null): ActivityBubble[] {
   const bubbles: ActivityBubble[] = [];
   const stuckTurns: ActivityBubble[] = [];
   for (const [key, entry] of state) {
@@ -128,7 +130,7 @@ export function projectBubbles(state: ActivityState, actorId: string, now: numbe
     const done = isDone(r.status);
     if (done ? now - entry.at > DONE_RETENTION_MS : now - entry.startedAt > ACTIVE_RETENTION_MS) continue;
     const stale = !done && (r.status === 'stuck' || (r.status === 'started' && now - entry.at > STUCK_AFTER_MS));
-    const status: BubbleStatus = stale ? 'stuck' : (r.status as BubbleStatus);
+    const status: BubbleStatus = key === waitingTool && !done ? 'waiting' : stale ? 'stuck' : (r.status as BubbleStatus);
     const elapsedMs = done ? (r.duration_ms ?? Math.max(0, entry.at - entry.startedAt)) : Math.max(0, now - entry.startedAt);
     if (r.kind === 'tool' || r.kind === 'subagent') {
       const label = sanitizeToolName(r.tool_name) || (r.kind === 'subagent' ? 'subagent' : 'tool');
@@ -137,7 +139,7 @@ export function projectBubbles(state: ActivityState, actorId: string, now: numbe
       stuckTurns.push({ key, actorId, kind: 'turn', status, label: 'turn', text: 'Turn stuck', elapsedMs });
     }
   }
-  if (!bubbles.some((b) => b.status === 'stuck')) bubbles.push(...stuckTurns);
+  if (!waitingTool && !bubbles.some((b) => b.status === 'stuck')) bubbles.push(...stuckTurns);
   const rank = (b: ActivityBubble) => (b.status === 'completed' || b.status === 'failed' ? 1 : 0);
   return bubbles.sort((a, b) => rank(a) - rank(b) || a.elapsedMs - b.elapsedMs);
 }

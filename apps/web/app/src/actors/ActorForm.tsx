@@ -1,24 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../api/client';
 import { ApiError } from '../api/http';
-import type { ActorListEntry, RuntimeListEntry, SubmitMode } from '../api/types';
+import { loadRuntimes, type RuntimeInfo } from '../api/runtimes';
+import type { ActorListEntry, SubmitMode } from '../api/types';
 import { ArgvEditor } from './ArgvEditor';
 import { PrivateEnvEditor, type PrivateEnvChange } from './PrivateEnvEditor';
-
-/** `GET /api/v1/runtimes` entry: the catalog plus whether the CLI is on the daemon's PATH. */
-export type RuntimeInfo = RuntimeListEntry;
-
-let runtimesCache: Promise<RuntimeInfo[]> | undefined;
-function loadRuntimes(): Promise<RuntimeInfo[]> {
-  runtimesCache ??= api.runtimes().then(
-    (r) => r.runtimes,
-    (e: unknown) => {
-      runtimesCache = undefined;
-      throw e;
-    },
-  );
-  return runtimesCache;
-}
 
 const sameArgv = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 

@@ -1,30 +1,31 @@
 import './actors.css';
-import { useState } from 'react';
-import { ActivityTicker } from '../activity/ActivityTicker';
-import { useRuntimeActivity } from '../activity/use-runtime-activity';
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../api/client';
 import { ApiError } from '../api/http';
 import type { ActorListEntry } from '../api/types';
+import { useGroupLive } from '../group/GroupLive';
+import { ActorCard, type ActorAction } from './ActorCard';
 import { ActorForm } from './ActorForm';
-import { StartProblem } from './StartProblem';
-import { useActors } from './use-actors';
-import { workingBadge } from './working-badge';
-
-type Action = 'start' | 'stop' | 'restart';
 
 /**
- * The actors of one group: working-state badge with its source, the runtime activity ticker,
- * lifecycle buttons, edit / remove and the terminal. Mounted per group (keyed by the group id),
- * so leaving a group drops its actor list and its activity state together.
+ * The actors of one group (ActorCard each), add / edit forms, and lifecycle actions. Mounted per
+ * group inside its GroupLiveProvider, which owns the live actor list and activity. A new
+ * `addRequest` (the onboarding's "Custom command…") opens the add form.
  */
-export function ActorsPanel({ groupId, onOpenTerminal, activeTerminal }: { groupId: string; onOpenTerminal: (actorId: string) => void; activeTerminal: string | null }) {
-  const { actors, error, refresh } = useActors(groupId);
-  const activity = useRuntimeActivity(groupId);
+export function ActorsPanel({ onOpenTerminal, activeTerminal, addRequest }: { onOpenTerminal: (actorId: string) => void; activeTerminal: string | null; addRequest: number }) {
+  const { groupId, actors, actorsError: error, refreshActors: refresh, activity, exits } = useGroupLive();
   const [editing, setEditing] = useState<ActorListEntry | 'new' | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
 
-  const act = async (actorId: string, what: Action | 'remove') => {
+  const seenAddRequest = useRef(addRequest);
+  useEffect(() => {
+    if (addRequest === seenAddRequest.current) return;
+    seenAddRequest.current = addRequest;
+    setEditing('new');
+  }, [addRequest]);
+
+  const act = async (actorId: string, what: ActorAction) => {
     if (what === 'remove' && !window.confirm(`Remove actor ${actorId}?`)) return;
     setBusy(actorId);
     setActionError(null);
@@ -70,41 +71,20 @@ export function ActorsPanel({ groupId, onOpenTerminal, activeTerminal }: { group
         <p className="actor-hint">No actors yet.</p>
       ) : (
         <ul className="actor-list">
-          {actors.map((a) => {
-            const badge = workingBadge(a);
-            return (
-              <li key={a.id} className="actor-card" data-actor={a.id} data-active={activeTerminal === a.id || undefined}>
-                <ActivityTicker state={activity.state} actorId={a.id} now={activity.now} />
-                <div className="actor-line">
-                  <span className="actor-name" title={a.id}>
-                    {a.title || a.id}
-                    {a.role === 'foreman' && <span className="actor-role">foreman</span>}
-                  </span>
-                  <span className="working-badge" data-state={badge.state} data-source={badge.source} title={badge.title}>
-                    {badge.label}
-                  </span>
-                </div>
-                <div className="actor-meta">
-                  <code>{a.id}</code> · {a.runtime}
-                  {a.enabled === false && ' · disabled'}
-                </div>
-                <StartProblem actor={a} />
-                <div className="actor-actions">
-                  {a.running ? (
-                    <>
-                      <button disabled={busy === a.id} onClick={() => act(a.id, 'stop')}>Stop</button>
-                      <button disabled={busy === a.id} onClick={() => act(a.id, 'restart')}>Restart</button>
-                      <button aria-pressed={activeTerminal === a.id} onClick={() => onOpenTerminal(a.id)}>Terminal</button>
-                    </>
-                  ) : (
-                    <button disabled={busy === a.id} onClick={() => act(a.id, 'start')}>Start</button>
-                  )}
-                  <button onClick={() => setEditing(a)}>Edit</button>
-                  <button disabled={busy === a.id} onClick={() => act(a.id, 'remove')}>Remove</button>
-                </div>
-              </li>
-            );
-          })}
+          {actors.map((a) => (
+            <ActorCard
+              key={a.id}
+              groupId={groupId}
+              actor={a}
+              activity={activity}
+              exit={exits.get(a.id)}
+              busy={busy === a.id}
+              terminalOpen={activeTerminal === a.id}
+              onAction={(what) => void act(a.id, what)}
+              onEdit={() => setEditing(a)}
+              onOpenTerminal={() => onOpenTerminal(a.id)}
+            />
+          ))}
         </ul>
       )}
     </section>

@@ -1,26 +1,52 @@
 import type { ActorListEntry } from '../api/types';
+import { exitText, type ActorExit } from './actor-exits';
+import { fullDate } from '../chat/time';
 
-/** How many of the agent's last output lines the card shows (the daemon keeps up to 20). */
+/** How many of the agent's last output lines the card shows at once (the daemon keeps up to 20). */
 const SHOWN_TAIL_LINES = 6;
 
 /**
- * Why the actor's last start went wrong, on its card: a start that did not run (missing
- * executable, exit within the first seconds with its code and last output lines) while it is
- * stopped, or what a running actor runs without (a failed version probe: no hooks).
+ * Why the actor is not running, on its card: a start that did not run (missing executable, exit
+ * within the first seconds with its code and last output lines), or an agent that ended by
+ * itself later (its exit status); with Relaunch. A running actor shows what it runs without (a
+ * failed version probe: no hooks).
  */
-export function StartProblem({ actor }: { actor: ActorListEntry }) {
+export function StartProblem({ actor, exit, busy, onRelaunch }: { actor: ActorListEntry; exit: ActorExit | undefined; busy: boolean; onRelaunch: () => void }) {
   const failure = !actor.running ? actor.start_failure : undefined;
   const warning = actor.running ? actor.start_warning : undefined;
   const problem = failure ?? warning;
-  if (!problem) return null;
-  const tail = (problem.output_tail ?? []).slice(-SHOWN_TAIL_LINES);
+  const exited = !actor.running && !failure ? exit : undefined;
+  if (!problem && !exited) return null;
+  const tail = problem?.output_tail ?? [];
+  const relaunch = !actor.running && (
+    <button type="button" className="relaunch" disabled={busy} onClick={onRelaunch}>
+      Relaunch
+    </button>
+  );
+  if (exited) {
+    return (
+      <div className="start-problem" data-kind="exit" role="status">
+        <p>
+          <strong>Not running:</strong> {exitText(exited)} by itself at <time title={fullDate(exited.at)}>{new Date(exited.at).toLocaleTimeString()}</time>.
+        </p>
+        {relaunch}
+      </div>
+    );
+  }
   return (
-    <div className="start-problem" data-kind={failure ? 'failure' : 'warning'} data-code={problem.code} role="status">
+    <div className="start-problem" data-kind={failure ? 'failure' : 'warning'} data-code={problem!.code} role="status">
       <p>
         {/* The message already names the exit code or signal. */}
-        <strong>{failure ? 'Did not start' : 'Started with a warning'}:</strong> {problem.message}
+        <strong>{failure ? 'Did not start' : 'Started with a warning'}:</strong> {problem!.message}
       </p>
-      {tail.length > 0 && <pre aria-label={`last output of ${actor.id}`}>{tail.join('\n')}</pre>}
+      {tail.length > 0 && <pre aria-label={`last output of ${actor.id}`}>{tail.slice(-SHOWN_TAIL_LINES).join('\n')}</pre>}
+      {tail.length > SHOWN_TAIL_LINES && (
+        <details>
+          <summary>All {tail.length} last lines</summary>
+          <pre>{tail.join('\n')}</pre>
+        </details>
+      )}
+      {relaunch}
     </div>
   );
 }

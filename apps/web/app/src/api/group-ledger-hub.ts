@@ -4,9 +4,9 @@ import type { LedgerEvent } from './types';
 export const ACTOR_KINDS = ['actor.add', 'actor.update', 'actor.remove', 'actor.set_role', 'actor.start', 'actor.stop'] as const;
 
 /**
- * Every ledger kind some view of the app follows live: chat messages and what changes their
- * status (chat), Mail reads (inbox), actor and group lifecycle plus working-state changes (actors
- * panel, composer completion). A stream that names no kinds carries only the chat kinds of
+ * Every ledger kind some view of the app follows live: chat messages, the user's notices and what
+ * changes their status (chat), Mail reads (inbox), actor and group lifecycle, scopes and
+ * working-state changes (actors panel, composer chips, onboarding). A stream that names no kinds carries only the chat kinds of
  * spec §8.15, so the one shared stream names them all; each subscriber still receives only the
  * kinds it asked for.
  */
@@ -22,6 +22,9 @@ export const HUB_KINDS: readonly string[] = [
   'group.start',
   'group.stop',
   'group.set_state',
+  'group.attach',
+  'group.detach_scope',
+  'system.notify',
 ];
 
 /** Events remembered per group so a late subscriber resumes from its cursor without a reconnect. */

@@ -1,170 +1,138 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, type RouteResult } from '../api/client';
-import { ApiError } from '../api/http';
+import './chat.css';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { api } from '../api/client';
 import type { LedgerEvent } from '../api/types';
-import { useActors } from '../api/use-actors';
-import { ACTOR_KINDS, HUB_KINDS } from '../api/group-ledger-hub';
-import { useLedgerStream } from '../api/use-ledger-stream';
+import { useGroupLive } from '../group/GroupLive';
+import { Onboarding } from '../onboarding/Onboarding';
+import { ChatFilters } from './ChatFilters';
+import { ChatSearch } from './ChatSearch';
 import { Composer } from './Composer';
-import { appendLive, mergeOlder, STATUS_KINDS, staleIdsFor } from './message';
-import { MessageRow } from './MessageRow';
+import { matchesFilter, statusCandidates, userReplyTargets, type ChatFilter } from './filters';
+import { STATUS_KINDS, staleIdsFor } from './message';
+import { MessageBubble } from './MessageBubble';
+import { NoticeRow } from './NoticeRow';
+import { buildTimeline, type TimelineItem } from './timeline';
+import { useChatHistory } from './use-chat-history';
+import { useNow } from './use-now';
 import { useStatuses } from './use-statuses';
 import { VirtualList } from './VirtualList';
+import { WaitingBanner } from './WaitingBanner';
 
-/** Messages per ledger_tail page; older pages load as the user scrolls up. */
-const PAGE = 100;
-
-type Page = RouteResult<'ledger_tail'>;
-const keyOf = (e: LedgerEvent) => e.id;
-/** Messages, everything that changes their status, and actor changes (composer completion). */
-const STREAM_KINDS = ['chat.message', ...STATUS_KINDS, ...ACTOR_KINDS];
+const keyOf = (item: TimelineItem) => item.key;
 
 /**
- * The newest chat page plus the newest ledger event of a kind the shared stream carries (where
- * the live stream starts: the hub finds such a cursor in its memory instead of reopening).
+ * The group conversation: messages and the user's notices with day separators (newest page
+ * first, older pages on scroll-up, live over the shared ledger stream), per-recipient status
+ * for the rows on screen, filters, search as you type, who is waiting on a person right now,
+ * and the composer. An empty group shows its first steps instead.
  */
-function fetchInitial(groupId: string): Promise<[Page, Page]> {
-  return Promise.all([api.ledger_tail(groupId, { kinds: ['chat.message'], limit: PAGE }), api.ledger_tail(groupId, { kinds: [...HUB_KINDS], limit: 1 })]);
-}
-
-// A deep link's chat is requested as soon as the bundle runs, not after React's first commit:
-// first render of a big group is dominated by this round trip on a busy machine.
-let prefetched: { groupId: string; pages: Promise<[Page, Page]> } | null = null;
-const linkedGroup = typeof window === 'undefined' ? null : new URLSearchParams(window.location.search).get('group');
-if (linkedGroup) {
-  prefetched = { groupId: linkedGroup, pages: fetchInitial(linkedGroup) };
-  prefetched.pages.catch(() => undefined); // the view reports errors when it consumes it
-}
-function initialPages(groupId: string): Promise<[Page, Page]> {
-  const p = prefetched;
-  prefetched = null;
-  return p && p.groupId === groupId ? p.pages : fetchInitial(groupId);
-}
-
-/**
- * The group chat: the newest page of chat.message events from ledger_tail, older pages on
- * scroll-up, live events over the ledger SSE stream (started right after the newest ledger
- * event seen at load, so nothing between the read and the stream is lost), per-recipient status
- * for the rows on screen, and a search mode over ledger_search.
- */
-export function ChatView({ groupId }: { groupId: string }) {
-  const [messages, setMessages] = useState<readonly LedgerEvent[]>([]);
-  const [hasMore, setHasMore] = useState(false);
-  const [since, setSince] = useState<string | null>(null);
-  const [loaded, setLoaded] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [replyTo, setReplyTo] = useState<LedgerEvent | null>(null);
-  const [query, setQuery] = useState('');
-  const [results, setResults] = useState<readonly LedgerEvent[] | null>(null);
-  const loadingOlder = useRef(false);
-  const messagesRef = useRef(messages);
-  messagesRef.current = messages;
-  const { actors, reload: reloadActors } = useActors(groupId);
+export function ChatView({ groupId, onOpenTerminal, onAddCustomActor }: { groupId: string; onOpenTerminal: (actorId: string) => void; onAddCustomActor: () => void }) {
+  const live = useGroupLive();
+  const actors = useMemo(() => live.actors ?? [], [live.actors]);
   const { statuses, want, invalidate } = useStatuses(groupId);
+  const [replyTo, setReplyTo] = useState<LedgerEvent | null>(null);
+  const [results, setResults] = useState<readonly LedgerEvent[] | null>(null);
+  const [searchError, setSearchError] = useState<string | null>(null);
+  const [filter, setFilter] = useState<ChatFilter>('all');
+  const [focus, setFocus] = useState<{ key: string; seq: number } | null>(null);
+  const now = useNow(30_000);
 
+  const history = useChatHistory(groupId, (event, loaded) => {
+    if (event.kind === 'chat.message' || STATUS_KINDS.has(event.kind)) invalidate(staleIdsFor(event, loaded));
+  });
+
+  // A status filter decides from statuses of every loaded candidate, not only the rows on screen.
   useEffect(() => {
-    let live = true;
-    initialPages(groupId).then(
-      ([page, newest]) => {
-        if (!live) return;
-        setMessages(page.events);
-        setHasMore(page.has_more);
-        setSince(newest.events.at(-1)?.id ?? null);
-        setLoaded(true);
-      },
-      (e: Error) => live && setError(e instanceof ApiError ? `${e.code}: ${e.message}` : e.message),
-    );
-    return () => {
-      live = false;
-    };
-  }, [groupId]);
+    const ids = statusCandidates(filter, history.events);
+    if (ids.length > 0) want(ids);
+  }, [filter, history.events, want]);
 
-  useLedgerStream(
-    loaded ? groupId : null,
-    STREAM_KINDS,
-    (event) => {
-      if (event.kind === 'chat.message') setMessages((prev) => appendLive(prev, event));
-      if (event.kind.startsWith('actor.')) reloadActors();
-      if (event.kind === 'chat.message' || STATUS_KINDS.has(event.kind)) invalidate(staleIdsFor(event, messagesRef.current));
+  const runSearch = useCallback(
+    (q: string) => {
+      setSearchError(null);
+      if (!q) return setResults(null);
+      api.ledger_search(groupId, { query: q, kinds: ['chat.message'], limit: 200 }).then(
+        // Search answers newest first; the conversation reads oldest first.
+        (page) => setResults([...page.events].reverse()),
+        (e: Error) => setSearchError(e.message),
+      );
     },
-    since,
+    [groupId],
   );
 
-  const loadOlder = useCallback(() => {
-    const oldest = messagesRef.current[0];
-    if (!hasMore || loadingOlder.current || !oldest) return;
-    loadingOlder.current = true;
-    api.ledger_tail(groupId, { kinds: ['chat.message'], limit: PAGE, before_event_id: oldest.id }).then(
-      (page) => {
-        setMessages((prev) => mergeOlder(page.events, prev));
-        setHasMore(page.has_more);
-        loadingOlder.current = false;
-      },
-      (e: Error) => {
-        setError(e.message);
-        loadingOlder.current = false;
-      },
+  const shown = results ?? history.events;
+  const items = useMemo(() => {
+    const ctx = { statuses, repliedByUser: userReplyTargets(history.events) };
+    return buildTimeline(
+      shown.filter((e) => matchesFilter(filter, e, ctx)),
+      now,
     );
-  }, [groupId, hasMore]);
+  }, [shown, filter, statuses, history.events, now]);
+  const actorById = useMemo(() => new Map(actors.map((a) => [a.id, a])), [actors]);
+  const jumpTo = useCallback((eventId: string) => setFocus((f) => ({ key: eventId, seq: (f?.seq ?? 0) + 1 })), []);
+  const messageIds = useMemo(() => new Set(items.flatMap((i) => (i.type === 'message' ? [i.key] : []))), [items]);
+  const wantMessages = useCallback((keys: readonly string[]) => want(keys.filter((k) => messageIds.has(k))), [want, messageIds]);
 
-  const runSearch = (q: string) => {
-    if (!q.trim()) {
-      setResults(null);
-      return;
-    }
-    api.ledger_search(groupId, { query: q, kinds: ['chat.message'], limit: 200 }).then(
-      // Search answers newest first; the timeline reads oldest first.
-      (page) => setResults([...page.events].reverse()),
-      (e: Error) => setError(e.message),
-    );
-  };
-
-  const renderRow = useCallback(
-    (event: LedgerEvent) => <MessageRow groupId={groupId} event={event} statuses={statuses.get(event.id)} onReply={setReplyTo} />,
-    [groupId, statuses],
+  const renderItem = useCallback(
+    (item: TimelineItem) => {
+      switch (item.type) {
+        case 'day':
+          return (
+            <div className="day-sep" role="separator">
+              <span>{item.label}</span>
+            </div>
+          );
+        case 'notice':
+          return <NoticeRow event={item.event} notice={item.notice} now={now} />;
+        case 'message':
+          return (
+            <MessageBubble
+              groupId={groupId}
+              event={item.event}
+              actor={actorById.get(item.event.by)}
+              statuses={statuses.get(item.event.id)}
+              now={now}
+              focused={focus?.key === item.key}
+              onReply={setReplyTo}
+              onJumpTo={jumpTo}
+            />
+          );
+      }
+    },
+    [groupId, actorById, statuses, now, focus, jumpTo],
   );
 
-  const shown = results ?? messages;
+  const error = history.error ?? searchError;
+  const empty = history.loaded && history.events.length === 0 && !results;
   return (
     <section className="chat" aria-label="Chat">
-      <form
-        className="chat-search"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          runSearch(query);
-        }}
-      >
-        <input aria-label="Search messages" placeholder="Search messages" value={query} onChange={(e) => setQuery(e.target.value)} />
-        {results && (
-          <button
-            type="button"
-            onClick={() => {
-              setQuery('');
-              setResults(null);
-            }}
-          >
-            Back to chat ({results.length} found)
-          </button>
-        )}
-      </form>
+      <div className="chat-tools">
+        <ChatSearch found={results ? results.length : null} onSearch={runSearch} />
+        <ChatFilters value={filter} onChange={setFilter} />
+      </div>
       {error && <p className="form-error">{error}</p>}
-      {!loaded && !error ? (
+      {!history.loaded && !error ? (
         <p className="muted pad">Loading messages…</p>
-      ) : shown.length === 0 ? (
-        <p className="empty chat-empty">{results ? 'No messages match.' : 'No messages yet.'}</p>
+      ) : empty ? (
+        <div className="chat-empty">
+          <Onboarding groupId={groupId} onAddCustomActor={onAddCustomActor} setUp={<p className="empty">No messages yet.</p>} />
+        </div>
+      ) : items.length === 0 ? (
+        <p className="empty chat-empty">{results ? 'No messages match.' : 'No messages match this filter.'}</p>
       ) : (
         <VirtualList
-          key={results ? 'search' : 'timeline'}
+          key={results ? 'search' : `timeline:${filter}`}
           className="timeline"
           label="Messages"
-          items={shown}
+          items={items}
           keyOf={keyOf}
-          render={renderRow}
-          onReachTop={results ? undefined : loadOlder}
-          onRenderedChange={want}
+          render={renderItem}
+          onReachTop={results ? undefined : history.loadOlder}
+          onRenderedChange={wantMessages}
+          focus={focus}
         />
       )}
+      <WaitingBanner groupId={groupId} actors={actors} activity={live.activity.state} onOpenTerminal={onOpenTerminal} />
       <Composer groupId={groupId} actors={actors} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} onSent={() => setReplyTo(null)} />
     </section>
   );

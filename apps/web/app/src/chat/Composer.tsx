@@ -4,6 +4,9 @@ import { ApiError } from '../api/http';
 import type { ActorListEntry, LedgerEvent } from '../api/types';
 import { applyCandidate, candidates, mentionAt, recipientsOf, type Candidate } from './mentions';
 import { chatFields, type Mode } from './message';
+import { RecipientChips } from './RecipientChips';
+
+const MODES: readonly Mode[] = ['send', 'request_reply', 'mail'];
 
 interface Props {
   readonly groupId: string;
@@ -14,13 +17,15 @@ interface Props {
 }
 
 /**
- * Text, @-recipient completion, the send / request_reply / mail choice, Enter to send and
- * Shift+Enter for a newline. A reply goes to `/reply` (send or mail only, per the spec); files
- * go through the upload routes when the server has them.
+ * Text, recipient chips and @-recipient completion, the send / request_reply / mail choice
+ * (back to send after each message), Enter to send and Shift+Enter for a newline. A reply goes
+ * to `/reply` (send or mail only, per the spec); files go through the upload routes when the
+ * server has them.
  */
 export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Props) {
   const [text, setText] = useState('');
   const [mode, setMode] = useState<Mode>('send');
+  const [chosen, setChosen] = useState<string[]>([]);
   const [files, setFiles] = useState<File[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -31,7 +36,10 @@ export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Pr
   const fileInput = useRef<HTMLInputElement>(null);
 
   const actorIds = useMemo(() => actors.map((a) => a.id), [actors]);
-  const to = recipientsOf(text, actorIds);
+  const mentioned = recipientsOf(text, actorIds);
+  // Chips of actors that left the group drop out; the text's @-names add to the chips.
+  const selected = chosen.filter((t) => t.startsWith('@') || actorIds.includes(t));
+  const to = [...selected, ...mentioned.filter((t) => !selected.includes(t))];
   const options: Candidate[] = mention ? candidates(mention.query, actors).slice(0, 8) : [];
   const effectiveMode: Mode = replyTo && mode === 'request_reply' ? 'send' : mode;
 
@@ -69,6 +77,8 @@ export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Pr
         await (files.length > 0 ? api.send_upload(groupId, send, files) : api.send(groupId, send));
       }
       setText('');
+      setChosen([]);
+      setMode('send');
       setFiles([]);
       if (fileInput.current) fileInput.current.value = '';
       onSent();
@@ -125,6 +135,13 @@ export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Pr
           </button>
         </div>
       )}
+      <RecipientChips
+        actors={actors}
+        selected={selected}
+        mentioned={mentioned}
+        fallback={replyTo ? `${replyTo.by} (the sender)` : 'the group default (Settings)'}
+        onToggle={(token) => setChosen((c) => (c.includes(token) ? c.filter((t) => t !== token) : [...c, token]))}
+      />
       {options.length > 0 && (
         <ul className="mention-list" role="listbox" aria-label="Recipients">
           {options.map((c, i) => (
@@ -157,10 +174,7 @@ export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Pr
         onBlur={() => setMention(null)}
       />
       <div className="composer-bar">
-        <span className="composer-to" aria-label="Recipients">
-          To: {to.length > 0 ? to.join(', ') : replyTo ? replyTo.by : 'group default'}
-        </span>
-        <select aria-label="Message mode" value={effectiveMode} onChange={(e) => setMode(e.target.value as Mode)}>
+        <select aria-label="Message mode" value={effectiveMode} onChange={(e) => setMode(MODES.find((m) => m === e.target.value) ?? 'send')}>
           <option value="send">send</option>
           {!replyTo && <option value="request_reply">request reply</option>}
           <option value="mail">mail</option>

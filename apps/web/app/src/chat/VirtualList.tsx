@@ -26,6 +26,8 @@ export interface VirtualListProps<T> {
   readonly onRenderedChange?: (keys: readonly string[]) => void;
   readonly className?: string;
   readonly label?: string;
+  /** Bring this row into view (a new `seq` asks again for the same key). */
+  readonly focus?: { readonly key: string; readonly seq: number } | null;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface VirtualListProps<T> {
  * bottom while the user is there (live messages stay in view) and otherwise keeps the first
  * visible row still when rows are prepended (older pages) or re-measured above it.
  */
-export function VirtualList<T>({ items, keyOf, render, estimate = 72, overscan = 800, onReachTop, onRenderedChange, className, label }: VirtualListProps<T>) {
+export function VirtualList<T>({ items, keyOf, render, estimate = 72, overscan = 800, onReachTop, onRenderedChange, className, label, focus }: VirtualListProps<T>) {
   const scroller = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
   const [, setMeasured] = useState(0);
@@ -121,6 +123,20 @@ export function VirtualList<T>({ items, keyOf, render, estimate = 72, overscan =
     if (el.scrollTop < 400 && n > 0) onReachTop?.();
   });
 
+  // A focus request: leave the bottom and anchor the row a little below the top edge.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || !focus) return;
+    const i = layout.current.keys.indexOf(focus.key);
+    if (i < 0) return;
+    anchor.current = { key: focus.key, delta: 48 };
+    el.scrollTop = Math.max(0, layout.current.offsets[i]! - 48);
+    // Still at the bottom (everything fits): nothing to jump back to.
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    setAway(!stick.current);
+    syncViewport();
+  }, [focus?.key, focus?.seq, syncViewport]);
+
   useEffect(() => {
     const el = scroller.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
@@ -166,7 +182,7 @@ export function VirtualList<T>({ items, keyOf, render, estimate = 72, overscan =
             el.scrollTop = el.scrollHeight;
           }}
         >
-          ↓ Newest
+          ↓ Jump to latest
         </button>
       )}
     </div>

@@ -1,16 +1,12 @@
+import type { AttachmentRefV1 } from '@cccc/ipc-protocol';
+import { isEventOfKind } from '@cccc/ipc-protocol/browser';
 import type { LedgerEvent, RecipientStatus } from '../api/types';
 
 // Pure helpers over chat.message events and their per-recipient status (no React, no IO).
 
 export type Mode = 'send' | 'request_reply' | 'mail';
 
-export interface Attachment {
-  readonly kind?: string;
-  readonly path: string;
-  readonly title?: string;
-  readonly mime_type?: string;
-  readonly bytes?: number;
-}
+export type Attachment = AttachmentRefV1;
 
 /** The fields of chat.message data the timeline shows. */
 export interface ChatFields {
@@ -21,22 +17,29 @@ export interface ChatFields {
   readonly replyTo: string | null;
   readonly quote: string | null;
   readonly attachments: readonly Attachment[];
+  /** The sender's title when the message was written (a snapshot the reference writes). */
   readonly senderTitle: string | null;
+  /** The sender's runtime when the message was written (same). */
+  readonly senderRuntime: string | null;
 }
 
+const NO_FIELDS: ChatFields = { text: '', to: [], mode: null, replyTo: null, quote: null, attachments: [], senderTitle: null, senderRuntime: null };
+
+const nonEmpty = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+
+/** What a chat.message shows (empty fields for any other kind). */
 export function chatFields(event: LedgerEvent): ChatFields {
-  const d = (event.data ?? {}) as Record<string, unknown>;
-  const mode = d.message_mode;
+  if (!isEventOfKind(event, 'chat.message')) return NO_FIELDS;
+  const d = event.data;
   return {
-    text: typeof d.text === 'string' ? d.text : '',
-    to: Array.isArray(d.to) ? d.to.filter((x): x is string => typeof x === 'string') : [],
-    mode: mode === 'send' || mode === 'request_reply' || mode === 'mail' ? mode : null,
-    replyTo: typeof d.reply_to === 'string' && d.reply_to ? d.reply_to : null,
-    quote: typeof d.quote_text === 'string' && d.quote_text ? d.quote_text : null,
-    attachments: Array.isArray(d.attachments)
-      ? d.attachments.filter((a): a is Attachment => typeof a === 'object' && a !== null && typeof (a as Attachment).path === 'string')
-      : [],
-    senderTitle: typeof d.sender_title === 'string' && d.sender_title ? d.sender_title : null,
+    text: d.text,
+    to: d.to ?? [],
+    mode: d.message_mode ?? null,
+    replyTo: nonEmpty(d.reply_to),
+    quote: nonEmpty(d.quote_text),
+    attachments: d.attachments ?? [],
+    senderTitle: nonEmpty(d.sender_title),
+    senderRuntime: nonEmpty(d.sender_runtime),
   };
 }
 
@@ -87,13 +90,14 @@ export const STATUS_KINDS = new Set(['runtime.delivery', 'mail.read', 'chat.repl
  * earlier Mail message of that actor, so all loaded Mail messages are refreshed.
  */
 export function staleIdsFor(event: LedgerEvent, loaded: readonly LedgerEvent[]): string[] {
-  const d = (event.data ?? {}) as Record<string, unknown>;
-  if (event.kind === 'chat.message') {
-    const replyTo = typeof d.reply_to === 'string' ? d.reply_to : null;
+  if (isEventOfKind(event, 'chat.message')) {
+    const replyTo = nonEmpty(event.data.reply_to);
     return replyTo ? [replyTo, event.id] : [event.id];
   }
-  if (event.kind === 'mail.read') return loaded.filter((e) => (e.data as { message_mode?: string }).message_mode === 'mail').map((e) => e.id);
-  if (STATUS_KINDS.has(event.kind) && typeof d.source_event_id === 'string') return [d.source_event_id];
+  if (isEventOfKind(event, 'mail.read')) return loaded.filter((e) => chatFields(e).mode === 'mail').map((e) => e.id);
+  if (isEventOfKind(event, 'runtime.delivery') || isEventOfKind(event, 'chat.reply_request.cancelled') || isEventOfKind(event, 'x.cccc.delivery_confirmation')) {
+    return [event.data.source_event_id];
+  }
   return [];
 }
 
@@ -107,9 +111,4 @@ export function appendLive(loaded: readonly LedgerEvent[], event: LedgerEvent): 
   // Live events arrive in append order; a repeat after a reconnect is dropped.
   for (let i = loaded.length - 1; i >= 0 && i >= loaded.length - 200; i--) if (loaded[i]!.id === event.id) return loaded;
   return [...loaded, event];
-}
-
-export function shortTime(ts: string): string {
-  const d = new Date(ts);
-  return Number.isNaN(d.getTime()) ? ts : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 }

@@ -4,7 +4,9 @@ import { ApiError } from '../api/http';
 import { useActors } from '../api/use-actors';
 import { ACTOR_KINDS } from '../api/group-ledger-hub';
 import { useLedgerStream } from '../api/use-ledger-stream';
-import { chatFields, shortTime } from '../chat/message';
+import { chatFields } from '../chat/message';
+import { MessageText } from '../chat/MessageText';
+import { fullDate, relativeTime } from '../chat/time';
 
 const INBOX_KINDS = ['chat.message', 'mail.read', ...ACTOR_KINDS];
 
@@ -100,12 +102,12 @@ export function InboxView({ groupId }: { groupId: string }) {
                   <span className="mode-chip" data-mode="mail">
                     mail
                   </span>
-                  <time className="msg-time" dateTime={e.ts}>
-                    {shortTime(e.ts)}
+                  <time className="msg-time" dateTime={e.ts} title={fullDate(e.ts)}>
+                    {relativeTime(e.ts, Date.now())}
                   </time>
                 </header>
                 {m.quote && <blockquote className="msg-quote">{m.quote}</blockquote>}
-                <div className="msg-text">{m.text}</div>
+                <MessageText text={m.text} raw={false} />
               </li>
             );
           })}

@@ -1,6 +1,7 @@
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
+import { registerWriter } from './send-keys';
 import { decodeFrame, encodeAck, encodeInput, encodeResize, termUrl, type TermHandshake } from './term-protocol';
 
 // One actor terminal: xterm.js bound to the terminal WebSocket. Loaded lazily by TerminalView so
@@ -46,6 +47,7 @@ export class TermSession {
   /** The PTY's size as this client last learned it (snapshot) — kept by viewers. */
   private ptySize: { cols: number; rows: number } | null = null;
   private status: TermStatus;
+  private readonly unregisterWriter: () => void;
 
   constructor(
     private readonly host: HTMLElement,
@@ -74,6 +76,12 @@ export class TermSession {
     });
     this.observer = new ResizeObserver(() => this.refit());
     this.observer.observe(host);
+    // The actor card's keys go through this tab while it holds the writer role.
+    this.unregisterWriter = registerWriter(groupId, actorId, (data) => {
+      if (!this.writable || this.awaitingSnapshot || this.ws?.readyState !== WebSocket.OPEN) return false;
+      this.send(encodeInput(data));
+      return true;
+    });
   }
 
   /** (Re)attach. A takeover makes this browser the writer and sizes the PTY to it atomically. */
@@ -214,7 +222,7 @@ export class TermSession {
   private sendInput(data: string | Uint8Array): void {
     if (this.awaitingSnapshot || this.cursor < this.liveFrom) return; // query replies to history
     if (!this.writable) {
-      this.update({ message: this.mode === 'viewer' ? 'viewer: input is not sent' : 'read-only: take control to type' });
+      this.update({ message: this.mode === 'viewer' ? 'view only: what you type is not sent (Take control to type)' : 'read-only: take control to type' });
       return;
     }
     this.send(encodeInput(data));
@@ -246,6 +254,7 @@ export class TermSession {
 
   dispose(): void {
     this.disposed = true;
+    this.unregisterWriter();
     this.closeSocket();
     this.observer.disconnect();
     this.term.dispose();

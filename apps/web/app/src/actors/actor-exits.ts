@@ -1,0 +1,50 @@
+import { isEventOfKind } from '@cccc/ipc-protocol/browser';
+import type { LedgerEvent } from '../api/types';
+
+// Why a stopped actor is not running when its start went fine: it ended by itself later. The
+// daemon records that as `actor.stop` by system with reason `exited` and the exit status; a
+// later start, restart or a stop someone asked for replaces it.
+
+export interface ActorExit {
+  readonly exitCode: number | null;
+  readonly signal: string | number | null;
+  readonly at: string;
+}
+
+export type ActorExits = ReadonlyMap<string, ActorExit>;
+
+/** The actor an actor.start / stop / restart / remove event is about, else null. */
+export function lifecycleActorId(event: LedgerEvent): string | null {
+  if (isEventOfKind(event, 'actor.stop') || isEventOfKind(event, 'actor.start') || isEventOfKind(event, 'actor.restart') || isEventOfKind(event, 'actor.remove')) {
+    return event.data.actor_id;
+  }
+  return null;
+}
+
+/** Apply lifecycle events in ledger order. Returns the same map when nothing changed. */
+export function applyLifecycle(exits: ActorExits, events: readonly LedgerEvent[]): ActorExits {
+  let next: Map<string, ActorExit> | undefined;
+  const edit = () => (next ??= new Map(exits));
+  for (const event of events) {
+    if (isEventOfKind(event, 'actor.stop') && event.by === 'system' && event.data.reason === 'exited') {
+      edit().set(event.data.actor_id, { exitCode: event.data.exit_code ?? null, signal: event.data.signal ?? null, at: event.ts });
+    } else {
+      const actorId = lifecycleActorId(event);
+      if (actorId !== null && (next ?? exits).has(actorId)) edit().delete(actorId);
+    }
+  }
+  return next ?? exits;
+}
+
+/** "code 130", "signal SIGKILL", or '' when the daemon recorded neither. */
+export function exitDetail(exit: ActorExit): string {
+  if (exit.signal !== null && exit.signal !== 0 && exit.signal !== '') return `signal ${exit.signal}`;
+  return exit.exitCode === null ? '' : `code ${exit.exitCode}`;
+}
+
+/** "exited with code 130", "ended by signal SIGKILL". */
+export function exitText(exit: ActorExit): string {
+  const detail = exitDetail(exit);
+  if (detail.startsWith('signal')) return `ended by ${detail}`;
+  return detail ? `exited with ${detail}` : 'exited';
+}

@@ -1,0 +1,46 @@
+import { useEffect, useRef, useState } from 'react';
+
+/** Typing pauses this long before the search runs. */
+const DEBOUNCE_MS = 250;
+
+/**
+ * The search box: results follow the text as it is typed (after a short pause), Enter searches
+ * at once, and an empty box returns to the conversation.
+ */
+export function ChatSearch({ found, onSearch }: { found: number | null; onSearch: (query: string) => void }) {
+  const [query, setQuery] = useState('');
+  const handler = useRef(onSearch);
+  handler.current = onSearch;
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const timer = setTimeout(() => handler.current(query.trim()), DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [query]);
+  return (
+    <form
+      className="chat-search"
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSearch(query.trim());
+      }}
+    >
+      <input type="search" aria-label="Search messages" placeholder="Search messages" value={query} onChange={(e) => setQuery(e.target.value)} />
+      {found !== null && (
+        <button
+          type="button"
+          onClick={() => {
+            setQuery('');
+            onSearch('');
+          }}
+        >
+          Back to chat ({found} found)
+        </button>
+      )}
+    </form>
+  );
+}
