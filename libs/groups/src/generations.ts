@@ -1,9 +1,11 @@
+import { ActorAddData, ActorRemoveData } from '@cccc/ipc-protocol';
+
 /** The minimal ledger event shape generation tracking needs (plain data; no ledger dependency). */
 export interface ActorLifecycleEvent {
   id: string;
   kind: string;
   ts?: string;
-  data?: { actor?: { id?: unknown }; actor_id?: unknown } | Record<string, unknown>;
+  data?: unknown;
 }
 
 export interface ActorGeneration {
@@ -15,13 +17,14 @@ export interface ActorGeneration {
   add_index: number;
 }
 
+/** The actor an actor.add / actor.remove names; its data is checked by the kind's schema. */
 function actorIdOf(event: ActorLifecycleEvent): string | undefined {
-  const data = (event.data ?? {}) as Record<string, unknown>;
   if (event.kind === 'actor.add') {
-    const actor = data.actor as Record<string, unknown> | undefined;
-    return typeof actor?.id === 'string' ? actor.id : undefined;
+    const add = ActorAddData.safeParse(event.data);
+    return add.success ? add.data.actor.id : undefined;
   }
-  return typeof data.actor_id === 'string' ? data.actor_id : undefined;
+  const remove = ActorRemoveData.safeParse(event.data);
+  return remove.success ? remove.data.actor_id : undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { isEventOfKind } from '@cccc/ipc-protocol/browser';
 import { api, type RouteResult } from '../api/client';
 import { ApiError } from '../api/http';
 import { useActors } from '../api/use-actors';
@@ -44,7 +45,7 @@ export function InboxView({ groupId }: { groupId: string }) {
   }, [groupId, current, tick]);
 
   useLedgerStream(groupId, INBOX_KINDS, (event) => {
-    if (event.kind === 'mail.read' || (event.kind === 'chat.message' && (event.data as { message_mode?: string }).message_mode === 'mail')) {
+    if (event.kind === 'mail.read' || (isEventOfKind(event, 'chat.message') && event.data.message_mode === 'mail')) {
       refresh();
       reloadActors();
     }
