@@ -30,12 +30,14 @@ async function measure(team: ClaudeTeam, eventId: string, mark: string): Promise
   await poll(() => (team.model.countOccurrences(mark) > 0 ? true : undefined), 30_000);
   await idle(team);
   const claimed = find('runtime.delivery', 'claimed');
+  const accepted = find('runtime.delivery', 'accepted');
   const confirmation = conf ? (conf.data['state'] as 'confirmed' | 'unconfirmed') : null;
   return {
     modelCount: team.model.countOccurrences(mark),
     onScreen: (await team.screen()).includes(mark),
     confirmation,
     latencyMs: confirmation === 'confirmed' && claimed && conf ? Date.parse(conf.ts) - Date.parse(claimed.ts) : null,
+    submitMs: claimed && accepted ? Date.parse(accepted.ts) - Date.parse(claimed.ts) : null,
   };
 }
 

@@ -17,6 +17,7 @@ describe('delivery-matrix report', () => {
     expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 100], 95)).toBe(19);
     const row = summarize('ready', [sample({ latencyMs: 200 }), sample({ latencyMs: 400 }), sample({ confirmation: 'unconfirmed', latencyMs: null })]);
     expect(row).toMatchObject({ runs: 3, confirmed: 2, p50: 200, p95: 400, counts: { once: 3, twice: 0 } });
-    expect(formatReport([row])).toContain('| ready | 3 | 3 | 0 | 0 | 0 | 2 | 200 ms | 400 ms |');
+    expect(formatReport([row])).toContain('| ready | 3 | 3 | 0 | 0 | 0 | 2 | 200 ms | 400 ms | - |');
+    expect(summarize('ready', [sample({ submitMs: 180 }), sample({ submitMs: 1600 })]).submitP50).toBe(180);
   });
 });

@@ -11,6 +11,8 @@ export interface Sample {
   readonly confirmation: 'confirmed' | 'unconfirmed' | null;
   /** `runtime.delivery` claimed → `x.cccc.delivery_confirmation` confirmed, ms. */
   readonly latencyMs: number | null;
+  /** `runtime.delivery` claimed → accepted (paste, the wait before Enter, Enter), ms. */
+  readonly submitMs?: number | null;
 }
 
 export function classify(s: Sample): DeliveryOutcome {
@@ -32,6 +34,7 @@ export interface CaseRow {
   readonly confirmed: number;
   readonly p50: number | null;
   readonly p95: number | null;
+  readonly submitP50: number | null;
 }
 
 export function summarize(name: string, samples: readonly Sample[]): CaseRow {
@@ -45,15 +48,16 @@ export function summarize(name: string, samples: readonly Sample[]): CaseRow {
     confirmed: samples.filter((s) => s.confirmation === 'confirmed').length,
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
+    submitP50: percentile(samples.flatMap((s) => (typeof s.submitMs === 'number' ? [s.submitMs] : [])), 50),
   };
 }
 
 const ms = (v: number | null) => (v === null ? '-' : `${Math.round(v)} ms`);
 
 export function formatReport(rows: readonly CaseRow[]): string {
-  const head = '| case | runs | once | twice | typed, not submitted | lost | confirmed | claim→confirm p50 | p95 |';
+  const head = '| case | runs | once | twice | typed, not submitted | lost | confirmed | claim→confirm p50 | p95 | claim→accepted p50 |';
   const lines = rows.map(
-    (r) => `| ${r.name} | ${r.runs} | ${r.counts.once} | ${r.counts.twice} | ${r.counts.typed_not_submitted} | ${r.counts.lost} | ${r.confirmed} | ${ms(r.p50)} | ${ms(r.p95)} |`,
+    (r) => `| ${r.name} | ${r.runs} | ${r.counts.once} | ${r.counts.twice} | ${r.counts.typed_not_submitted} | ${r.counts.lost} | ${r.confirmed} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.submitP50)} |`,
   );
-  return [head, '|---|---|---|---|---|---|---|---|---|', ...lines].join('\n');
+  return [head, '|---|---|---|---|---|---|---|---|---|---|', ...lines].join('\n');
 }
