@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DELIVERY_CONFIRMATION_KIND, isEventOfKind, type CCCSEventV1, type EventOf } from '@cccc/ipc-protocol';
 import { thinkThenReply } from '../fake-model/index.js';
 import { startClaudeTeam, type ClaudeTeam } from './claude-team.js';
 import { summarize, type CaseRow, type Sample } from './report.js';
@@ -22,16 +23,18 @@ const marker = () => `m${randomBytes(4).toString('hex')}`;
 const idle = (team: ClaudeTeam) => poll(async () => ((await team.workingState()) === 'idle' ? true : undefined), 60_000);
 
 async function measure(team: ClaudeTeam, eventId: string, mark: string): Promise<Sample> {
-  const find = (kind: string, state?: string) =>
-    team.ledger().find((e) => e.kind === kind && e.data['source_event_id'] === eventId && (state === undefined || e.data['state'] === state));
-  const conf = await poll(() => find('x.cccc.delivery_confirmation'), CONFIRM_WINDOW_MS + 30_000);
+  const delivery = (state: 'claimed' | 'accepted') =>
+    team.ledger().find((e) => isEventOfKind(e, 'runtime.delivery') && e.data.source_event_id === eventId && e.data.state === state);
+  const confirmationOf = () =>
+    team.ledger().find((e): e is CCCSEventV1 & EventOf<typeof DELIVERY_CONFIRMATION_KIND> => isEventOfKind(e, DELIVERY_CONFIRMATION_KIND) && e.data.source_event_id === eventId);
+  const conf = await poll(confirmationOf, CONFIRM_WINDOW_MS + 30_000);
   // The prompt hook fires before claude calls the model: wait for the text there, then for the
   // turn to end, so a second copy would be counted too.
   await poll(() => (team.model.countOccurrences(mark) > 0 ? true : undefined), 30_000);
   await idle(team);
-  const claimed = find('runtime.delivery', 'claimed');
-  const accepted = find('runtime.delivery', 'accepted');
-  const confirmation = conf ? (conf.data['state'] as 'confirmed' | 'unconfirmed') : null;
+  const claimed = delivery('claimed');
+  const accepted = delivery('accepted');
+  const confirmation = conf ? conf.data.state : null;
   return {
     modelCount: team.model.countOccurrences(mark),
     onScreen: (await team.screen()).includes(mark),

@@ -1,3 +1,4 @@
+import type { CCCSEventV1 } from '@cccc/ipc-protocol';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,12 +15,8 @@ import { claudeEnv, readRealClis, seedClaudeHome } from '../real-clis/index.js';
 const run = promisify(execFile);
 const CCCC_BIN = createRequire(import.meta.url).resolve('@cccc/cli/bin/cccc.js');
 
-export interface LedgerLine {
-  readonly id: string;
-  readonly kind: string;
-  readonly ts: string;
-  readonly data: Record<string, unknown>;
-}
+/** One line of the group's ledger file, as stored. */
+export type LedgerLine = CCCSEventV1;
 
 export interface ClaudeTeam extends AsyncDisposable {
   readonly client: InstanceType<typeof DaemonClient>;
