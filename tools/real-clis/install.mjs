@@ -11,12 +11,12 @@
 // The install goes into a temp folder beside the target and is renamed into place only after
 // every binary answered --version and the marker file was written: an interrupted install never
 // looks complete. Plain ESM with no dependencies: it runs before anything is built.
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { firstErrorLine, run } from '../install-steps.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -81,22 +81,6 @@ export function readRealClis(env = process.env, pins = REAL_CLI_PINS) {
     if (!existsSync(join(binDir, bin))) return { ok: false, dir, reason: `${join(binDir, bin)} is missing` };
   }
   return { ok: true, dir, binDir, versions: marker.versions };
-}
-
-function run(command, args, options) {
-  const result = spawnSync(command, args, { encoding: 'utf8', ...options });
-  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
-  if (result.error) return { ok: false, output: `${command} ${args.join(' ')}: ${result.error.message}` };
-  if (result.status !== 0) {
-    const tail = output.split('\n').slice(-15).join('\n');
-    return { ok: false, output: `${command} ${args.join(' ')} exited ${result.status ?? result.signal}:\n${tail}`, full: output };
-  }
-  return { ok: true, output };
-}
-
-function firstErrorLine(output) {
-  const lines = output.split('\n');
-  return (lines.find((line) => /FetchError/.test(line)) ?? lines.find((line) => /npm error code /.test(line)) ?? lines[0] ?? '').trim();
 }
 
 /**
