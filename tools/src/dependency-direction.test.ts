@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readWorkspace } from './workspace-graph.js';
+import { fileGraph, importCircles, readWorkspace } from './workspace-graph.js';
 
 /**
  * ARCHITECTURE.md's dependency direction, as layers: a project may depend only on projects in
@@ -56,7 +58,45 @@ describe('dependency direction (ARCHITECTURE.md)', () => {
   });
 });
 
+describe('files inside each project (ARCHITECTURE.md, rules of the kernel)', () => {
+  for (const project of projects) {
+    it(`${project.name} has no import circles`, () => {
+      const circles = importCircles(fileGraph(project.dir)).map((c) => c.map((f) => relative(project.dir, f)));
+      expect(circles).toEqual([]);
+    });
+  }
+
+  const daemon = projects.find((p) => p.name === '@cccc/daemon')!;
+  const daemonFiles = [...fileGraph(daemon.dir)].map(([file, imports]) => ({ file: relative(daemon.dir, file), imports: imports.map((f) => relative(daemon.dir, f)) }));
+  const production = daemonFiles.filter((f) => f.file.startsWith('src/') && !f.file.endsWith('.test.ts'));
+
+  it('the daemon has one composition root: no production module but the entry points imports daemon.ts', () => {
+    const entryPoints = new Set(['src/daemon.ts', 'src/index.ts', 'src/main.ts']);
+    const offenders = production.filter((f) => !entryPoints.has(f.file) && f.imports.includes('src/daemon.ts')).map((f) => f.file);
+    expect(offenders).toEqual([]);
+    // No service locator comes back: nothing in production declares one object of every service.
+    const locators = production.filter((f) => /\bclass Kernel\b|\bDaemonServices\b/.test(readFileSync(join(daemon.dir, f.file), 'utf8')) && f.file !== 'src/daemon.ts');
+    expect(locators.map((f) => f.file)).toEqual([]);
+  });
+
+  it('daemon test support lives outside production folders and production never imports it', () => {
+    expect(production.filter((f) => f.imports.some((i) => i.startsWith('test-support/'))).map((f) => f.file)).toEqual([]);
+    expect(production.filter((f) => /(test-support|testing|fixture|harness)/.test(f.file)).map((f) => f.file)).toEqual([]);
+  });
+});
+
 describe('the checker itself', () => {
+  it('would catch an import circle', () => {
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a', 'd']],
+      ['d', []],
+      ['e', ['e']],
+    ]);
+    expect(importCircles(graph)).toEqual([['a', 'b', 'c'], ['e']]);
+  });
+
   it('would catch an upward edge', async () => {
     const { importsOf } = await import('./workspace-graph.js');
     expect(importsOf("import { x } from '@cccc/daemon';\nexport * from './a.js';\nawait import('@cccc/cli')")).toEqual([

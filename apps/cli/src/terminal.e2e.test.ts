@@ -43,7 +43,7 @@ beforeAll(async () => {
   await client.call('actor_add', { group_id: gid, actor_id: 'a1', runtime: 'custom', command: ['sh'] });
   terminal = new ActorTerminal({ actorId: 'a1', spawner: defaultPtySpawner() });
   const session = terminal.start({ argv: fakeAgentArgv(['--no-alt-screen']), env: env(), cwd: tmpdir() });
-  daemon.kernel!.runtimes.set(gid, 'a1', terminal);
+  daemon.services.runtimes.set(gid, 'a1', terminal);
   await until(() => session.ring.slice(0).toString().includes('fake-agent> '), 'agent prompt');
 });
 

@@ -1,29 +1,110 @@
 import { mkdirSync } from 'node:fs';
+import { HomeLayout } from '@cccc/groups';
 import { OpRouter } from '@cccc/ipc-protocol';
 import { IpcServer, daemonPaths, ensureCcccHome, type DaemonEndpoint } from '@cccc/ipc-protocol/node';
+import { KeyedMutex } from './concurrency/keyed-mutex.js';
 import type { DaemonConfig } from './config.js';
+import { ContextService } from './context/context-service.js';
+import { TrackedSend } from './context/tracked-send.js';
+import { DeliveryService } from './delivery/delivery-service.js';
+import { confirmationRecorder } from './hooks/confirmation-record.js';
+import { DeliveryConfirmations } from './hooks/delivery-confirmations.js';
+import { hookAcceptance } from './hooks/hook-acceptance.js';
+import { WorkingStateService } from './hooks/working-state-service.js';
+import { CommitHooks } from './kernel/commit-hooks.js';
+import { EventFanout } from './kernel/event-fanout.js';
+import { GlobalFeed } from './kernel/global-feed.js';
+import { GroupDocCache } from './kernel/group-cache.js';
+import { LedgerPool } from './kernel/ledger-pool.js';
 import { acquireHomeLock } from './lifecycle/home-lock.js';
 import { removeRuntimeFiles, removeStaleRuntimeFiles, writeRuntimeFiles } from './lifecycle/runtime-files.js';
 import { errorFields, fileLogger, type Logger } from './log.js';
-import { Kernel } from './kernel/kernel.js';
+import { MessagingService } from './messaging/messaging-service.js';
 import { registerCoreOps } from './ops/core.js';
-import { registerKernelOps } from './ops/index.js';
+import { registerDaemonOps } from './ops/index.js';
+import { ActorRuntimeService } from './runtime/actor-runtime-service.js';
 import { cliLauncher } from './runtime/cli-launcher.js';
+import { RuntimeRegistry } from './runtime/runtime-registry.js';
+import { ActivityHub } from './streams/activity-hub.js';
+import { StreamHub } from './streams/stream-hub.js';
 import { DAEMON_VERSION } from './version.js';
+
+/**
+ * Every service of a running daemon, built once below. Only this file and test fixtures see the
+ * whole; each service and op module is handed the narrow part it names.
+ */
+export type DaemonServices = ReturnType<typeof buildServices>;
 
 export interface RunningDaemon extends AsyncDisposable {
   readonly endpoint: DaemonEndpoint;
   readonly home: string;
   /** Resolves once the daemon has fully stopped (shutdown op, signal or `stop()`). */
   readonly stopped: Promise<void>;
-  /** The in-process kernel, for tests and benchmarks that drive services directly. */
-  readonly kernel?: Kernel;
+  /** The in-process services, for test fixtures and benchmarks that drive them directly. */
+  readonly services: DaemonServices;
   stop(reason?: string): Promise<void>;
 }
 
 export interface StartDaemonOptions {
   /** Also echo log lines here (foreground mode). */
   readonly logEcho?: NodeJS.WritableStream;
+}
+
+/** The service graph, leaves first. Nothing here touches the disk or the network. */
+function buildServices(config: DaemonConfig, logger: Logger) {
+  const layout = new HomeLayout(config.home);
+  const groups = new GroupDocCache(layout);
+  const streams = new StreamHub();
+  const globalFeed = new GlobalFeed();
+  const commits = new CommitHooks();
+  const fanout = new EventFanout(streams, globalFeed, commits);
+  // Publishing follows appending: every store the pool opens reports its appends to the fan-out.
+  const ledgers = new LedgerPool(layout, groups, (event) => fanout.appended(event));
+  const groupLocks = new KeyedMutex();
+  const runtimes = new RuntimeRegistry();
+  const activity = new ActivityHub();
+  const store = { layout, groups, ledgers, groupLocks };
+
+  const cli = cliLauncher(config.cliEntry);
+  if (!cli) logger.log('warn', 'no CLI entry configured: claude and codex actors launch without CCCC hooks and MCP wiring');
+  const actorRuntime = new ActorRuntimeService({ ...store, runtimes, logger }, config.runtime, cli);
+  const workingState = new WorkingStateService({ layout, groups, ledgers, runtimes, logger }, config.runtime.workingStateTickMs);
+  const confirmations = new DeliveryConfirmations({ windowMs: config.runtime.deliveryConfirmMs, record: confirmationRecorder(ledgers, logger) });
+  const hookAccepted = hookAcceptance({ runtimes, confirmations, workingState, logger });
+  const delivery = new DeliveryService({ ...store, runtimes, commits, actorRuntime, workingState, confirmations, logger }, config.runtime);
+  const messaging = new MessagingService({ ...store, commits });
+  const context = new ContextService(store);
+  const trackedSend = new TrackedSend({ groups, groupLocks, logger, messaging, context });
+
+  return {
+    ...store,
+    logger,
+    streams,
+    globalFeed,
+    commits,
+    fanout,
+    runtimes,
+    activity,
+    streamTuning: config.streams,
+    actorRuntime,
+    workingState,
+    confirmations,
+    hookAccepted,
+    delivery,
+    messaging,
+    context,
+    trackedSend,
+    /** Stops every service, newest first; ledgers close last. */
+    async [Symbol.asyncDispose](): Promise<void> {
+      streams.closeAll();
+      activity.closeAll();
+      workingState[Symbol.dispose]();
+      confirmations[Symbol.dispose]();
+      delivery[Symbol.dispose]();
+      await actorRuntime[Symbol.asyncDispose]();
+      await ledgers[Symbol.asyncDispose]();
+    },
+  };
 }
 
 /**
@@ -51,11 +132,9 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
     const router = new OpRouter({
       onInternalError: (error, op) => logger.log('error', 'internal error in op handler', { op, ...errorFields(error) }),
     });
-    const cli = cliLauncher(config.cliEntry);
-    if (!cli) logger.log('warn', 'no CLI entry configured: claude and codex actors launch without CCCC hooks and MCP wiring');
-    const kernel = new Kernel(config.home, logger, config.streams, config.runtime, cli);
+    const services = buildServices(config, logger);
     registerCoreOps(router, { requestShutdown, executable: config.cliEntry ?? null });
-    registerKernelOps(router, kernel);
+    registerDaemonOps(router, services);
 
     const server = new IpcServer(router);
     let endpoint: DaemonEndpoint;
@@ -69,15 +148,15 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
     writeRuntimeFiles(config.home, endpoint, DAEMON_VERSION);
     logger.log('info', 'daemon started', { version: DAEMON_VERSION, endpoint, home: config.home });
     // Orphans of a crashed predecessor are retired before any actor of ours starts.
-    await kernel.actorRuntime.recover();
+    await services.actorRuntime.recover();
 
     const stop = (reason = 'stop requested'): Promise<void> => {
       stopping ??= (async () => {
         logger.log('info', 'daemon stopping', { reason });
         try {
-          kernel.streams.closeAll();
+          services.streams.closeAll();
           await server.close();
-          await kernel[Symbol.asyncDispose]();
+          await services[Symbol.asyncDispose]();
         } finally {
           removeRuntimeFiles(config.home);
           lock.release();
@@ -88,7 +167,7 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
       return stopping;
     };
 
-    return { endpoint, home: config.home, stopped, kernel, stop, [Symbol.asyncDispose]: () => stop('disposed') };
+    return { endpoint, home: config.home, stopped, services, stop, [Symbol.asyncDispose]: () => stop('disposed') };
   } catch (error) {
     logger.log('error', 'daemon failed to start', errorFields(error));
     removeRuntimeFiles(config.home);

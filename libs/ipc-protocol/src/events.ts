@@ -25,8 +25,6 @@ export type EventOf<K extends KnownKind> = Omit<CCCSEventV1, 'kind' | 'data'> & 
 /** Every known event, discriminated by `kind`. */
 export type KnownEvent = { [K in KnownKind]: EventOf<K> }[KnownKind];
 
-export { isEventOfKind } from './event-kind.js';
-
 /** What a writer appends: the store stamps id, ts and group_id. `data` is typed by `kind`. */
 export interface EventInput<K extends string = string> {
   kind: K;

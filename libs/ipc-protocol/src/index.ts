@@ -4,7 +4,6 @@ export { ErrorCodes, IpcError, isIpcError, type KnownErrorCode } from './errors.
 export { DaemonAddrV1 } from './addr.js';
 export {
   CCCSEventV1,
-  isEventOfKind,
   isValidEventOfKind,
   isInputOfKind,
   type EventOf,
@@ -17,6 +16,7 @@ export {
   EventStreamHeartbeatItem,
   EventStreamErrorItem,
 } from './events.js';
+export { isEventOfKind } from './event-kind.js';
 export * from './kinds/index.js';
 export { TermAttachArgs, TermAttachHandshake } from './ops/streams.js';
 export {

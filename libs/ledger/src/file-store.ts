@@ -50,7 +50,7 @@ import {
   type SettleRequest,
 } from './store.js';
 import type { AppendInput, AppendResult, LedgerEvent } from './types.js';
-import type { OpenLedgerOptions } from './open-ledger.js';
+import type { OpenLedgerOptions } from './ledger-options.js';
 
 /** The durable JSONL store with its derived SQLite index. */
 export class FileLedgerStore implements LedgerStore {
@@ -194,8 +194,15 @@ export class FileLedgerStore implements LedgerStore {
     };
   }
 
+  /** Every write goes through here, so `onAppended` hears each durable event exactly once. */
+  private async write(prepared: PreparedEvent, decide: Decide | undefined): ReturnType<GroupCommitAppender['enqueue']> {
+    const outcome = await this.appender.enqueue(prepared, decide);
+    if (outcome.written) this.opts.onAppended?.(prepared.event);
+    return outcome;
+  }
+
   private async enqueue<K extends string>(prepared: PreparedEvent<K>): Promise<AppendResult<K>> {
-    const outcome = await this.appender.enqueue(prepared, this.dedupe(prepared.event));
+    const outcome = await this.write(prepared, this.dedupe(prepared.event));
     if (outcome.written) return { event: prepared.event, duplicate: false };
     // Only a chat.message carries a client_id, so the answer is the earlier event of this kind.
     return { event: outcome.answer as StoredEvent<K>, duplicate: true };
@@ -368,7 +375,7 @@ export class FileLedgerStore implements LedgerStore {
     const createdAt = req.actorCreatedAt ?? this.queries.generation(req.actorId)?.created_at ?? '';
     const { input, deliveryId } = claimInput(this.groupId, req, createdAt);
     const prepared = this.prepare(input);
-    const outcome = await this.appender.enqueue(prepared, claimDecision(req, this.latestDelivery(req.sourceEventId, req.actorId)));
+    const outcome = await this.write(prepared, claimDecision(req, this.latestDelivery(req.sourceEventId, req.actorId)));
     if (outcome.written) return { claimed: true, delivery_id: deliveryId, event: prepared.event };
     const { refusal, latest } = outcome.answer as { refusal: ClaimRefusal; latest: DeliveryFact };
     return { claimed: false, delivery_id: latest.delivery_id, refusal, latest };
@@ -378,7 +385,7 @@ export class FileLedgerStore implements LedgerStore {
     this.refresh();
     const input = settleInput(req, this.latestDelivery(req.sourceEventId, req.actorId)());
     const prepared = this.prepare(input);
-    const outcome = await this.appender.enqueue(prepared, settleDecision(req, this.latestDelivery(req.sourceEventId, req.actorId)));
+    const outcome = await this.write(prepared, settleDecision(req, this.latestDelivery(req.sourceEventId, req.actorId)));
     if (!outcome.written) throw ledgerError(LedgerErrorCodes.illegalDeliveryTransition, 'settle was not written');
     return prepared.event;
   }

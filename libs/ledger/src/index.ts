@@ -17,7 +17,7 @@ export {
   DEFAULT_HISTORY_LIMIT,
   MAX_QUERY_LIMIT,
 } from './store.js';
-export type { AppendInput, AppendResult, LedgerEvent, ActorRole, RoleOf, Clock } from './types.js';
+export type { AppendInput, AppendResult, AppendedListener, LedgerEvent, ActorRole, RoleOf, Clock } from './types.js';
 export { LedgerErrorCodes, type LedgerErrorCode } from './errors.js';
 export { ledgerPaths, type LedgerPaths } from './paths.js';
 export { newEventId, formatTs, EVENT_ID_RE, TS_RE } from './event-format.js';

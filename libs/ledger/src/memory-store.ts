@@ -31,7 +31,7 @@ import {
   type SettleRequest,
 } from './store.js';
 import type { CursorEntry } from './mail/cursor-files.js';
-import type { AppendInput, AppendResult, Clock, LedgerEvent, RoleOf } from './types.js';
+import type { AppendedListener, AppendInput, AppendResult, Clock, LedgerEvent, RoleOf } from './types.js';
 
 /**
  * A LedgerStore over an array, built from the pure projections: a fast fake for other libs'
@@ -44,7 +44,7 @@ export class MemoryLedgerStore implements LedgerStore {
 
   constructor(
     readonly groupId: string,
-    private readonly opts: { clock?: Clock; roleOf?: RoleOf; clientIdWindowMs?: number } = {},
+    private readonly opts: { clock?: Clock; roleOf?: RoleOf; clientIdWindowMs?: number; onAppended?: AppendedListener } = {},
   ) {}
 
   private now(): Date {
@@ -69,6 +69,7 @@ export class MemoryLedgerStore implements LedgerStore {
       }
     }
     this.events.push(event);
+    this.opts.onAppended?.(event);
     return { event, duplicate: false };
   }
 

@@ -20,3 +20,6 @@ export type ActorRole = 'foreman' | 'peer' | 'internal';
 export type RoleOf = (actorId: string) => ActorRole | undefined;
 
 export type Clock = () => Date;
+
+/** Hears each event the moment it is durable (see `OpenLedgerOptions.onAppended`). */
+export type AppendedListener = (event: LedgerEvent) => void;

@@ -1,26 +1,8 @@
 import type { z } from 'zod';
 import { anthropicMessagesRequest, chatCompletionsRequest, openaiResponsesRequest } from './schemas.js';
-import type { ModelStep } from './script.js';
+import type { RecordedRequest } from './types.js';
 
-export type ModelApi = 'anthropic' | 'responses' | 'chat' | 'other';
-
-export interface RecordedRequest {
-  seq: number;
-  api: ModelApi;
-  method: string;
-  /** The path without the query (`/v1/messages`). */
-  path: string;
-  /** The query string with its `?`, or ''. */
-  query: string;
-  /** Request headers; credentials are replaced by `<redacted>`. */
-  headers: Record<string, string>;
-  /** The parsed JSON body, or the raw text when it is not JSON. */
-  body: unknown;
-  /** A main request carries the agent's tools and consumed a script step. */
-  main: boolean;
-  /** The step answered, for main requests. */
-  step?: ModelStep;
-}
+export type { ModelApi, RecordedRequest } from './types.js';
 
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'cookie', 'proxy-authorization']);
 

@@ -1,22 +1,6 @@
-import type { RecordedRequest } from './recorded.js';
+import type { ModelStep, ToolInput } from './types.js';
 
-/** A tool input, fixed or read from the request being answered (e.g. an event id in the prompt). */
-export type ToolInput = Record<string, unknown> | ((request: RecordedRequest) => Record<string, unknown>);
-
-/**
- * What the fake model answers to each main request (one that carries the agent's tools), in
- * order. Side requests a CLI makes on its own (titles, quota probes: no tools) get a short text
- * and do not consume a step.
- */
-export type ModelStep =
-  /** A text reply, optionally after a delay (a "thinking" model). */
-  | { kind: 'text'; text: string; delayMs?: number }
-  /** A tool call: the agent runs it (or asks permission) and calls again with the result. */
-  | { kind: 'tool'; name: string; input: ToolInput; text?: string; delayMs?: number }
-  /** A long reply: `lines` lines of `lineLength` characters, streamed in many deltas. */
-  | { kind: 'flood'; lines: number; lineLength: number }
-  /** A turn that starts and never ends: the response stays open until the server closes. */
-  | { kind: 'hang'; text?: string };
+export type { ModelStep, ToolInput } from './types.js';
 
 export const reply = (text: string, delayMs?: number): ModelStep => ({ kind: 'text', text, delayMs });
 export const thinkThenReply = (delayMs: number, text: string): ModelStep => ({ kind: 'text', text, delayMs });

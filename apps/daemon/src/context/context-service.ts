@@ -1,7 +1,16 @@
 import { ContextStore, contextView, overviewView, taskList, type ActorRoles, type ContextHead, type ContextPrincipal, type SyncResult, type TaskListArgs } from '@cccc/context';
-import { effectiveRole, isVisibleActor, type GroupDoc } from '@cccc/groups';
+import { effectiveRole, isVisibleActor, type GroupDoc, type HomeLayout } from '@cccc/groups';
 import { ErrorCodes, IpcError, PreserializedResult, type OpResult } from '@cccc/ipc-protocol';
-import type { Kernel } from '../kernel/kernel.js';
+import type { KeyedMutex } from '../concurrency/keyed-mutex.js';
+import type { GroupDocCache } from '../kernel/group-cache.js';
+import type { LedgerPool } from '../kernel/ledger-pool.js';
+
+export interface ContextDeps {
+  readonly layout: HomeLayout;
+  readonly groups: GroupDocCache;
+  readonly ledgers: Pick<LedgerPool, 'append'>;
+  readonly groupLocks: KeyedMutex;
+}
 
 /**
  * The daemon side of Context v3: one cached store per group, principals resolved from the group
@@ -17,12 +26,12 @@ export class ContextService {
    */
   private readonly views = new Map<string, { head: ContextHead; actors: string; result: PreserializedResult<OpResult<'context_get'>> }>();
 
-  constructor(private readonly kernel: Kernel) {}
+  constructor(private readonly deps: ContextDeps) {}
 
   store(groupId: string): ContextStore {
     let store = this.stores.get(groupId);
     if (!store) {
-      store = new ContextStore(this.kernel.layout.groupDir(groupId));
+      store = new ContextStore(this.deps.layout.groupDir(groupId));
       this.stores.set(groupId, store);
     }
     return store;
@@ -50,7 +59,7 @@ export class ContextService {
   }
 
   get(groupId: string, detail: 'overview' | 'summary' | 'full'): OpResult<'context_get'> {
-    const group = this.kernel.groups.get(groupId);
+    const group = this.deps.groups.get(groupId);
     const store = this.store(groupId);
     if (detail === 'overview') return overviewView(store.readHead(), this.actorIds(group));
     return contextView(store.read(), detail, this.actorIds(group));
@@ -58,7 +67,7 @@ export class ContextService {
 
   /** `get` for the wire: the same value, serialized once per context revision. */
   getSerialized(groupId: string, detail: 'overview' | 'summary' | 'full'): PreserializedResult<OpResult<'context_get'>> {
-    const group = this.kernel.groups.get(groupId);
+    const group = this.deps.groups.get(groupId);
     const head = this.store(groupId).readHead();
     const actors = this.actorIds(group).join('\n');
     const key = `${groupId}\n${detail}`;
@@ -73,7 +82,7 @@ export class ContextService {
   }
 
   list(groupId: string, args: TaskListArgs): OpResult<'task_list'> {
-    this.kernel.groups.get(groupId);
+    this.deps.groups.get(groupId);
     return taskList(this.store(groupId).read(), args);
   }
 
@@ -83,14 +92,14 @@ export class ContextService {
     by: string,
     req: { ops: readonly unknown[]; dry_run?: boolean | undefined; if_version?: string | undefined; idempotencyKey?: string | undefined },
   ): Promise<SyncResult> {
-    const group = this.kernel.groups.get(groupId);
+    const group = this.deps.groups.get(groupId);
     const principal = this.principal(group, by);
-    return this.kernel.groupLocks.run(`context:${groupId}`, async () => {
+    return this.deps.groupLocks.run(`context:${groupId}`, async () => {
       const result = await this.store(groupId).sync({ ...req, principal, roles: this.rolesOf(group) });
       if (!result.dry_run && result.persisted) {
         // Ids and op names only: titles, notes and agent memory stay in the context files.
         const changes = result.changes.map(({ index, op, task_id, actor_id }) => ({ index, op, ...(task_id ? { task_id } : {}), ...(actor_id ? { actor_id } : {}) }));
-        await this.kernel.append(groupId, { kind: 'context.sync', by, data: { version: result.version, tasks_version: result.tasks_version, changes } });
+        await this.deps.ledgers.append(groupId, { kind: 'context.sync', by, data: { version: result.version, tasks_version: result.tasks_version, changes } });
       }
       return result;
     });

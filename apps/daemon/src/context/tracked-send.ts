@@ -1,8 +1,9 @@
 import { effectiveRole, type GroupDoc } from '@cccc/groups';
 import { ErrorCodes, IpcError, isIpcError, type OpArgs, type OpResult } from '@cccc/ipc-protocol';
-import type { Kernel } from '../kernel/kernel.js';
-import { errorFields } from '../log.js';
-import { MessagingService } from '../messaging/messaging-service.js';
+import type { KeyedMutex } from '../concurrency/keyed-mutex.js';
+import type { GroupDocCache } from '../kernel/group-cache.js';
+import { errorFields, type Logger } from '../log.js';
+import type { MessagingService } from '../messaging/messaging-service.js';
 import { validateOutgoing } from '../messaging/outgoing.js';
 import { principalOf } from '../messaging/principal.js';
 import type { ContextService } from './context-service.js';
@@ -24,19 +25,20 @@ function impliedAssignee(group: GroupDoc, by: string, recipientIds: readonly str
  * validated before the task exists (a bad audience creates nothing); a failed task creation
  * sends nothing; a send that fails after the task is reported as partial_failure.
  */
-export class TrackedSend {
-  private readonly messaging: MessagingService;
+export interface TrackedSendDeps {
+  readonly groups: GroupDocCache;
+  readonly groupLocks: KeyedMutex;
+  readonly logger: Logger;
+  readonly messaging: MessagingService;
+  readonly context: ContextService;
+}
 
-  constructor(
-    private readonly kernel: Kernel,
-    private readonly context: ContextService,
-  ) {
-    this.messaging = new MessagingService(kernel);
-  }
+export class TrackedSend {
+  constructor(private readonly deps: TrackedSendDeps) {}
 
   async run(args: OpArgs<'tracked_send'>): Promise<OpResult<'tracked_send'>> {
     const by = principalOf(args.by);
-    const group = this.kernel.groups.get(args.group_id);
+    const group = this.deps.groups.get(args.group_id);
     const out = validateOutgoing(group, {
       by,
       text: args.text,
@@ -47,10 +49,10 @@ export class TrackedSend {
       requirePeerInsight: args.require_peer_insight,
     });
     // One key at a time per group, so two retries of the same request cannot both create a task.
-    return this.kernel.groupLocks.run(`tracked_send:${args.group_id}`, async () => {
+    return this.deps.groupLocks.run(`tracked_send:${args.group_id}`, async () => {
       const key = args.idempotency_key;
       const existing = key
-        ? [...this.context.store(args.group_id).read().tasks.values()].find((t) => t.idempotency_key === key && t.created_by === by)
+        ? [...this.deps.context.store(args.group_id).read().tasks.values()].find((t) => t.idempotency_key === key && t.created_by === by)
         : undefined;
       let task = existing;
       if (!task) {
@@ -66,14 +68,14 @@ export class TrackedSend {
           handoff_to: args.handoff_to,
           notes: args.notes,
         };
-        const synced = await this.context.sync(args.group_id, by, { ops: [op], idempotencyKey: key });
+        const synced = await this.deps.context.sync(args.group_id, by, { ops: [op], idempotencyKey: key });
         const id = synced.changes[0]!.task_id!;
         task = synced.state.tasks.get(id)!;
       }
       const task_ref = { kind: 'task_ref' as const, task_id: task.id, title: task.title, status: task.status };
       const base = { task_id: task.id, task_ref, task_created: true, ...(existing ? { replayed: true } : {}) };
       try {
-        const sent = await this.messaging.send({
+        const sent = await this.deps.messaging.send({
           group_id: args.group_id,
           text: args.text,
           by,
@@ -88,7 +90,7 @@ export class TrackedSend {
       } catch (error) {
         if (!isIpcError(error)) {
           // The partial result names internal_error only; the cause stays in the daemon log.
-          this.kernel.logger.log('error', 'tracked_send could not send its message', { group_id: args.group_id, ...errorFields(error) });
+          this.deps.logger.log('error', 'tracked_send could not send its message', { group_id: args.group_id, ...errorFields(error) });
         }
         const wire = isIpcError(error) ? error : new IpcError(ErrorCodes.internalError, 'the linked message could not be sent');
         return { ...base, message_sent: false, partial_failure: true, error: { code: wire.code, message: wire.message, details: wire.details } };

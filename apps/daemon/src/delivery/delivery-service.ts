@@ -1,10 +1,9 @@
 import { GroupErrorCodes, setActorEnabled, setGroupRunning, setGroupState } from '@cccc/groups';
 import { ErrorCodes, IpcError, isEventOfKind, type CCCSEventV1, type OpArgs, type OpResult } from '@cccc/ipc-protocol';
 import type { RuntimeTuning } from '../config.js';
-import type { Kernel } from '../kernel/kernel.js';
+import type { DeliveryDeps } from './delivery-deps.js';
 import { errorFields } from '../log.js';
 import { principalOf } from '../ops/principal.js';
-import type { ActorRuntimeService } from '../runtime/actor-runtime-service.js';
 import { ActorQueue } from './actor-queue.js';
 import { DeliveryWorker, TRANSPORT } from './delivery-worker.js';
 import { addressedActors, groupHoldReason, isDeliverable, modeOf, pushAudience, type DeliverableEvent } from './gates.js';
@@ -30,24 +29,25 @@ export class DeliveryService implements Disposable {
   private readonly stopping = new AbortController();
 
   constructor(
-    private readonly kernel: Kernel,
-    private readonly actors: ActorRuntimeService,
+    private readonly deps: DeliveryDeps,
     tuning: RuntimeTuning,
   ) {
     this.notices = new NoticeTimers({
-      kernel,
+      groups: deps.groups,
+      ledgers: deps.ledgers,
+      logger: deps.logger,
       holdReason: (g, a) => this.worker.holdReason(g, a),
       deliver: (g, e) => this.plan(g, e),
     });
-    this.worker = new DeliveryWorker(kernel, tuning, { onAccepted: (g, a, e) => this.notices.replyAccepted(g, a, e) }, this.stopping.signal);
+    this.worker = new DeliveryWorker(deps, tuning, { onAccepted: (g, a, e) => this.notices.replyAccepted(g, a, e) }, this.stopping.signal);
     this.subscriptions.push(
-      kernel.commits.onMessageCommitted((g, e) => this.onMessageCommitted(g, e)),
-      kernel.commits.onPublished((events) => {
+      deps.commits.onMessageCommitted((g, e) => this.onMessageCommitted(g, e)),
+      deps.commits.onPublished((events) => {
         for (const e of events) if (RESUME_KINDS.has(e.kind)) this.kickGroup(e.group_id);
       }),
-      actors.onActorStarted(({ groupId, actorId }) => void this.onActorStarted(groupId, actorId)),
+      deps.actorRuntime.onActorStarted(({ groupId, actorId }) => void this.onActorStarted(groupId, actorId)),
       // Send gate: work held while the runtime waited on the user goes as soon as the wait clears.
-      kernel.workingState.onChanged(({ groupId, actorId, previous, current }) => {
+      deps.workingState.onChanged(({ groupId, actorId, previous, current }) => {
         if (previous?.state.input_state === 'waiting_user' && current.state.input_state !== 'waiting_user') this.queues.get(`${groupId}/${actorId}`)?.kick();
       }),
     );
@@ -82,25 +82,24 @@ export class DeliveryService implements Disposable {
       await this.plan(groupId, event);
     } catch (error) {
       // The message is committed; delivery trouble is logged, never turned into a failed send.
-      this.kernel.logger.log('warn', 'delivery planning failed', { group_id: groupId, event_id: event.id, ...errorFields(error) });
+      this.deps.logger.log('warn', 'delivery planning failed', { group_id: groupId, event_id: event.id, ...errorFields(error) });
     }
   }
 
   /** Enabled recipients get the work queued; disabled ones a `delivery_blocked` fact. */
   async plan(groupId: string, event: CCCSEventV1): Promise<void> {
     if (!isDeliverable(event)) return;
-    const audience = pushAudience(event, this.kernel.groups.get(groupId));
-    const store = await this.kernel.ledger(groupId);
+    const audience = pushAudience(event, this.deps.groups.get(groupId));
+    const store = await this.deps.ledgers.get(groupId);
     for (const actorId of audience.disabled) {
       const claim = await store.claimDelivery({ actorId, sourceEventId: event.id, transport: TRANSPORT });
       if (!claim.claimed) continue;
-      const settled = await store.settleDelivery({ actorId, sourceEventId: event.id, state: 'failed', reason: BLOCKED });
-      this.kernel.published([claim.event, settled]);
+      await store.settleDelivery({ actorId, sourceEventId: event.id, state: 'failed', reason: BLOCKED });
     }
     // Enabled but not running recipients are woken, unless the group holds all work anyway.
-    const wake = !groupHoldReason(this.kernel.groups.get(groupId));
+    const wake = !groupHoldReason(this.deps.groups.get(groupId));
     for (const actorId of audience.enabled) {
-      if (wake && !this.actors.isRunning(groupId, actorId)) await this.actors.ensureRunning(groupId, actorId, 'wake');
+      if (wake && !this.deps.actorRuntime.isRunning(groupId, actorId)) await this.deps.actorRuntime.ensureRunning(groupId, actorId, 'wake');
       this.queue(groupId, actorId).push({ event });
     }
   }
@@ -110,38 +109,38 @@ export class DeliveryService implements Disposable {
    * its addressed actors (each transition with its event), then delivers normally.
    */
   private async wakeForUser(groupId: string, event: CCCSEventV1): Promise<void> {
-    const addressed = addressedActors(event, this.kernel.groups.get(groupId)).map((a) => a.id);
+    const addressed = addressedActors(event, this.deps.groups.get(groupId)).map((a) => a.id);
     if (addressed.length === 0) return;
     await this.resumeGroup(groupId, 'user', 'user_send', addressed);
   }
 
   /** Group to active + running, the named actors enabled: only what changes is written. */
   private async resumeGroup(groupId: string, by: string, reason: string, actorIds: readonly string[]): Promise<void> {
-    const layout = this.kernel.layout;
-    await this.kernel.groupLocks.run(groupId, async () => {
+    const layout = this.deps.layout;
+    await this.deps.groupLocks.run(groupId, async () => {
       // Every user Send passes here; the cached group.yaml is dropped only after a write, or
       // each Send would parse the YAML again.
       let wrote = false;
       try {
-        const group = this.kernel.groups.get(groupId);
+        const group = this.deps.groups.get(groupId);
         if (group.state === 'paused' || group.state === 'idle') {
           wrote = true;
           const { old_state, new_state } = await setGroupState(layout, groupId, 'active');
-          await this.kernel.append(groupId, { kind: 'group.set_state', by, data: { old_state, new_state, reason } });
+          await this.deps.ledgers.append(groupId, { kind: 'group.set_state', by, data: { old_state, new_state, reason } });
         }
         for (const actorId of actorIds) {
           if (group.actors.find((a) => a.id === actorId)?.enabled !== false) continue;
           wrote = true;
           await setActorEnabled(layout, 'user', groupId, actorId, true);
-          await this.kernel.append(groupId, { kind: 'actor.update', by, data: { actor_id: actorId, patch: { enabled: true }, reason } });
+          await this.deps.ledgers.append(groupId, { kind: 'actor.update', by, data: { actor_id: actorId, patch: { enabled: true }, reason } });
         }
         if (!group.running) {
           wrote = true;
           await setGroupRunning(layout, groupId, true);
-          await this.kernel.append(groupId, { kind: 'group.start', by, data: { started: [...actorIds], reason } });
+          await this.deps.ledgers.append(groupId, { kind: 'group.start', by, data: { started: [...actorIds], reason } });
         }
       } finally {
-        if (wrote) this.kernel.groups.invalidate(groupId);
+        if (wrote) this.deps.groups.invalidate(groupId);
       }
     });
   }
@@ -153,8 +152,8 @@ export class DeliveryService implements Disposable {
   private async onActorStarted(groupId: string, actorId: string): Promise<void> {
     try {
       this.worker.preambles.clear(groupId, actorId);
-      const store = await this.kernel.ledger(groupId);
-      const group = this.kernel.groups.get(groupId);
+      const store = await this.deps.ledgers.get(groupId);
+      const group = this.deps.groups.get(groupId);
       let pending: DeliverableEvent[] = [];
       let generationAddId: string | undefined;
       let legacyReads: Array<{ id: string; targetId: string }> = [];
@@ -179,14 +178,14 @@ export class DeliveryService implements Disposable {
       q.kick();
       if (store.inboxCount({ actorId }) > 0) this.notices.armMail(groupId, actorId);
     } catch (error) {
-      this.kernel.logger.log('warn', 'refill at actor start failed', { group_id: groupId, actor_id: actorId, ...errorFields(error) });
+      this.deps.logger.log('warn', 'refill at actor start failed', { group_id: groupId, actor_id: actorId, ...errorFields(error) });
     }
   }
 
   /** §8.6 message_deliver: promote Mail or retry blocked/failed work, claims recorded before returning. */
   async deliverExplicit(args: OpArgs<'message_deliver'>): Promise<OpResult<'message_deliver'>> {
     const by = principalOf(args.by);
-    const store = await this.kernel.ledger(args.group_id);
+    const store = await this.deps.ledgers.get(args.group_id);
     const source = store.findById(args.source_event_id) ?? store.findByPrefix(args.source_event_id);
     if (!source || !isEventOfKind(source, 'chat.message')) {
       throw new IpcError(LedgerErrorCodes.eventNotFound, `no chat.message ${args.source_event_id} in this group`, { source_event_id: args.source_event_id });
@@ -194,7 +193,7 @@ export class DeliveryService implements Disposable {
     if (by !== 'user' && by !== source.by) {
       throw new IpcError(ErrorCodes.permissionDenied, 'only the source sender or user may request delivery', { by, source_by: source.by });
     }
-    const group = this.kernel.groups.get(args.group_id);
+    const group = this.deps.groups.get(args.group_id);
     const recipients = addressedActors(source, group);
     const toClaim: string[] = [];
     for (const actorId of [...new Set(args.actor_ids)]) {
@@ -211,11 +210,10 @@ export class DeliveryService implements Disposable {
     }
     if (toClaim.length > 0) {
       if (groupHoldReason(group)) await this.resumeGroup(args.group_id, by, 'message_deliver', []);
-      for (const actorId of toClaim) await this.actors.start(args.group_id, actorId);
+      for (const actorId of toClaim) await this.deps.actorRuntime.start(args.group_id, actorId);
       for (const actorId of toClaim) {
         const claim = await store.claimDelivery({ actorId, sourceEventId: source.id, transport: TRANSPORT, forceAmbiguous: args.force_ambiguous === true });
         if (!claim.claimed) throw new IpcError(LedgerErrorCodes.deliveryInProgress, `delivery to ${actorId} changed concurrently`, { actor_id: actorId });
-        this.kernel.published([claim.event]);
       }
       for (const actorId of toClaim) this.queue(args.group_id, actorId).push({ event: source, preclaimed: true });
     }

@@ -8,7 +8,7 @@ import {
   type TerminalSession,
 } from '@cccc/pty-runtime';
 import type { RuntimeTuning } from '../config.js';
-import type { Kernel } from '../kernel/kernel.js';
+import type { DeliveryDeps } from './delivery-deps.js';
 import { errorFields } from '../log.js';
 import type { ConfirmedItem, Expectation } from '../hooks/delivery-confirmations.js';
 import { sessionIdentity } from '../hooks/session-identity.js';
@@ -37,20 +37,20 @@ export class DeliveryWorker {
   readonly preambles: PreambleLedger;
 
   constructor(
-    private readonly kernel: Kernel,
+    private readonly deps: DeliveryDeps,
     private readonly tuning: RuntimeTuning,
     private readonly hooks: DeliveryWorkerHooks,
     /** Shutdown: every wait of a step ends, and the step leaves its work queued. */
     private readonly stopping: AbortSignal,
   ) {
-    this.preambles = new PreambleLedger(kernel.layout);
+    this.preambles = new PreambleLedger(deps.layout);
   }
 
   /** Why the actor's work must wait (paused/stopped group, disabled or not running actor), if it must. */
   holdReason(groupId: string, actorId: string): string | undefined {
     let group;
     try {
-      group = this.kernel.groups.get(groupId);
+      group = this.deps.groups.get(groupId);
     } catch {
       return 'group_not_found';
     }
@@ -59,7 +59,7 @@ export class DeliveryWorker {
     const actor = group.actors.find((a) => a.id === actorId);
     if (!actor) return 'actor_not_found';
     if (actor.enabled === false) return 'actor_disabled';
-    const session = this.kernel.runtimes.get(groupId, actorId)?.session;
+    const session = this.deps.runtimes.get(groupId, actorId)?.session;
     if (!session || session.exited) return 'not_running';
     return undefined;
   }
@@ -71,7 +71,7 @@ export class DeliveryWorker {
       for (const item of queue.extract((i) => i.preclaimed === true)) await this.settle(groupId, actorId, item, { outcome: 'failed', reason: hold });
       return 'held';
     }
-    const terminal = this.kernel.runtimes.get(groupId, actorId)!;
+    const terminal = this.deps.runtimes.get(groupId, actorId)!;
     const session = terminal.session!;
     await this.waitReady(session);
     if (this.stopping.aborted) return 'held';
@@ -83,27 +83,24 @@ export class DeliveryWorker {
     if (await this.heldOnUser(groupId, actorId, queue)) return 'held';
 
     const batch: WorkItem[] = [];
-    const store = await this.kernel.ledger(groupId);
+    const store = await this.deps.ledgers.get(groupId);
     for (const item of queue.take(MAX_BATCH)) {
       if (item.preclaimed) {
         batch.push(item);
         continue;
       }
       const claim = await store.claimDelivery({ actorId, sourceEventId: item.event.id, transport: TRANSPORT });
-      if (claim.claimed) {
-        this.kernel.published([claim.event]);
-        batch.push(item);
-      }
+      if (claim.claimed) batch.push(item);
     }
     if (batch.length === 0) return 'continue';
 
-    const actor = this.kernel.groups.get(groupId).actors.find((a) => a.id === actorId);
+    const actor = this.deps.groups.get(groupId).actors.find((a) => a.id === actorId);
     const runtime = getRuntime(actor?.runtime ?? 'custom');
     let expectation: Expectation | undefined;
     let outcome: SubmitOutcome;
     try {
       const text = renderDeliveryBatch(batch.map(toDeliveryItem), { mailPending: store.inboxCount({ actorId }) });
-      expectation = sessionIdentity(session) ? this.kernel.confirmations.begin(groupId, actorId, session, 'delivery', text) : undefined;
+      expectation = sessionIdentity(session) ? this.deps.confirmations.begin(groupId, actorId, session, 'delivery', text) : undefined;
       outcome = await terminal.submit(text, {
         submit: actor?.submit ?? runtime.submit,
         submitDelayMs: this.tuning.submitDelayMs,
@@ -119,8 +116,8 @@ export class DeliveryWorker {
       if (deliveryId) accepted.push({ sourceEventId: item.event.id, deliveryId });
     }
     if (expectation) {
-      if (accepted.length > 0) this.kernel.confirmations.accepted(groupId, actorId, expectation, accepted);
-      else this.kernel.confirmations.abandon(groupId, actorId, expectation);
+      if (accepted.length > 0) this.deps.confirmations.accepted(groupId, actorId, expectation, accepted);
+      else this.deps.confirmations.abandon(groupId, actorId, expectation);
     }
     return 'continue';
   }
@@ -132,7 +129,7 @@ export class DeliveryWorker {
    * service reports the wait cleared).
    */
   private async heldOnUser(groupId: string, actorId: string, queue: ActorQueue): Promise<boolean> {
-    const { state } = await this.kernel.workingState.derive(groupId, actorId);
+    const { state } = await this.deps.workingState.derive(groupId, actorId);
     if (state.input_state !== 'waiting_user') return false;
     setTimeout(() => queue.kick(), this.tuning.workingStateTickMs).unref();
     return true;
@@ -144,11 +141,10 @@ export class DeliveryWorker {
     const reason = 'reason' in outcome && typeof outcome.reason === 'string' ? outcome.reason : undefined;
     let event: DeliveryEvent;
     try {
-      const store = await this.kernel.ledger(groupId);
+      const store = await this.deps.ledgers.get(groupId);
       event = await store.settleDelivery({ actorId, sourceEventId: item.event.id, state, ...(reason ? { reason } : {}) });
-      this.kernel.published([event]);
     } catch (error) {
-      this.kernel.logger.log('warn', 'could not settle a delivery', { group_id: groupId, actor_id: actorId, event_id: item.event.id, ...errorFields(error) });
+      this.deps.logger.log('warn', 'could not settle a delivery', { group_id: groupId, actor_id: actorId, event_id: item.event.id, ...errorFields(error) });
       return undefined;
     }
     if (state === 'accepted' && item.event.kind === 'chat.message' && modeOf(item.event) === 'request_reply') {
@@ -166,16 +162,16 @@ export class DeliveryWorker {
 
   private async sendPreamble(groupId: string, actorId: string, session: TerminalSession): Promise<void> {
     if (this.preambles.sentTo(groupId, actorId, session)) return;
-    const terminal = this.kernel.runtimes.get(groupId, actorId);
+    const terminal = this.deps.runtimes.get(groupId, actorId);
     if (!terminal) return;
     if (!session.bracketedPaste) await waitForEvent(session.onBracketedPasteChange, (on) => on, PASTE_WAIT_MS, this.stopping);
     if (this.stopping.aborted) return;
-    const group = this.kernel.groups.get(groupId);
+    const group = this.deps.groups.get(groupId);
     const actor = group.actors.find((a) => a.id === actorId);
     const runtime = getRuntime(actor?.runtime ?? 'custom');
     // The preamble's own prompt hook must not be taken for the first delivery's confirmation.
-    const text = preambleText(this.kernel.layout, group, actorId);
-    const expectation = sessionIdentity(session) ? this.kernel.confirmations.begin(groupId, actorId, session, 'preamble', text) : undefined;
+    const text = preambleText(this.deps.layout, group, actorId);
+    const expectation = sessionIdentity(session) ? this.deps.confirmations.begin(groupId, actorId, session, 'preamble', text) : undefined;
     const result = await terminal.submit(text, {
       submit: actor?.submit ?? runtime.submit,
       submitDelayMs: this.tuning.submitDelayMs,
@@ -185,8 +181,8 @@ export class DeliveryWorker {
     // Anything but a proven non-write counts as sent: a preamble is never pasted twice.
     if (result.outcome !== 'failed') this.preambles.markSent(groupId, actorId, session);
     if (expectation) {
-      if (result.outcome === 'accepted') this.kernel.confirmations.accepted(groupId, actorId, expectation, []);
-      else this.kernel.confirmations.abandon(groupId, actorId, expectation);
+      if (result.outcome === 'accepted') this.deps.confirmations.accepted(groupId, actorId, expectation, []);
+      else this.deps.confirmations.abandon(groupId, actorId, expectation);
     }
     if (result.outcome === 'accepted') await pause(this.tuning.preambleGapMs, this.stopping);
   }

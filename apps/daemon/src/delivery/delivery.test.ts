@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { deliveries, events, fakeAgentGroup, runtimeFixture, screenOf, waitFor } from '../runtime/runtime-test-support.js';
+import { deliveries, events, fakeAgentGroup, runtimeFixture, screenOf, waitFor } from '../../test-support/daemon-fixture.js';
 
 type Fx = Awaited<ReturnType<typeof runtimeFixture>>;
 
 const received = (fx: Fx, gid: string, aid: string, needle: string) =>
-  waitFor(async () => (await screenOf(fx.kernel, gid, aid)).includes(needle), 10_000, `screen of ${aid} to show ${needle}`);
+  waitFor(async () => (await screenOf(fx, gid, aid)).includes(needle), 10_000, `screen of ${aid} to show ${needle}`);
 
 describe('delivery into PTY actors (real PTYs, fake agent)', () => {
   let fx: Fx | undefined;
@@ -26,7 +26,7 @@ describe('delivery into PTY actors (real PTYs, fake agent)', () => {
 
     const rr = await fx.client.call('send', { group_id: gid, text: 'answer me', to: ['peer1'], message_mode: 'request_reply' });
     await received(fx, gid, 'peer1', `[event_id=${rr.event.id} reply_required]: answer me`);
-    const screen = await screenOf(fx.kernel, gid, 'peer1');
+    const screen = await screenOf(fx, gid, 'peer1');
     expect(screen.split('You are peer1').length - 1).toBe(1);
   });
 
@@ -36,9 +36,9 @@ describe('delivery into PTY actors (real PTYs, fake agent)', () => {
     await fx.client.call('group_start', { group_id: gid });
     const first = await fx.client.call('send', { group_id: gid, text: 'warm', to: ['peer1'], message_mode: 'send' });
     await waitFor(() => deliveries(fx!, gid, first.event.id).includes('peer1:accepted'), 10_000, 'accepted');
-    const loads = fx.kernel.groups.stats.loads;
+    const loads = fx.services.groups.stats.loads;
     for (let i = 0; i < 5; i++) await fx.client.call('send', { group_id: gid, text: `again ${i}`, to: ['peer1'], message_mode: 'send' });
-    expect(fx.kernel.groups.stats.loads).toBe(loads);
+    expect(fx.services.groups.stats.loads).toBe(loads);
   });
 
   it('mail never touches the runtime; message_deliver promotes it under the §8.6 rules', async () => {
@@ -48,7 +48,7 @@ describe('delivery into PTY actors (real PTYs, fake agent)', () => {
     const { event } = await fx.client.call('send', { group_id: gid, text: 'fyi', to: ['peer1'], message_mode: 'mail' });
     await new Promise((r) => setTimeout(r, 500));
     expect(deliveries(fx, gid, event.id)).toEqual([]);
-    expect(await screenOf(fx.kernel, gid, 'peer1')).not.toContain('fyi');
+    expect(await screenOf(fx, gid, 'peer1')).not.toContain('fyi');
 
     const codeOf = async (args: Record<string, unknown>) =>
       (await fx!.client.request({ v: 1, op: 'message_deliver', args: { group_id: gid, source_event_id: event.id, ...args } })).error?.code;

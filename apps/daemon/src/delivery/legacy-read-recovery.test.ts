@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startDaemonFixture } from '../testing/daemon-fixture.js';
-import { FAST_ENV, deliveries, events, screenOf, waitFor } from '../runtime/runtime-test-support.js';
+import { startDaemonFixture } from '../../test-support/daemon-fixture.js';
+import { FAST_ENV, deliveries, events, screenOf, waitFor } from '../../test-support/daemon-fixture.js';
 
 // The home the reference daemon wrote (group refbench, actor peer1 of its own generation).
 const REFERENCE_HOME = '/work/shared/fixtures/reference-home';
@@ -60,9 +60,8 @@ describe('legacy chat.read watermark at recovery, on a home written by the refer
 
     const f = fx;
     for (const e of [fresh, fresh2]) await waitFor(() => deliveries(f, GID, e.id).includes('peer1:accepted'), 20_000, `accepted ${e.id}`);
-    const kernel = f.daemon.kernel!;
-    await waitFor(async () => (await screenOf(kernel, GID, 'peer1')).includes('second fresh nudge'), 10_000, 'second fresh nudge on screen');
-    const screen = await screenOf(kernel, GID, 'peer1');
+    await waitFor(async () => (await screenOf(f, GID, 'peer1')).includes('second fresh nudge'), 10_000, 'second fresh nudge on screen');
+    const screen = await screenOf(f, GID, 'peer1');
     expect(screen).toContain('fresh nudge after the watermark');
     for (const e of consumed) expect(deliveries(f, GID, e.id)).toEqual([]);
     expect(screen).not.toContain('legacy nudge');

@@ -1,14 +1,17 @@
 import { mailNotice } from '@cccc/pty-runtime';
 import { isEventOfKind, type CCCSEventV1 } from '@cccc/ipc-protocol';
-import type { Kernel } from '../kernel/kernel.js';
-import { errorFields } from '../log.js';
+import type { GroupDocCache } from '../kernel/group-cache.js';
+import type { LedgerPool } from '../kernel/ledger-pool.js';
+import { errorFields, type Logger } from '../log.js';
 import { modeOf } from './gates.js';
 
 export const DEFAULT_MAIL_NOTICE_AFTER_SECONDS = 1800;
 export const DEFAULT_REPLY_NOTICE_AFTER_SECONDS = 900;
 
 export interface NoticeDeps {
-  readonly kernel: Kernel;
+  readonly groups: GroupDocCache;
+  readonly ledgers: Pick<LedgerPool, 'get' | 'append'>;
+  readonly logger: Logger;
   /** Why the actor may not be woken now (paused/stopped group, disabled, not running). */
   holdReason(groupId: string, actorId: string): string | undefined;
   /** Hand a committed system.notify to delivery. */
@@ -27,7 +30,7 @@ export class NoticeTimers implements Disposable {
   constructor(private readonly deps: NoticeDeps) {}
 
   private settings(groupId: string): { mail: number; reply: number } {
-    const d = this.deps.kernel.groups.get(groupId).delivery ?? {};
+    const d = this.deps.groups.get(groupId).delivery ?? {};
     return {
       mail: d.mail_notice_after_seconds ?? DEFAULT_MAIL_NOTICE_AFTER_SECONDS,
       reply: d.reply_notice_after_seconds ?? DEFAULT_REPLY_NOTICE_AFTER_SECONDS,
@@ -67,7 +70,7 @@ export class NoticeTimers implements Disposable {
 
   private async fireMail(groupId: string, actorId: string): Promise<void> {
     if (this.deps.holdReason(groupId, actorId)) return;
-    const store = await this.deps.kernel.ledger(groupId);
+    const store = await this.deps.ledgers.get(groupId);
     // Mail with accepted/ambiguous manual delivery no longer needs an active notice.
     const waiting = store
       .inboxPeek({ actorId, limit: 1000 })
@@ -79,14 +82,14 @@ export class NoticeTimers implements Disposable {
 
   private async fireReply(groupId: string, actorId: string, source: CCCSEventV1): Promise<void> {
     if (this.deps.holdReason(groupId, actorId)) return;
-    const store = await this.deps.kernel.ledger(groupId);
+    const store = await this.deps.ledgers.get(groupId);
     const open = store.replyObligations(source.id).some((o) => o.actor_id === actorId && o.status === 'open');
     if (!open) return;
     await this.notify(groupId, actorId, 'reply_notice', 'Reply pending', `A reply is still expected for event_id=${source.id}. Use cccc_message_reply with that event_id when ready.`);
   }
 
   private async notify(groupId: string, actorId: string, kind: string, title: string, message: string): Promise<void> {
-    const { event } = await this.deps.kernel.append(groupId, {
+    const { event } = await this.deps.ledgers.append(groupId, {
       kind: 'system.notify',
       by: 'system',
       data: { kind, priority: 'normal', title, message, target_actor_id: actorId, im_visibility: 'internal', context: {} },
@@ -95,7 +98,7 @@ export class NoticeTimers implements Disposable {
   }
 
   private logFailure(kind: string, groupId: string, actorId: string, error: unknown): void {
-    this.deps.kernel.logger.log('warn', 'notice timer failed', { kind, group_id: groupId, actor_id: actorId, ...errorFields(error) });
+    this.deps.logger.log('warn', 'notice timer failed', { kind, group_id: groupId, actor_id: actorId, ...errorFields(error) });
   }
 
   [Symbol.dispose](): void {

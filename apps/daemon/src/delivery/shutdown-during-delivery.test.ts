@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { expect, it } from 'vitest';
-import { FAST_ENV, waitFor } from '../runtime/runtime-test-support.js';
+import { FAST_ENV, waitFor } from '../../test-support/daemon-fixture.js';
 
 const CLI = resolve(import.meta.dirname, '../../../cli/bin/cccc.js');
 

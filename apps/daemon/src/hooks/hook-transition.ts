@@ -1,5 +1,5 @@
 import type { ActivityEntry, HookState } from '@cccc/hook-fence';
-import type { Kernel } from '../kernel/kernel.js';
+import type { HookDeps } from './hook-deps.js';
 import { activityLockKey, readActivityStore, writeActivityStore, writeHookState } from './hook-files.js';
 
 export type HookTransition =
@@ -15,24 +15,24 @@ export type HookTransition =
  * (an exhausted fence stays closed).
  */
 export function commitHookTransition(
-  kernel: Kernel,
+  deps: HookDeps,
   ids: { groupId: string; actorId: string; event: string; prompt?: string | null },
   before: HookState,
   transition: (entries: readonly ActivityEntry[]) => HookTransition,
 ): Promise<{ accepted: boolean; reason?: string }> {
   const { groupId, actorId, event } = ids;
-  return kernel.groupLocks.run(activityLockKey(groupId), async () => {
-    const store = await readActivityStore(kernel.layout, groupId);
+  return deps.groupLocks.run(activityLockKey(groupId), async () => {
+    const store = await readActivityStore(deps.layout, groupId);
     if ('error' in store) return { accepted: false, reason: 'runtime_activity_unavailable' };
     const change = transition(store.entries);
     if (!change.accepted) {
-      if (change.state !== before) await writeHookState(kernel.layout, change.state);
+      if (change.state !== before) await writeHookState(deps.layout, change.state);
       return { accepted: false, reason: change.reason };
     }
-    await writeActivityStore(kernel.layout, groupId, change.entries);
-    await writeHookState(kernel.layout, change.state);
-    kernel.hookAccepted(groupId, actorId, change.state.runtime, event, ids.prompt ?? null);
-    kernel.activity.publish(groupId, change.entries);
+    await writeActivityStore(deps.layout, groupId, change.entries);
+    await writeHookState(deps.layout, change.state);
+    deps.hookAccepted({ groupId, actorId, runtime: change.state.runtime, event, prompt: ids.prompt ?? null });
+    deps.activity.publish(groupId, change.entries);
     return { accepted: true };
   });
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { utcNowIso } from '@cccc/groups';
 import { commitInterrupt } from '@cccc/hook-fence';
 import type { TerminalSession } from '@cccc/pty-runtime';
-import type { Kernel } from '../kernel/kernel.js';
+import type { HookDeps } from './hook-deps.js';
 import { hookActorLockKey, readHookState, readLaunchRecord } from './hook-files.js';
 import { commitHookTransition } from './hook-transition.js';
 import { sessionIdentity } from './session-identity.js';
@@ -26,15 +26,15 @@ export function isInterruptInput(bytes: Uint8Array): boolean {
  * daemon launched with hooks and whose launch record and hook state still name it; anything else
  * is left alone.
  */
-export async function recordTerminalInterrupt(kernel: Kernel, groupId: string, actorId: string, session: TerminalSession): Promise<boolean> {
+export async function recordTerminalInterrupt(deps: HookDeps, groupId: string, actorId: string, session: TerminalSession): Promise<boolean> {
   const identity = sessionIdentity(session);
   if (!identity || session.exited) return false;
-  return kernel.groupLocks.run(hookActorLockKey(groupId, actorId), async () => {
-    const record = await readLaunchRecord(kernel.layout, groupId, actorId);
+  return deps.groupLocks.run(hookActorLockKey(groupId, actorId), async () => {
+    const record = await readLaunchRecord(deps.layout, groupId, actorId);
     if (!record?.hook_enabled || record.pid !== identity.pid || record.launch_token !== identity.launch_token || record.runtime !== identity.runtime) return false;
-    const state = await readHookState(kernel.layout, record.runtime, groupId, actorId);
+    const state = await readHookState(deps.layout, record.runtime, groupId, actorId);
     if (!state || state.launch_token !== identity.launch_token) return false;
-    const result = await commitHookTransition(kernel, { groupId, actorId, event: 'Interrupt' }, state, (entries) => {
+    const result = await commitHookTransition(deps, { groupId, actorId, event: 'Interrupt' }, state, (entries) => {
       const change = commitInterrupt({ state, entries, now: new Date(), updatedAt: utcNowIso(), newId: () => randomBytes(16).toString('hex') });
       return change.changed ? { accepted: true, state: change.state, entries: change.entries } : { accepted: false, reason: 'no_open_session', state };
     });

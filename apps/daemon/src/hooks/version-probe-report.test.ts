@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { ACTOR_START_PROBLEM_KIND } from '@cccc/ipc-protocol';
 import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { events, runtimeFixture } from '../runtime/runtime-test-support.js';
-import { hookedRuntimeFixture } from './claude-test-support.js';
+import { events, runtimeFixture } from '../../test-support/daemon-fixture.js';
+import { hookedRuntimeFixture } from '../../test-support/claude-fixture.js';
 import { probeClaudeHooks } from './hook-launch.js';
 
 /** A `claude` on a PATH whose `--version` runs `versionScript`; anything else is the fake agent. */
@@ -49,7 +49,7 @@ describe('a failed claude version probe is reported, and the actor runs without 
     expect(listed.start_failure).toBeUndefined();
     const problems = events(fx, group_id).filter((e) => e.kind === ACTOR_START_PROBLEM_KIND);
     expect(problems.map((e) => [e.data['actor_id'], e.data['running'], e.data['code'], e.data['exit_code']])).toEqual([['peer1', true, 'version_probe_failed', 7]]);
-    expect(fx.kernel.runtimes.get(group_id, 'peer1')?.session?.exited).toBe(false);
+    expect(fx.services.runtimes.get(group_id, 'peer1')?.session?.exited).toBe(false);
   });
 
   it('a probe that hangs is cut off after 3 s and reported as not answering', async () => {

@@ -1,9 +1,11 @@
-import { utcNowIso } from '@cccc/groups';
+import { utcNowIso, type HomeLayout } from '@cccc/groups';
 import { deriveWorkingState, type LaunchIdentity, type WorkingState } from '@cccc/hook-fence';
 import { Emitter, type TerminalSession } from '@cccc/pty-runtime';
 import { KeyedMutex } from '../concurrency/keyed-mutex.js';
-import type { Kernel } from '../kernel/kernel.js';
-import { errorFields } from '../log.js';
+import type { GroupDocCache } from '../kernel/group-cache.js';
+import type { LedgerPool } from '../kernel/ledger-pool.js';
+import { errorFields, type Logger } from '../log.js';
+import type { RuntimeRegistry } from '../runtime/runtime-registry.js';
 import { activityChanged, activityEntry, track, type TrackedState } from './actor-activity.js';
 import { readHookState, readLaunchRecord } from './hook-files.js';
 import { sessionIdentity } from './session-identity.js';
@@ -24,6 +26,14 @@ export interface WorkingStateChange {
   readonly actorId: string;
   readonly previous: TrackedState | undefined;
   readonly current: TrackedState;
+}
+
+export interface WorkingStateDeps {
+  readonly layout: HomeLayout;
+  readonly groups: GroupDocCache;
+  readonly ledgers: Pick<LedgerPool, 'append'>;
+  readonly runtimes: RuntimeRegistry;
+  readonly logger: Logger;
 }
 
 /** A derived state plus the time its effective state last changed (what actor_list shows). */
@@ -51,7 +61,7 @@ export class WorkingStateService implements Disposable {
   private ticking = false;
 
   constructor(
-    private readonly kernel: Kernel,
+    private readonly deps: WorkingStateDeps,
     tickMs: number,
   ) {
     this.timer = setInterval(() => void this.tick(), tickMs);
@@ -60,22 +70,22 @@ export class WorkingStateService implements Disposable {
 
   /** Derive one actor's state now, without recording it. */
   async derive(groupId: string, actorId: string): Promise<{ running: boolean; idleSeconds: number | null; state: WorkingState }> {
-    const session = this.kernel.runtimes.get(groupId, actorId)?.session;
+    const session = this.deps.runtimes.get(groupId, actorId)?.session;
     const live = session && !session.exited ? session : undefined;
     if (!live) {
       const state = deriveWorkingState({ running: false, cliAlive: false, session: null, launch: null, hook: null, terminal: null, idleSeconds: 0, hadRecentOutput: false });
       return { running: false, idleSeconds: null, state };
     }
     const identity = sessionIdentity(live);
-    const record = await failClosed(readLaunchRecord(this.kernel.layout, groupId, actorId));
+    const record = await failClosed(readLaunchRecord(this.deps.layout, groupId, actorId));
     const launch: LaunchIdentity | null =
       record && record.hook_enabled && record.pid !== null ? { runtime: record.runtime, pid: record.pid, launch_token: record.launch_token } : null;
     const runtime = identity?.runtime ?? launch?.runtime;
-    const hook = runtime === 'claude' || runtime === 'codex' ? await failClosed(readHookState(this.kernel.layout, runtime, groupId, actorId)) : null;
+    const hook = runtime === 'claude' || runtime === 'codex' ? await failClosed(readHookState(this.deps.layout, runtime, groupId, actorId)) : null;
     const now = Date.now();
     const seen = this.sampleOutput(live, now);
     const idleSeconds = Math.max(0, (now - seen.at) / 1000);
-    const actor = this.kernel.groups.get(groupId).actors.find((a) => a.id === actorId);
+    const actor = this.deps.groups.get(groupId).actors.find((a) => a.id === actorId);
     // Screen heuristics exist only for the CLIs they were written for.
     const screenRuntime = actor?.runtime === 'claude' || actor?.runtime === 'codex' ? actor.runtime : undefined;
     const state = deriveWorkingState({
@@ -109,7 +119,7 @@ export class WorkingStateService implements Disposable {
   private async refreshLocked(groupId: string, only?: string): Promise<void> {
     let actorIds: string[];
     try {
-      actorIds = this.kernel.groups.get(groupId).actors.map((a) => a.id);
+      actorIds = this.deps.groups.get(groupId).actors.map((a) => a.id);
     } catch {
       actorIds = []; // the group is gone: everyone it had is reported stopped below
     }
@@ -136,9 +146,9 @@ export class WorkingStateService implements Disposable {
         ...gone.map(([id, t]) => activityEntry(id, track(t, false, null, stopped, now))),
       ];
       try {
-        await this.kernel.append(groupId, { kind: 'actor.activity', by: 'system', data: { actors } });
+        await this.deps.ledgers.append(groupId, { kind: 'actor.activity', by: 'system', data: { actors } });
       } catch (error) {
-        this.kernel.logger.log('warn', 'could not record actor activity', { group_id: groupId, ...errorFields(error) });
+        this.deps.logger.log('warn', 'could not record actor activity', { group_id: groupId, ...errorFields(error) });
       }
     }
     for (const [actorId, current] of next) {
@@ -151,7 +161,7 @@ export class WorkingStateService implements Disposable {
 
   /** Groups with a live PTY, plus groups whose last recorded state still has someone not stopped. */
   private watchedGroups(): string[] {
-    const groups = new Set(this.kernel.runtimes.entries().map((e) => e.groupId));
+    const groups = new Set(this.deps.runtimes.entries().map((e) => e.groupId));
     for (const [gid, actors] of this.tracked) {
       if ([...actors.values()].some((t) => t.state.effective_working_state !== 'stopped')) groups.add(gid);
     }
@@ -166,7 +176,7 @@ export class WorkingStateService implements Disposable {
         try {
           await this.refreshGroup(gid);
         } catch (error) {
-          this.kernel.logger.log('warn', 'working state derivation failed', { group_id: gid, ...errorFields(error) });
+          this.deps.logger.log('warn', 'working state derivation failed', { group_id: gid, ...errorFields(error) });
         }
       }
     } finally {

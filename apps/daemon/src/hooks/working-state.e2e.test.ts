@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { actorHookKey } from '@cccc/hook-fence';
 import { opCatalog } from '@cccc/ipc-protocol';
 import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
-import { claudeGroup as claudeGroupOf, hookedRuntimeFixture } from './claude-test-support.js';
-import { events, runtimeFixture, screenOf, waitFor } from '../runtime/runtime-test-support.js';
+import { claudeGroup as claudeGroupOf, hookedRuntimeFixture } from '../../test-support/claude-fixture.js';
+import { events, runtimeFixture, screenOf, waitFor } from '../../test-support/daemon-fixture.js';
 
 // Working state with provenance, the send gate and delivery confirmation against a real daemon:
 // a fake agent installed as `claude` gets the injected hooks and runs the built `cccc hook
@@ -146,15 +146,15 @@ describe('working state with provenance (real daemon, real hooks)', () => {
     // Let the worker run several held passes (each re-check is one tick apart).
     for (let i = 0; i < 4; i++) {
       await new Promise((r) => setTimeout(r, 250));
-      await fx.kernel.delivery.idle(gid, 'peer1');
+      await fx.services.delivery.idle(gid, 'peer1');
     }
     expect(delivered()).toEqual([]);
-    expect(await screenOf(fx.kernel, gid, 'peer1')).not.toContain('GATED-MESSAGE');
+    expect(await screenOf(fx, gid, 'peer1')).not.toContain('GATED-MESSAGE');
 
     // The user answered: the tool runs, the wait clears, the held message goes.
     await hook(fx, gid, s, { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_use_id: 'toolu_perm', tool_input: {}, tool_response: {} });
     await waitFor(() => delivered().some((e) => e.data['state'] === 'accepted'), 20_000, 'accepted after the wait cleared');
-    await waitFor(async () => (await screenOf(fx!.kernel, gid, 'peer1')).includes('GATED-MESSAGE'), 10_000, 'message on screen');
+    await waitFor(async () => (await screenOf(fx!, gid, 'peer1')).includes('GATED-MESSAGE'), 10_000, 'message on screen');
   }, 90_000);
 
   it('send gate: a lone ESC typed at the terminal (a rejected prompt, which fires no hook) clears the wait; the held message goes', async () => {
@@ -171,7 +171,7 @@ describe('working state with provenance (real daemon, real hooks)', () => {
     attachment.socket.write('\x1b[A');
     for (let i = 0; i < 4; i++) {
       await new Promise((r) => setTimeout(r, 250));
-      await fx.kernel.delivery.idle(gid, 'peer1');
+      await fx.services.delivery.idle(gid, 'peer1');
     }
     expect(delivered()).toEqual([]);
     expect(await peer1(fx, gid)).toMatchObject({ input_state: 'waiting_user' });
@@ -181,7 +181,7 @@ describe('working state with provenance (real daemon, real hooks)', () => {
     expect(readJson(statePath(fx, gid))).toMatchObject({ status: 'idle', interrupted: true, event: 'Interrupt', operation_id: null });
     const { events: activity } = await fx.client.call('runtime_activity_snapshot', { group_id: gid });
     expect(activity.find((r) => r.operation_id === 'toolu_esc')).toMatchObject({ status: 'completed', event_type: 'Interrupt' });
-    await waitFor(async () => (await screenOf(fx!.kernel, gid, 'peer1')).includes('HELD-UNTIL-ESC'), 10_000, 'message on screen');
+    await waitFor(async () => (await screenOf(fx!, gid, 'peer1')).includes('HELD-UNTIL-ESC'), 10_000, 'message on screen');
   }, 90_000);
 
   it('delivery confirmation: the runtime\'s UserPromptSubmit after an accepted PTY delivery confirms it (ledger_statuses)', async () => {

@@ -1,5 +1,5 @@
 import { effectiveRole, type HomeLayout } from '@cccc/groups';
-import { openGroupLedger, type FileLedgerStore } from '@cccc/ledger';
+import { openGroupLedger, type AppendedListener, type AppendInput, type AppendResult, type FileLedgerStore } from '@cccc/ledger';
 import type { GroupDocCache } from './group-cache.js';
 
 /** `ledger.max_active_bytes` of group.yaml when it is a positive integer; else the default. */
@@ -16,6 +16,8 @@ export function maxActiveBytesOf(groups: GroupDocCache, groupId: string): number
 /**
  * Open ledgers of this daemon, one per group, opened on first use. The daemon is the single
  * writer, so it opens each ledger once and settles claims stranded by a previous process.
+ * Every event any writer appends to any of them reaches `onAppended` (the stream fan-out) from
+ * the store itself: publishing follows appending.
  */
 export class LedgerPool implements AsyncDisposable {
   private readonly open = new Map<string, Promise<FileLedgerStore>>();
@@ -23,7 +25,12 @@ export class LedgerPool implements AsyncDisposable {
   constructor(
     private readonly layout: HomeLayout,
     private readonly groups: GroupDocCache,
+    private readonly onAppended: AppendedListener,
   ) {}
+
+  async append<K extends string>(groupId: string, input: AppendInput<K>): Promise<AppendResult<K>> {
+    return (await this.get(groupId)).append(input);
+  }
 
   get(groupId: string): Promise<FileLedgerStore> {
     const existing = this.open.get(groupId);
@@ -33,6 +40,7 @@ export class LedgerPool implements AsyncDisposable {
         home: this.layout.home,
         groupId,
         settleStrandedDeliveries: true,
+        onAppended: this.onAppended,
         // Reference rotation rule: group.yaml ledger.max_active_bytes (default 5,000,000), at
         // most every 300 s; read per decision so an edited group.yaml applies at once.
         autoCompact: true,

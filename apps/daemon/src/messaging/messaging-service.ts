@@ -1,4 +1,4 @@
-import { activeScopeRoot, checkPermission, readScopedFiles, type GroupDoc, type MessageMode } from '@cccc/groups';
+import { activeScopeRoot, checkPermission, readScopedFiles, type GroupDoc, type HomeLayout, type MessageMode } from '@cccc/groups';
 import {
   ErrorCodes,
   IpcError,
@@ -11,7 +11,10 @@ import {
   type SystemNotifyData,
 } from '@cccc/ipc-protocol';
 import { LedgerErrorCodes, type LedgerStore } from '@cccc/ledger';
-import type { Kernel } from '../kernel/kernel.js';
+import type { KeyedMutex } from '../concurrency/keyed-mutex.js';
+import type { CommitHooks } from '../kernel/commit-hooks.js';
+import type { GroupDocCache } from '../kernel/group-cache.js';
+import type { LedgerPool } from '../kernel/ledger-pool.js';
 import { assertStoredAttachments, storeBlobs, type BlobSource } from './blobs.js';
 import { findClientDuplicate } from './client-id.js';
 import { assertKnownSender, validateOutgoing, type Outgoing } from './outgoing.js';
@@ -61,16 +64,25 @@ export function resolveChatMessage(store: LedgerStore, id: string, field: string
   return event;
 }
 
+export interface MessagingDeps {
+  readonly layout: HomeLayout;
+  readonly groups: GroupDocCache;
+  readonly ledgers: Pick<LedgerPool, 'get' | 'append'>;
+  readonly groupLocks: KeyedMutex;
+  /** Delivery planning runs before a send returns (its effects are in place when the caller hears back). */
+  readonly commits: Pick<CommitHooks, 'messageCommitted'>;
+}
+
 /**
  * The §8.6 write paths. Each validates everything first (a rejected request writes nothing),
- * then appends through the kernel so streams and later delivery hear about it.
+ * then appends; the ledger pool fans the event out, and delivery planning runs before return.
  */
 export class MessagingService {
-  constructor(private readonly kernel: Kernel) {}
+  constructor(private readonly deps: MessagingDeps) {}
 
   private async context(groupId: string) {
-    const group = this.kernel.groups.get(groupId);
-    const store = await this.kernel.ledger(groupId);
+    const group = this.deps.groups.get(groupId);
+    const store = await this.deps.ledgers.get(groupId);
     return { group, store };
   }
 
@@ -83,8 +95,8 @@ export class MessagingService {
   }
 
   private async commit(groupId: string, by: string, scopeKey: string, data: ChatMessageData): Promise<SendOutcome> {
-    const { event, duplicate } = await this.kernel.append(groupId, { kind: 'chat.message', by, scope_key: scopeKey, data });
-    if (!duplicate) await this.kernel.commits.messageCommitted(groupId, event);
+    const { event, duplicate } = await this.deps.ledgers.append(groupId, { kind: 'chat.message', by, scope_key: scopeKey, data });
+    if (!duplicate) await this.deps.commits.messageCommitted(groupId, event);
     return { event, message_mode: modeOf(event) };
   }
 
@@ -93,7 +105,7 @@ export class MessagingService {
     const { group, store } = await this.context(args.group_id);
     const dup = findClientDuplicate(store, by, args.client_id);
     if (dup) return { event: dup, message_mode: modeOf(dup) };
-    assertStoredAttachments(this.kernel.layout.groupDir(args.group_id), args.attachments);
+    assertStoredAttachments(this.deps.layout.groupDir(args.group_id), args.attachments);
     const out = this.validate(group, by, args, { hasAttachments: (args.attachments?.length ?? 0) > 0 });
     return this.commit(args.group_id, by, this.scopeKeyFor(group, args.path), this.messageData(args, out));
   }
@@ -133,7 +145,7 @@ export class MessagingService {
     const dup = findClientDuplicate(store, by, args.client_id);
     if (dup) return replayedReply(dup);
     const source = resolveChatMessage(store, args.reply_to, 'reply_to');
-    assertStoredAttachments(this.kernel.layout.groupDir(args.group_id), args.attachments);
+    assertStoredAttachments(this.deps.layout.groupDir(args.group_id), args.attachments);
     const mode = args.message_mode ?? 'send';
     const out = validateOutgoing(group, {
       by,
@@ -170,7 +182,7 @@ export class MessagingService {
     const sources: BlobSource[] = files.map((f) => ({ name: f.rel_path, bytes: f.bytes }));
     const text = args.text ?? `[cccc] shared ${files.length} file(s): ${files.map((f) => f.rel_path).join(', ')}`;
     const out = this.validate(group, by, { ...args, text }, { hasAttachments: true });
-    const attachments = await storeBlobs(this.kernel.layout.groupDir(args.group_id), sources);
+    const attachments = await storeBlobs(this.deps.layout.groupDir(args.group_id), sources);
     return this.commit(args.group_id, by, group.active_scope_key ?? '', this.messageData({ ...args, text, attachments }, out));
   }
 
@@ -229,10 +241,10 @@ export class MessagingService {
       });
     }
     checkPermission(by, 'message.cancel', { actors: group.actors, sourceSenderId: source.by });
-    return this.kernel.groupLocks.run(`cancel:${args.group_id}:${source.id}`, async () => {
+    return this.deps.groupLocks.run(`cancel:${args.group_id}:${source.id}`, async () => {
       const existing = store.findReplyRequestCancel(source.id);
       if (existing) return { event: existing };
-      const { event } = await this.kernel.append(args.group_id, {
+      const { event } = await this.deps.ledgers.append(args.group_id, {
         kind: 'chat.reply_request.cancelled',
         by,
         scope_key: source.scope_key,
@@ -244,7 +256,7 @@ export class MessagingService {
 
   async notify(args: OpArgs<'system_notify'>): Promise<OpResult<'system_notify'>> {
     const by = principalOf(args.by);
-    const group = this.kernel.groups.get(args.group_id);
+    const group = this.deps.groups.get(args.group_id);
     if (by !== 'user' && by !== 'system' && !by.startsWith('svc:') && !group.actors.some((a) => a.id === by)) {
       throw new IpcError(ErrorCodes.permissionDenied, `unknown principal ${by} for this group`, { by });
     }
@@ -261,8 +273,8 @@ export class MessagingService {
       im_visibility: args.im_visibility ?? 'internal',
       context: args.context ?? {},
     });
-    const { event, duplicate } = await this.kernel.append(args.group_id, { kind: 'system.notify', by, data });
-    if (!duplicate) await this.kernel.commits.messageCommitted(args.group_id, event);
+    const { event, duplicate } = await this.deps.ledgers.append(args.group_id, { kind: 'system.notify', by, data });
+    if (!duplicate) await this.deps.commits.messageCommitted(args.group_id, event);
     return { event };
   }
 

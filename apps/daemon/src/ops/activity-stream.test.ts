@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventStreamItem } from '@cccc/ipc-protocol';
 import type { EventStream } from '@cccc/ipc-protocol/node';
-import { claudeGroup as claudeGroupOf, hookedRuntimeFixture } from '../hooks/claude-test-support.js';
-import { runtimeFixture, waitFor } from '../runtime/runtime-test-support.js';
+import { claudeGroup as claudeGroupOf, hookedRuntimeFixture } from '../../test-support/claude-fixture.js';
+import { runtimeFixture, waitFor } from '../../test-support/daemon-fixture.js';
 
 // runtime_activity_stream against the real hook path: a fake agent installed as `claude` runs
 // the built `cccc hook claude-state` for its lifecycle; the daemon fences, commits and publishes.

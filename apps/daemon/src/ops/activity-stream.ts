@@ -1,7 +1,14 @@
 import { StreamUpgrade, type OpRouter } from '@cccc/ipc-protocol';
 import { activityLockKey, readActivityStore } from '../hooks/hook-files.js';
-import type { Kernel } from '../kernel/kernel.js';
 import { ActivitySession } from '../streams/activity-session.js';
+import type { StoreDeps } from '../kernel/store-deps.js';
+import type { ActivityHub } from '../streams/activity-hub.js';
+import type { StreamTuning } from '../config.js';
+
+export type ActivityStreamOpsDeps = Pick<StoreDeps, 'layout' | 'groups' | 'groupLocks'> & {
+  readonly activity: ActivityHub;
+  readonly streamTuning: StreamTuning;
+};
 
 /**
  * runtime_activity_stream (issue 7/8 extension): snapshot records first (`replay`, default
@@ -9,14 +16,14 @@ import { ActivitySession } from '../streams/activity-session.js';
  * subscribing happen under the group's activity lock, the lock the commit path holds while it
  * writes and publishes, so a revision is never lost or sent twice between replay and live.
  */
-export function registerActivityStreamOps(router: OpRouter, kernel: Kernel): void {
+export function registerActivityStreamOps(router: OpRouter, deps: ActivityStreamOpsDeps): void {
   router.register('runtime_activity_stream', async (args) => {
     const gid = args.group_id;
-    kernel.groups.get(gid);
+    deps.groups.get(gid);
     const replay = args.replay ?? true;
-    const tuning = kernel.streamTuning;
-    const session = await kernel.groupLocks.run(activityLockKey(gid), async () => {
-      const store = await readActivityStore(kernel.layout, gid);
+    const tuning = deps.streamTuning;
+    const session = await deps.groupLocks.run(activityLockKey(gid), async () => {
+      const store = await readActivityStore(deps.layout, gid);
       // A corrupt store: no replay and an empty view; the stream waits for a valid revision.
       let remove = () => {};
       const s = new ActivitySession('error' in store ? null : store.entries, replay, {
@@ -24,7 +31,7 @@ export function registerActivityStreamOps(router: OpRouter, kernel: Kernel): voi
         maxPendingBytes: tuning.maxPendingBytes,
         onEnd: () => remove(),
       });
-      remove = kernel.activity.add(gid, s);
+      remove = deps.activity.add(gid, s);
       return s;
     });
     return new StreamUpgrade({ group_id: gid, replay }, (connection) => session.attach(connection));

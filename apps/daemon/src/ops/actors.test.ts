@@ -1,14 +1,14 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groupWithTeam, OpTestDaemon } from './op-test-harness.js';
+import { groupWithTeam, DaemonFixture } from '../../test-support/daemon-fixture.js';
 
 const SECRET = 'sk-actor-PRIVATE-value-9f31';
 
 describe('actor ops over the socket', () => {
-  let d: OpTestDaemon;
+  let d: DaemonFixture;
   beforeAll(async () => {
-    d = await OpTestDaemon.start();
+    d = await DaemonFixture.start();
   });
   afterAll(async () => {
     await d?.[Symbol.asyncDispose]();
@@ -27,7 +27,7 @@ describe('actor ops over the socket', () => {
       ['lead', 'foreman', false],
       ['codex-1', 'peer', false],
     ]);
-    const lastAdd = d.ledgerLines(group_id).filter((e) => e.kind === 'actor.add').at(-1)!;
+    const lastAdd = d.ledgerEvents(group_id).filter((e) => e.kind === 'actor.add').at(-1)!;
     expect(lastAdd.data.actor).toEqual(JSON.parse(JSON.stringify(auto.actor)));
   });
 
@@ -120,7 +120,7 @@ describe('actor ops over the socket', () => {
     const ids = results.map((r) => r.actor.id);
     expect(new Set(ids).size).toBe(12);
     const { actors } = await d.call('actor_list', { group_id });
-    const addEvents = d.ledgerLines(group_id).filter((e) => e.kind === 'actor.add');
+    const addEvents = d.ledgerEvents(group_id).filter((e) => e.kind === 'actor.add');
     expect(addEvents.map((e) => (e.data.actor as { id: string }).id)).toEqual(actors.map((a) => a.id));
   });
 });

@@ -11,22 +11,29 @@ import {
 } from '@cccc/groups';
 import type { OpArgs, OpRouter } from '@cccc/ipc-protocol';
 import { isKnownRuntime } from '@cccc/pty-runtime';
-import type { Kernel } from '../kernel/kernel.js';
 import { changeGroupFiles, writeGroup } from './group-write.js';
 import { principalOf } from './principal.js';
 import { unreadCount } from './unread.js';
+import type { StoreDeps } from '../kernel/store-deps.js';
+import type { ActorRuntimeService } from '../runtime/actor-runtime-service.js';
+import type { WorkingStateService } from '../hooks/working-state-service.js';
+
+export type ActorsOpsDeps = StoreDeps & {
+  readonly actorRuntime: ActorRuntimeService;
+  readonly workingState: Pick<WorkingStateService, 'view'>;
+};
 
 /** §8.4 Actors (actor_start/stop/restart live in lifecycle.ts). */
-export function registerActorsOps(router: OpRouter, kernel: Kernel): void {
-  const { layout } = kernel;
+export function registerActorsOps(router: OpRouter, deps: ActorsOpsDeps): void {
+  const { layout } = deps;
 
   // Internal actors (voice secretary) have no role and are reached only by explicit id.
   router.register('actor_list', async (args) => {
     const visible = listActors(layout, args.group_id).filter((a) => a.role !== null);
     const actors = [];
     for (const view of visible) {
-      const running = kernel.actorRuntime.isRunning(args.group_id, view.id);
-      const w = await kernel.workingState.view(args.group_id, view.id);
+      const running = deps.actorRuntime.isRunning(args.group_id, view.id);
+      const w = await deps.workingState.view(args.group_id, view.id);
       const working = {
         effective_working_state: w.effective_working_state,
         effective_working_reason: w.effective_working_reason,
@@ -45,9 +52,9 @@ export function registerActorsOps(router: OpRouter, kernel: Kernel): void {
         enabled: view.enabled !== false,
         running,
         ...working,
-        ...kernel.actorRuntime.startReport(args.group_id, view.id),
+        ...deps.actorRuntime.startReport(args.group_id, view.id),
       };
-      actors.push(args.include_unread ? { ...entry, unread_count: await unreadCount(kernel, args.group_id, view.id) } : entry);
+      actors.push(args.include_unread ? { ...entry, unread_count: await unreadCount(deps, args.group_id, view.id) } : entry);
     }
     return { actors };
   });
@@ -56,7 +63,7 @@ export function registerActorsOps(router: OpRouter, kernel: Kernel): void {
     const by = principalOf(args.by);
     const { group_id, by: _by, ...input } = args;
     const { outcome, event } = await writeGroup(
-      kernel,
+      deps,
       group_id,
       // The runtime catalog is the daemon's (pty-runtime); the groups lib refuses what it lacks.
       () => addActor(layout, by, group_id, input, { isKnownRuntime }),
@@ -64,11 +71,11 @@ export function registerActorsOps(router: OpRouter, kernel: Kernel): void {
     );
     // §8.4: an enabled actor added to a running, active or idle group starts now; a paused or
     // stopped group only records it.
-    const group = kernel.groups.get(group_id);
+    const group = deps.groups.get(group_id);
     const startNow = outcome.actor.enabled !== false && group.running && (group.state === 'active' || group.state === 'idle');
     if (!startNow) return { actor: outcome.actor, event, running: false };
     // A failed start comes back as running: false with its reason (the actor stays added).
-    const { result, startEvent } = await kernel.actorRuntime.startChecked(group_id, outcome.actor.id, 'actor_add', { announce: true });
+    const { result, startEvent } = await deps.actorRuntime.startChecked(group_id, outcome.actor.id, 'actor_add', { announce: true });
     const { actor_id: _id, ...report } = result;
     return { actor: outcome.actor, event, ...report, ...(startEvent ? { start_event: startEvent } : {}) };
   });
@@ -76,9 +83,9 @@ export function registerActorsOps(router: OpRouter, kernel: Kernel): void {
   router.register('actor_update', async (args) => {
     const by = principalOf(args.by);
     const { outcome, event } = await writeGroup(
-      kernel,
+      deps,
       args.group_id,
-      () => applyActorUpdate(kernel, by, args),
+      () => applyActorUpdate(deps, by, args),
       ({ patch }) => ({
         kind: 'actor.update',
         by,
@@ -91,12 +98,12 @@ export function registerActorsOps(router: OpRouter, kernel: Kernel): void {
   router.register('actor_remove', async (args) => {
     const by = principalOf(args.by);
     const { event } = await writeGroup(
-      kernel,
+      deps,
       args.group_id,
       () => removeActor(layout, by, args.group_id, args.actor_id),
       ({ actor_id }) => ({ kind: 'actor.remove', by, data: { actor_id } }),
     );
-    await kernel.actorRuntime.stop(args.group_id, args.actor_id);
+    await deps.actorRuntime.stop(args.group_id, args.actor_id);
     return { actor_id: args.actor_id, event };
   });
 
@@ -104,7 +111,7 @@ export function registerActorsOps(router: OpRouter, kernel: Kernel): void {
 
   router.register('actor_env_private_update', (args) => {
     const { set, unset, clear } = args;
-    return changeGroupFiles(kernel, args.group_id, () =>
+    return changeGroupFiles(deps, args.group_id, () =>
       updateActorPrivateEnv(layout, principalOf(args.by), args.group_id, args.actor_id, { set, unset, clear }),
     );
   });
@@ -115,7 +122,7 @@ export function registerActorsOps(router: OpRouter, kernel: Kernel): void {
  * actor to a profile (`profile_id`) has no domain function yet, so it is refused explicitly.
  */
 async function applyActorUpdate(
-  kernel: Kernel,
+  deps: ActorsOpsDeps,
   by: string,
   args: OpArgs<'actor_update'>,
 ): Promise<{ actor: ActorDoc; patch: Record<string, unknown> }> {
@@ -129,7 +136,7 @@ async function applyActorUpdate(
     throw groupError('invalid_patch', 'patch is empty', { field: 'patch' });
   }
   let actor: ActorDoc | undefined;
-  if (args.profile_action === 'convert_to_custom') actor = await convertActorToCustom(kernel.layout, by, args.group_id, args.actor_id);
-  if (Object.keys(patch).length > 0) return updateActor(kernel.layout, by, args.group_id, args.actor_id, patch);
+  if (args.profile_action === 'convert_to_custom') actor = await convertActorToCustom(deps.layout, by, args.group_id, args.actor_id);
+  if (Object.keys(patch).length > 0) return updateActor(deps.layout, by, args.group_id, args.actor_id, patch);
   return { actor: actor!, patch: {} };
 }

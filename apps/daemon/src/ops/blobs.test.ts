@@ -3,7 +3,7 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BLOB_UPLOAD_BYTES } from '@cccc/ipc-protocol';
-import { startDaemonFixture, type DaemonFixture } from '../testing/daemon-fixture.js';
+import { startDaemonFixture, type DaemonFixture } from '../../test-support/daemon-fixture.js';
 
 let fx: DaemonFixture;
 let gid: string;

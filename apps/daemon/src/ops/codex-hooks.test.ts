@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { actorHookKey } from '@cccc/hook-fence';
 import { agentShim } from '../hooks/agent-shim.js';
-import { runtimeFixture, screenOf, waitFor } from '../runtime/runtime-test-support.js';
+import { runtimeFixture, screenOf, waitFor } from '../../test-support/daemon-fixture.js';
 
 // Codex end to end: the fake agent playing Codex (installed as `codex`) is launched with the
 // injected `-c hooks.*` arguments and trust entries, which it reads like Codex (it runs only
@@ -50,7 +50,7 @@ describe('codex hook injection (real PTY, real `cccc hook codex-state`)', () => 
     const sessionId = await waitFor(() => (existsSync(statePath(fx!, gid)) ? readJson(statePath(fx!, gid)) : null)?.session_id, 20_000, 'SessionStart');
     const record = readJson(launchPath(fx, gid));
     expect(record).toMatchObject({ v: 1, group_id: gid, actor_id: 'peer1', runtime: 'codex', hook_enabled: true });
-    expect(record.pid).toBe(fx.kernel.runtimes.get(gid, 'peer1')?.session?.pid);
+    expect(record.pid).toBe(fx.services.runtimes.get(gid, 'peer1')?.session?.pid);
 
     const proc = procOf(record.pid);
     expect(proc.env).toContain(`CCCC_HOOK_LAUNCH_TOKEN=${record.launch_token}`);
@@ -59,7 +59,7 @@ describe('codex hook injection (real PTY, real `cccc hook codex-state`)', () => 
     expect(overrides.find((o) => o.startsWith('hooks.state='))).toContain('"/<session-flags>/config.toml:user_prompt_submit:0:0"={trusted_hash="sha256:');
     expect(proc.argv.at(-1)).toBe('--search');
     // All injected hooks were trusted: the agent would say so otherwise.
-    expect(await screenOf(fx.kernel, gid, 'peer1')).not.toMatch(/need review/);
+    expect(await screenOf(fx, gid, 'peer1')).not.toMatch(/need review/);
 
     await fx.client.call('send', { group_id: gid, text: 'CODEX-SECRET run it', to: ['peer1'], message_mode: 'send' });
     const events = await waitFor(
@@ -93,8 +93,8 @@ describe('codex hook injection (real PTY, real `cccc hook codex-state`)', () => 
     const asked = await snapshot(fx, gid);
     expect(asked.find((e) => e.kind === 'tool' && e.operation_id === waiting.operation_id)).toMatchObject({ status: 'waiting', turn_id: waiting.turn_id });
     expect(asked.find((e) => e.kind === 'subagent')).toMatchObject({ status: 'completed', event_type: 'SubagentStop', turn_id: waiting.turn_id });
-    await waitFor(async () => /permission: allow exec_command\?/.test(await screenOf(fx!.kernel, gid, 'peer1')), 10_000, 'the dialog on screen');
-    await fx.kernel.runtimes.get(gid, 'peer1')!.session!.pty.write(Buffer.from('y'));
+    await waitFor(async () => /permission: allow exec_command\?/.test(await screenOf(fx!, gid, 'peer1')), 10_000, 'the dialog on screen');
+    await fx.services.runtimes.get(gid, 'peer1')!.session!.pty.write(Buffer.from('y'));
     await waitFor(async () => (await snapshot(fx!, gid)).some((e) => e.operation_id === waiting.operation_id && e.status === 'completed'), 30_000, 'allowed tool');
     const done = await waitFor(() => {
       const s = readJson(statePath(fx!, gid));
@@ -134,16 +134,16 @@ describe('codex hook injection (real PTY, real `cccc hook codex-state`)', () => 
     expect(argv).toContain('shell_environment_policy.inherit=all');
     expect(argv).toContain('--dangerously-bypass-approvals-and-sandbox');
     expect(argv.some((a) => a.startsWith('hooks.state='))).toBe(true);
-    expect(await screenOf(fx.kernel, gid, 'peer1')).not.toMatch(/need review/);
+    expect(await screenOf(fx, gid, 'peer1')).not.toMatch(/need review/);
   });
 
   it('a codex whose pre-probe fails launches unhooked and is marked so: no token, no hook state, events rejected', { timeout: 120_000 }, async () => {
     fx = await runtimeFixture({}, { cliEntry: CLI });
     const gid = await codexGroup(fx, { FAKE_AGENT_CODEX_HOOKS: 'unsupported' });
     await fx.client.call('group_start', { group_id: gid });
-    await waitFor(async () => /fake-agent ready/.test(await screenOf(fx!.kernel, gid, 'peer1')), 20_000, 'the unhooked agent to run');
+    await waitFor(async () => /fake-agent ready/.test(await screenOf(fx!, gid, 'peer1')), 20_000, 'the unhooked agent to run');
     const record = readJson(launchPath(fx, gid));
-    expect(record).toMatchObject({ runtime: 'codex', hook_enabled: false, pid: fx.kernel.runtimes.get(gid, 'peer1')?.session?.pid });
+    expect(record).toMatchObject({ runtime: 'codex', hook_enabled: false, pid: fx.services.runtimes.get(gid, 'peer1')?.session?.pid });
     expect(existsSync(statePath(fx, gid))).toBe(false);
     const proc = procOf(record.pid);
     expect(proc.argv.some((a) => a.startsWith('hooks.'))).toBe(false);

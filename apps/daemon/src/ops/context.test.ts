@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opCatalog } from '@cccc/ipc-protocol';
 import { DaemonCallError } from '@cccc/ipc-protocol/node';
-import { startDaemonFixture, type DaemonFixture } from '../testing/daemon-fixture.js';
+import { startDaemonFixture, type DaemonFixture } from '../../test-support/daemon-fixture.js';
 
 let fx: DaemonFixture;
 let gid: string;

@@ -1,19 +1,21 @@
 import { syncView } from '@cccc/context';
 import type { OpRouter } from '@cccc/ipc-protocol';
-import { ContextService } from '../context/context-service.js';
-import { TrackedSend } from '../context/tracked-send.js';
-import type { Kernel } from '../kernel/kernel.js';
+import type { ContextService } from '../context/context-service.js';
+import type { TrackedSend } from '../context/tracked-send.js';
 import { principalOf } from '../messaging/principal.js';
 
+export interface ContextOpsDeps {
+  readonly context: ContextService;
+  readonly trackedSend: TrackedSend;
+}
+
 /** §8.8 Context and Tasks and §8.6 tracked_send: thin handlers over the context service. */
-export function registerContextOps(router: OpRouter, kernel: Kernel): void {
-  const context = new ContextService(kernel);
-  const tracked = new TrackedSend(kernel, context);
+export function registerContextOps(router: OpRouter, { context, trackedSend }: ContextOpsDeps): void {
   // §8.8: the daemon defaults detail to full (the Web route defaults to summary).
   router.register('context_get', (args) => context.getSerialized(args.group_id, args.detail ?? 'full'));
   router.register('context_sync', async (args) =>
     syncView(await context.sync(args.group_id, principalOf(args.by), { ops: args.ops, dry_run: args.dry_run, if_version: args.if_version })),
   );
   router.register('task_list', (args) => context.list(args.group_id, args));
-  router.register('tracked_send', (args) => tracked.run(args));
+  router.register('tracked_send', (args) => trackedSend.run(args));
 }

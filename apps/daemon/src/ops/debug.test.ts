@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEVELOPER_MODE_ENV } from './debug.js';
-import { groupWithTeam, OpTestDaemon } from './op-test-harness.js';
+import { groupWithTeam, DaemonFixture } from '../../test-support/daemon-fixture.js';
 
 describe('debug_snapshot', () => {
-  let d: OpTestDaemon;
+  let d: DaemonFixture;
   const saved = process.env[DEVELOPER_MODE_ENV];
   beforeAll(async () => {
-    d = await OpTestDaemon.start({ env: { CCCC_EARLY_EXIT_WINDOW_MS: '200', CCCC_STOP_GRACE_MS: '500' } });
+    d = await DaemonFixture.start({ env: { CCCC_EARLY_EXIT_WINDOW_MS: '200', CCCC_STOP_GRACE_MS: '500' } });
   });
   afterEach(() => {
     if (saved === undefined) delete process.env[DEVELOPER_MODE_ENV];
@@ -50,7 +50,7 @@ describe('debug_snapshot', () => {
     const snap = await d.call('debug_snapshot', { group_id: gid });
     const lead = snap.actors!.find((a) => a.id === 'lead')!;
     expect(lead).toMatchObject({ running: true, runner_effective: 'pty' });
-    expect(lead.pid).toBe(d.daemon.kernel!.runtimes.get(gid, 'lead')!.session!.pid);
+    expect(lead.pid).toBe(d.services.runtimes.get(gid, 'lead')!.session!.pid);
     expect(snap.actors!.find((a) => a.id === 'p1')).toMatchObject({ running: false, pid: null });
     expect(snap.observability).toMatchObject({ runtimes: 'pty' });
     expect(snap.observability['running_actors']).toBeGreaterThanOrEqual(1);

@@ -1,10 +1,12 @@
 import { authorizeGroupAction, checkPermission, effectiveRole, listGroups } from '@cccc/groups';
 import { IpcError, type OpResult, type OpRouter } from '@cccc/ipc-protocol';
-import type { Kernel } from '../kernel/kernel.js';
 import { DAEMON_VERSION } from '../version.js';
 import { principalOf } from './principal.js';
 import { unreadCount } from './unread.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
+import type { StoreDeps } from '../kernel/store-deps.js';
+import type { ActorRuntimeService } from '../runtime/actor-runtime-service.js';
+import type { RuntimeRegistry } from '../runtime/runtime-registry.js';
 
 /**
  * Developer mode is a property of the daemon process, not of a group: `CCCC_DEVELOPER_MODE=1`
@@ -13,6 +15,11 @@ import { daemonError, DaemonErrorCodes } from '../errors.js';
  */
 export const DEVELOPER_MODE_ENV = 'CCCC_DEVELOPER_MODE';
 
+export type DebugOpsDeps = Pick<StoreDeps, 'layout' | 'ledgers'> & {
+  readonly runtimes: RuntimeRegistry;
+  readonly actorRuntime: Pick<ActorRuntimeService, 'session'>;
+};
+
 export function developerModeEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return /^(1|true|yes|on)$/i.test((env[DEVELOPER_MODE_ENV] ?? '').trim());
 }
@@ -20,7 +27,7 @@ export function developerModeEnabled(env: NodeJS.ProcessEnv = process.env): bool
 type Snapshot = OpResult<'debug_snapshot'>;
 
 /** §8.1 debug_snapshot: user, or the group's foreman when group_id is given. */
-export function registerDebugOps(router: OpRouter, kernel: Kernel): void {
+export function registerDebugOps(router: OpRouter, deps: DebugOpsDeps): void {
   router.register('debug_snapshot', async (args) => {
     if (!developerModeEnabled()) {
       throw daemonError(DaemonErrorCodes.developerModeRequired, `debug_snapshot requires developer mode (start the daemon with ${DEVELOPER_MODE_ENV}=1)`, {
@@ -32,11 +39,11 @@ export function registerDebugOps(router: OpRouter, kernel: Kernel): void {
       developer_mode: true,
       observability: {
         developer_mode_source: `env:${DEVELOPER_MODE_ENV}`,
-        home: kernel.layout.home,
-        groups: listGroups(kernel.layout).length,
+        home: deps.layout.home,
+        groups: listGroups(deps.layout).length,
         // Actors run as PTY processes owned by this daemon; this many are alive now.
         runtimes: 'pty',
-        running_actors: kernel.runtimes.entries().filter((e) => e.terminal.session && !e.terminal.session.exited).length,
+        running_actors: deps.runtimes.entries().filter((e) => e.terminal.session && !e.terminal.session.exited).length,
       },
       daemon: { pid: process.pid, version: DAEMON_VERSION, ts: new Date().toISOString() },
     };
@@ -44,11 +51,11 @@ export function registerDebugOps(router: OpRouter, kernel: Kernel): void {
       checkPermission(by, 'debug.read');
       return snapshot;
     }
-    const { group } = authorizeGroupAction(kernel.layout, by, 'debug.read', args.group_id);
+    const { group } = authorizeGroupAction(deps.layout, by, 'debug.read', args.group_id);
     const actors = [];
     for (const actor of group.actors) {
       // The live session, not the configuration: a PTY is the only runner this daemon has.
-      const session = kernel.actorRuntime.session(args.group_id, actor.id);
+      const session = deps.actorRuntime.session(args.group_id, actor.id);
       actors.push({
         id: actor.id,
         role: effectiveRole(group.actors, actor.id) ?? 'internal',
@@ -58,7 +65,7 @@ export function registerDebugOps(router: OpRouter, kernel: Kernel): void {
         enabled: actor.enabled !== false,
         running: session !== undefined,
         pid: session?.pid ?? null,
-        unread_count: await unreadCount(kernel, args.group_id, actor.id),
+        unread_count: await unreadCount(deps, args.group_id, actor.id),
       });
     }
     return {

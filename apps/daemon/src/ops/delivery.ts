@@ -1,7 +1,11 @@
 import type { OpRouter } from '@cccc/ipc-protocol';
-import type { Kernel } from '../kernel/kernel.js';
+import type { DeliveryService } from '../delivery/delivery-service.js';
+
+export interface DeliveryOpsDeps {
+  readonly delivery: Pick<DeliveryService, 'deliverExplicit'>;
+}
 
 /** §8.6 message_deliver: promote Mail or retry blocked work (rules in DeliveryService). */
-export function registerDeliveryOps(router: OpRouter, kernel: Kernel): void {
-  router.register('message_deliver', (args) => kernel.delivery.deliverExplicit(args));
+export function registerDeliveryOps(router: OpRouter, deps: DeliveryOpsDeps): void {
+  router.register('message_deliver', (args) => deps.delivery.deliverExplicit(args));
 }

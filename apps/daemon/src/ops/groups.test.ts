@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groupWithTeam, OpTestDaemon } from './op-test-harness.js';
+import { groupWithTeam, DaemonFixture } from '../../test-support/daemon-fixture.js';
 
 describe('group and scope ops over the socket', () => {
-  let d: OpTestDaemon;
+  let d: DaemonFixture;
   beforeAll(async () => {
-    d = await OpTestDaemon.start();
+    d = await DaemonFixture.start();
   });
   afterAll(async () => {
     await d?.[Symbol.asyncDispose]();
@@ -17,7 +17,7 @@ describe('group and scope ops over the socket', () => {
     expect(created.group_id).toMatch(/^g_[0-9a-f]{12}$/);
     expect(created.title).toBe('Alpha');
     expect(created.event).toMatchObject({ kind: 'group.create', by: 'user', data: { title: 'Alpha', topic: 'first' } });
-    expect(d.ledgerLines(created.group_id).map((e) => e.kind)).toEqual(['group.create']);
+    expect(d.ledgerEvents(created.group_id).map((e) => e.kind)).toEqual(['group.create']);
     const { groups } = await d.call('groups', {});
     expect(groups.find((g) => g.group_id === created.group_id)).toMatchObject({ title: 'Alpha', running: false, state: 'active' });
   });
@@ -57,14 +57,14 @@ describe('group and scope ops over the socket', () => {
   it('attach: missing directory is path_not_found; attach to a group appends group.attach; group_use and group_detach_scope', async () => {
     const gid = await groupWithTeam(d);
     expect(await d.codeOf('attach', { path: join(d.home, 'no-such-dir'), group_id: gid })).toBe('path_not_found');
-    expect(d.ledgerLines(gid).some((e) => e.kind === 'group.attach')).toBe(false);
+    expect(d.ledgerEvents(gid).some((e) => e.kind === 'group.attach')).toBe(false);
 
     const one = d.projectDir('one');
     const two = d.projectDir('two');
     const a = await d.call('attach', { path: one, group_id: gid });
     expect(a).toMatchObject({ group_id: gid, scope_key: expect.stringMatching(/^s_[0-9a-f]{12}$/) });
     const b = await d.call('attach', { path: two, group_id: gid, by: 'lead' });
-    const attachEvents = d.ledgerLines(gid).filter((e) => e.kind === 'group.attach');
+    const attachEvents = d.ledgerEvents(gid).filter((e) => e.kind === 'group.attach');
     expect(attachEvents.map((e) => e.data)).toEqual([
       { url: one, label: 'one', git_remote: '' },
       { url: two, label: 'two', git_remote: '' },
@@ -96,10 +96,10 @@ describe('group and scope ops over the socket', () => {
     const first = await d.call('attach', { path: dir });
     expect(first.group_id).toMatch(/^g_[0-9a-f]{12}$/);
     expect(first.title).toBe('auto');
-    expect(d.ledgerLines(first.group_id).map((e) => e.kind)).toEqual(['group.create', 'group.attach']);
+    expect(d.ledgerEvents(first.group_id).map((e) => e.kind)).toEqual(['group.create', 'group.attach']);
     const again = await d.call('attach', { path: dir });
     expect(again).toMatchObject({ group_id: first.group_id, scope_key: first.scope_key });
-    expect(d.ledgerLines(first.group_id).map((e) => e.kind)).toEqual(['group.create', 'group.attach', 'group.attach']);
+    expect(d.ledgerEvents(first.group_id).map((e) => e.kind)).toEqual(['group.create', 'group.attach', 'group.attach']);
   });
 
   it('group_set_state: active|idle|paused only; event has old and new state', async () => {

@@ -18,24 +18,29 @@ import {
 } from '@cccc/groups';
 import type { OpResult, OpRouter } from '@cccc/ipc-protocol';
 import { formatTs, newEventId } from '@cccc/ledger';
-import type { Kernel } from '../kernel/kernel.js';
 import { writeGroup } from './group-write.js';
 import { principalOf } from './principal.js';
+import type { StoreDeps } from '../kernel/store-deps.js';
+import type { EventFanout } from '../kernel/event-fanout.js';
 
 type GroupDocView = OpResult<'group_update'>['group'];
 
 /** Lock key for attaches that pick or create their group from the registry. */
 const REGISTRY_LOCK = ' registry';
 
+export type GroupsOpsDeps = StoreDeps & {
+  readonly fanout: Pick<EventFanout, 'publishGlobal'>;
+};
+
 /** §8.3 Groups and Scopes (group_start/group_stop live in lifecycle.ts). */
-export function registerGroupsOps(router: OpRouter, kernel: Kernel): void {
-  const { layout } = kernel;
+export function registerGroupsOps(router: OpRouter, deps: GroupsOpsDeps): void {
+  const { layout } = deps;
 
   router.register('attach', async (args) => {
     const by = principalOf(args.by);
     const result = args.group_id
-      ? await attachToGroup(kernel, by, args.group_id, args.path)
-      : await attachAuto(kernel, by, args.path);
+      ? await attachToGroup(deps, by, args.group_id, args.path)
+      : await attachAuto(deps, by, args.path);
     return { group_id: result.group_id, scope_key: result.scope_key, title: result.title };
   });
 
@@ -50,14 +55,14 @@ export function registerGroupsOps(router: OpRouter, kernel: Kernel): void {
     const by = principalOf(args.by);
     checkPermission(by, 'group.create');
     const group = await createGroup(layout, { title: args.title, topic: args.topic });
-    const { event } = await kernel.append(group.group_id, { kind: 'group.create', by, data: { title: group.title, topic: group.topic } });
+    const { event } = await deps.ledgers.append(group.group_id, { kind: 'group.create', by, data: { title: group.title, topic: group.topic } });
     return { group_id: group.group_id, title: group.title, event };
   });
 
   router.register('group_update', async (args) => {
     const by = principalOf(args.by);
     const { outcome, event } = await writeGroup(
-      kernel,
+      deps,
       args.group_id,
       () => {
         authorizeGroupAction(layout, by, 'group.update', args.group_id);
@@ -73,17 +78,17 @@ export function registerGroupsOps(router: OpRouter, kernel: Kernel): void {
 
   router.register('group_delete', async (args) => {
     const by = principalOf(args.by);
-    await kernel.groupLocks.run(args.group_id, async () => {
+    await deps.groupLocks.run(args.group_id, async () => {
       authorizeGroupAction(layout, by, 'group.delete', args.group_id);
-      await kernel.ledgers.release(args.group_id);
+      await deps.ledgers.release(args.group_id);
       try {
         await deleteGroup(layout, args.group_id);
       } finally {
-        kernel.groups.invalidate(args.group_id);
+        deps.groups.invalidate(args.group_id);
       }
     });
     // The group's ledger is gone with it: tell global subscribers directly.
-    kernel.publishGlobal({
+    deps.fanout.publishGlobal({
       v: 1,
       id: newEventId(),
       ts: formatTs(new Date(), false),
@@ -99,7 +104,7 @@ export function registerGroupsOps(router: OpRouter, kernel: Kernel): void {
   router.register('group_use', async (args) => {
     const by = principalOf(args.by);
     const { outcome, event } = await writeGroup(
-      kernel,
+      deps,
       args.group_id,
       () => {
         authorizeGroupAction(layout, by, 'group.use', args.group_id);
@@ -113,7 +118,7 @@ export function registerGroupsOps(router: OpRouter, kernel: Kernel): void {
   router.register('group_detach_scope', async (args) => {
     const by = principalOf(args.by);
     const { event } = await writeGroup(
-      kernel,
+      deps,
       args.group_id,
       () => {
         authorizeGroupAction(layout, by, 'group.detach_scope', args.group_id);
@@ -127,7 +132,7 @@ export function registerGroupsOps(router: OpRouter, kernel: Kernel): void {
   router.register('group_set_state', async (args) => {
     const by = principalOf(args.by);
     const { outcome, event } = await writeGroup(
-      kernel,
+      deps,
       args.group_id,
       () => {
         authorizeGroupAction(layout, by, 'group.set_state', args.group_id);
@@ -141,7 +146,7 @@ export function registerGroupsOps(router: OpRouter, kernel: Kernel): void {
   router.register('group_settings_update', async (args) => {
     const by = principalOf(args.by);
     const { outcome, event } = await writeGroup(
-      kernel,
+      deps,
       args.group_id,
       () => {
         authorizeGroupAction(layout, by, 'group.settings', args.group_id);
@@ -159,13 +164,13 @@ function attachEvent(by: string, result: AttachResult) {
 }
 
 /** `attach` to a named group: the foreman or user of that group. */
-async function attachToGroup(kernel: Kernel, by: string, groupId: string, path: string): Promise<AttachResult> {
+async function attachToGroup(deps: GroupsOpsDeps, by: string, groupId: string, path: string): Promise<AttachResult> {
   const { outcome } = await writeGroup(
-    kernel,
+    deps,
     groupId,
     () => {
-      authorizeGroupAction(kernel.layout, by, 'group.attach', groupId);
-      return attachScope(kernel.layout, { path, groupId });
+      authorizeGroupAction(deps.layout, by, 'group.attach', groupId);
+      return attachScope(deps.layout, { path, groupId });
     },
     (result) => attachEvent(by, result),
   );
@@ -176,15 +181,15 @@ async function attachToGroup(kernel: Kernel, by: string, groupId: string, path: 
  * `attach` without a group picks the scope's default group or creates one, so it is a
  * registry-level action: user only, like group_create.
  */
-async function attachAuto(kernel: Kernel, by: string, path: string): Promise<AttachResult> {
+async function attachAuto(deps: GroupsOpsDeps, by: string, path: string): Promise<AttachResult> {
   checkPermission(by, 'group.create');
-  const result = await kernel.groupLocks.run(REGISTRY_LOCK, () => attachScope(kernel.layout, { path }));
-  await kernel.groupLocks.run(result.group_id, async () => {
-    kernel.groups.invalidate(result.group_id);
+  const result = await deps.groupLocks.run(REGISTRY_LOCK, () => attachScope(deps.layout, { path }));
+  await deps.groupLocks.run(result.group_id, async () => {
+    deps.groups.invalidate(result.group_id);
     if (result.created) {
-      await kernel.append(result.group_id, { kind: 'group.create', by, data: { title: result.group.title, topic: result.group.topic } });
+      await deps.ledgers.append(result.group_id, { kind: 'group.create', by, data: { title: result.group.title, topic: result.group.topic } });
     }
-    await kernel.append(result.group_id, attachEvent(by, result));
+    await deps.ledgers.append(result.group_id, attachEvent(by, result));
   });
   return result;
 }

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { actorHookKey } from '@cccc/hook-fence';
 import { agentShim } from '../hooks/agent-shim.js';
-import { runtimeFixture, screenOf, waitFor } from '../runtime/runtime-test-support.js';
+import { runtimeFixture, screenOf, waitFor } from '../../test-support/daemon-fixture.js';
 
 // The rest of Claude's lifecycle end to end, every event fired by the fake agent playing Claude
 // Code through the built `cccc hook claude-state`: a permission dialog (PermissionRequest and a
@@ -36,7 +36,7 @@ describe('claude lifecycle hooks from the fake agent (real PTY, real daemon)', (
     await fx.client.call('actor_add', { group_id: gid, actor_id: 'peer1', runtime: 'custom', command: [shim] });
     await fx.client.call('group_start', { group_id: gid });
     const sessionId = await waitFor(() => state(fx!, gid)?.session_id, 20_000, 'SessionStart');
-    const pty = () => fx!.kernel.runtimes.get(gid, 'peer1')!.session!.pty;
+    const pty = () => fx!.services.runtimes.get(gid, 'peer1')!.session!.pty;
 
     // A permission dialog: waiting, with the tool waiting in the activity channel.
     await fx.client.call('send', { group_id: gid, text: 'please fake:permission', to: ['peer1'], message_mode: 'send' });
@@ -45,7 +45,7 @@ describe('claude lifecycle hooks from the fake agent (real PTY, real daemon)', (
     expect(waiting.turn_id).not.toBeNull();
     const pendingTool = (await snapshot(fx, gid)).find((e) => e.kind === 'tool' && e.operation_id === waiting.operation_id);
     expect(pendingTool).toMatchObject({ status: 'waiting', event_type: 'PermissionRequest', tool_name: 'Bash', session_id: sessionId });
-    await waitFor(async () => /permission: allow Bash\?/.test(await screenOf(fx!.kernel, gid, 'peer1')), 10_000, 'the dialog on screen');
+    await waitFor(async () => /permission: allow Bash\?/.test(await screenOf(fx!, gid, 'peer1')), 10_000, 'the dialog on screen');
 
     // Answered at the terminal: the tool completes, the turn stops, then the idle prompt fires.
     await pty().write(Buffer.from('y'));
@@ -83,9 +83,9 @@ describe('claude lifecycle hooks from the fake agent (real PTY, real daemon)', (
     const shim = agentShim(join(fx.home, 'bin'), 'claude', { env: { FAKE_AGENT_VERSION: '2.1.140' } });
     await fx.client.call('actor_add', { group_id: gid, actor_id: 'peer1', runtime: 'custom', command: [shim] });
     await fx.client.call('group_start', { group_id: gid });
-    await waitFor(async () => /fake-agent ready/.test(await screenOf(fx!.kernel, gid, 'peer1')), 20_000, 'the unhooked agent to run');
+    await waitFor(async () => /fake-agent ready/.test(await screenOf(fx!, gid, 'peer1')), 20_000, 'the unhooked agent to run');
     const record = readJson(join(fx.home, 'daemon', 'runtime-hook-launch', `${actorHookKey(gid, 'peer1')}.json`));
-    expect(record).toMatchObject({ runtime: 'claude', hook_enabled: false, pid: fx.kernel.runtimes.get(gid, 'peer1')?.session?.pid });
+    expect(record).toMatchObject({ runtime: 'claude', hook_enabled: false, pid: fx.services.runtimes.get(gid, 'peer1')?.session?.pid });
     expect(existsSync(statePath(fx, gid))).toBe(false);
     const argv = readFileSync(`/proc/${record.pid}/cmdline`, 'utf8').split('\0');
     expect(argv).not.toContain('--settings');

@@ -5,8 +5,8 @@ import { actorHookKey } from '@cccc/hook-fence';
 import { opCatalog } from '@cccc/ipc-protocol';
 import { DaemonCallError } from '@cccc/ipc-protocol/node';
 import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
-import { claudeGroup as claudeGroupOf, hookedRuntimeFixture } from '../hooks/claude-test-support.js';
-import { runtimeFixture, waitFor } from '../runtime/runtime-test-support.js';
+import { claudeGroup as claudeGroupOf, hookedRuntimeFixture } from '../../test-support/claude-fixture.js';
+import { runtimeFixture, waitFor } from '../../test-support/daemon-fixture.js';
 
 // The real hook path end to end: a fake agent installed under the name `claude` is launched with
 // the injected `--settings` hooks, runs `cccc hook claude-state` (the built CLI) for its lifecycle,
@@ -54,7 +54,7 @@ describe('runtime hook events and the activity channel (real PTY, real `cccc hoo
     const gid = await claudeGroup(fx);
     const { token, pid } = await startedWithSession(fx, gid);
     expect(token).toMatch(/^[0-9a-f]{32}$/);
-    expect(pid).toBe(fx.kernel.runtimes.get(gid, 'peer1')?.session?.pid);
+    expect(pid).toBe(fx.services.runtimes.get(gid, 'peer1')?.session?.pid);
     expect(readJson(launchPath(fx, gid))).toEqual({ v: 1, group_id: gid, actor_id: 'peer1', runtime: 'claude', launch_token: token, hook_enabled: true, pid });
 
     const secret = 'SECRET-PROMPT-42';

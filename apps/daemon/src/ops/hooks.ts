@@ -2,37 +2,43 @@ import { randomBytes } from 'node:crypto';
 import { findActor, utcNowIso } from '@cccc/groups';
 import { activitySnapshot, commitHookEvent, parseHookPayload } from '@cccc/hook-fence';
 import type { OpRouter } from '@cccc/ipc-protocol';
-import type { Kernel } from '../kernel/kernel.js';
 import { hookActorLockKey, readActivityStore, readHookState, readLaunchRecord } from '../hooks/hook-files.js';
 import { commitHookTransition } from '../hooks/hook-transition.js';
 import { submittedPrompt } from '../hooks/prompt-evidence.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
+import type { StoreDeps } from '../kernel/store-deps.js';
+import type { HookDeps } from '../hooks/hook-deps.js';
+import type { RuntimeRegistry } from '../runtime/runtime-registry.js';
 
 const unavailable = (gid: string, detail: string) =>
   daemonError(DaemonErrorCodes.runtimeActivityUnavailable, `the runtime activity store of ${gid} is unreadable (${detail})`, { group_id: gid });
+
+export type HooksOpsDeps = Pick<StoreDeps, 'layout' | 'groups'> & HookDeps & {
+  readonly runtimes: RuntimeRegistry;
+};
 
 /**
  * Issue 7 extensions: `runtime_hook_event` (the daemon is the single writer of hook state and
  * runtime activity; stale or forged events are rejected and store nothing) and
  * `runtime_activity_snapshot`. Only identities and labels are ever stored.
  */
-export function registerHooksOps(router: OpRouter, kernel: Kernel): void {
+export function registerHooksOps(router: OpRouter, deps: HooksOpsDeps): void {
   router.register('runtime_hook_event', async (args) => {
     const gid = args.group_id;
     const aid = args.actor_id;
-    findActor(kernel.groups.get(gid).actors, aid);
+    findActor(deps.groups.get(gid).actors, aid);
     const parsed = parseHookPayload(args.runtime, args.payload);
     if ('error' in parsed) return { accepted: false, reason: `bad_payload: ${parsed.error}` };
     const event = parsed.value;
-    return kernel.groupLocks.run(hookActorLockKey(gid, aid), async () => {
-      const record = await readLaunchRecord(kernel.layout, gid, aid);
+    return deps.groupLocks.run(hookActorLockKey(gid, aid), async () => {
+      const record = await readLaunchRecord(deps.layout, gid, aid);
       if (!record || !record.hook_enabled || record.runtime !== args.runtime) return { accepted: false, reason: 'no_hooked_launch' };
       if (record.launch_token !== args.launch_token) return { accepted: false, reason: 'launch_token_mismatch' };
-      const state = await readHookState(kernel.layout, args.runtime, gid, aid);
+      const state = await readHookState(deps.layout, args.runtime, gid, aid);
       if (!state) return { accepted: false, reason: 'hook_state_unavailable' };
-      const session = kernel.runtimes.get(gid, aid)?.session;
+      const session = deps.runtimes.get(gid, aid)?.session;
       const livePid = session && !session.exited ? session.pid : null;
-      return commitHookTransition(kernel, { groupId: gid, actorId: aid, event: event.event, prompt: submittedPrompt(args.payload) }, state, (entries) =>
+      return commitHookTransition(deps, { groupId: gid, actorId: aid, event: event.event, prompt: submittedPrompt(args.payload) }, state, (entries) =>
         commitHookEvent({
           state,
           entries,
@@ -46,8 +52,8 @@ export function registerHooksOps(router: OpRouter, kernel: Kernel): void {
   });
 
   router.register('runtime_activity_snapshot', async (args) => {
-    kernel.groups.get(args.group_id);
-    const store = await readActivityStore(kernel.layout, args.group_id);
+    deps.groups.get(args.group_id);
+    const store = await readActivityStore(deps.layout, args.group_id);
     if ('error' in store) throw unavailable(args.group_id, store.detail);
     return { events: activitySnapshot(store.entries, new Date()) };
   });

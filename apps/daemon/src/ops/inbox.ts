@@ -1,13 +1,15 @@
 import { checkPermission, findActor } from '@cccc/groups';
 import { ErrorCodes, IpcError, type OpRouter } from '@cccc/ipc-protocol';
-import type { Kernel } from '../kernel/kernel.js';
 import { principalOf } from '../messaging/principal.js';
+import type { StoreDeps } from '../kernel/store-deps.js';
+
+export type InboxOpsDeps = Pick<StoreDeps, 'groups' | 'ledgers' | 'groupLocks'>;
 
 /** §8.7 Inbox and message history. */
-export function registerInboxOps(router: OpRouter, kernel: Kernel): void {
+export function registerInboxOps(router: OpRouter, deps: InboxOpsDeps): void {
   const target = (groupId: string, actorId: string) => {
     if (actorId === 'user') throw new IpcError(ErrorCodes.invalidRequest, 'the user has no Mail inbox', { field: 'actor_id' });
-    const group = kernel.groups.get(groupId);
+    const group = deps.groups.get(groupId);
     findActor(group.actors, actorId);
     return group;
   };
@@ -15,7 +17,7 @@ export function registerInboxOps(router: OpRouter, kernel: Kernel): void {
   router.register('inbox_peek', async (args) => {
     const group = target(args.group_id, args.actor_id);
     checkPermission(principalOf(args.by), 'inbox.read', { actors: group.actors, targetActorId: args.actor_id });
-    const view = (await kernel.ledger(args.group_id)).inboxPeek({ actorId: args.actor_id, limit: args.limit });
+    const view = (await deps.ledgers.get(args.group_id)).inboxPeek({ actorId: args.actor_id, limit: args.limit });
     return { messages: view.messages, cursor: view.cursor };
   });
 
@@ -23,18 +25,17 @@ export function registerInboxOps(router: OpRouter, kernel: Kernel): void {
     const by = principalOf(args.by);
     const group = target(args.group_id, args.actor_id);
     checkPermission(by, 'mail.mark_read', { actors: group.actors, targetActorId: args.actor_id });
-    const store = await kernel.ledger(args.group_id);
-    const consumed = await kernel.groupLocks.run(`inbox:${args.group_id}:${args.actor_id}`, () =>
+    const store = await deps.ledgers.get(args.group_id);
+    const consumed = await deps.groupLocks.run(`inbox:${args.group_id}:${args.actor_id}`, () =>
       store.inboxConsume({ actorId: args.actor_id, by, limit: args.limit }),
     );
-    if (consumed.event) kernel.published([consumed.event]);
     return consumed;
   });
 
   router.register('message_history', async (args) => {
     const group = target(args.group_id, args.actor_id);
     checkPermission(principalOf(args.by), 'history.read', { actors: group.actors, targetActorId: args.actor_id });
-    return (await kernel.ledger(args.group_id)).messageHistory({
+    return (await deps.ledgers.get(args.group_id)).messageHistory({
       actorId: args.actor_id,
       mode: args.mode,
       query: args.query,

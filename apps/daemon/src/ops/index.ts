@@ -1,42 +1,60 @@
 import type { OpRouter } from '@cccc/ipc-protocol';
-import type { Kernel } from '../kernel/kernel.js';
-import { registerActivityStreamOps } from './activity-stream.js';
-import { registerActorsOps } from './actors.js';
-import { registerBlobOps } from './blobs.js';
-import { registerContextOps } from './context.js';
-import { registerDeliveryOps } from './delivery.js';
-import { registerDebugOps } from './debug.js';
-import { registerGroupsOps } from './groups.js';
-import { registerHooksOps } from './hooks.js';
-import { registerInboxOps } from './inbox.js';
-import { registerLedgerOps } from './ledger.js';
-import { registerLifecycleOps } from './lifecycle.js';
-import { registerMessagingOps } from './messaging.js';
-import { registerProfilesOps } from './profiles.js';
+import { registerActivityStreamOps, type ActivityStreamOpsDeps } from './activity-stream.js';
+import { registerActorsOps, type ActorsOpsDeps } from './actors.js';
+import { registerBlobOps, type BlobOpsDeps } from './blobs.js';
+import { registerContextOps, type ContextOpsDeps } from './context.js';
+import { registerDeliveryOps, type DeliveryOpsDeps } from './delivery.js';
+import { registerDebugOps, type DebugOpsDeps } from './debug.js';
+import { registerGroupsOps, type GroupsOpsDeps } from './groups.js';
+import { registerHooksOps, type HooksOpsDeps } from './hooks.js';
+import { registerInboxOps, type InboxOpsDeps } from './inbox.js';
+import { registerLedgerOps, type LedgerOpsDeps } from './ledger.js';
+import { registerLifecycleOps, type LifecycleOpsDeps } from './lifecycle.js';
+import { registerMessagingOps, type MessagingOpsDeps } from './messaging.js';
+import { registerProfilesOps, type ProfilesOpsDeps } from './profiles.js';
 import { registerRuntimeCatalogOps } from './runtime-catalog.js';
-import { registerRuntimeOps } from './runtime.js';
-import { registerPromptsOps } from './prompts.js';
-import { registerStreamOps } from './streams.js';
-import { registerTerminalOps } from './terminal.js';
+import { registerRuntimeOps, type RuntimeOpsDeps } from './runtime.js';
+import { registerPromptsOps, type PromptsOpsDeps } from './prompts.js';
+import { registerStreamOps, type StreamOpsDeps } from './streams.js';
+import { registerTerminalOps, type TerminalOpsDeps } from './terminal.js';
 
-/** Every op module of the kernel, one line each (ping/shutdown live in core.ts). */
-export function registerKernelOps(router: OpRouter, kernel: Kernel): void {
-  registerGroupsOps(router, kernel);
-  registerActorsOps(router, kernel);
-  registerProfilesOps(router, kernel);
-  registerPromptsOps(router, kernel);
-  registerLifecycleOps(router, kernel);
-  registerRuntimeOps(router, kernel);
-  registerDeliveryOps(router, kernel);
-  registerDebugOps(router, kernel);
-  registerMessagingOps(router, kernel);
-  registerInboxOps(router, kernel);
-  registerLedgerOps(router, kernel);
-  registerStreamOps(router, kernel);
-  registerContextOps(router, kernel);
-  registerTerminalOps(router, kernel);
-  registerHooksOps(router, kernel);
-  registerActivityStreamOps(router, kernel);
-  registerBlobOps(router, kernel);
+/** What the op modules need between them; each module takes only its own part. */
+export type DaemonOpsDeps = GroupsOpsDeps &
+  ActorsOpsDeps &
+  ProfilesOpsDeps &
+  PromptsOpsDeps &
+  LifecycleOpsDeps &
+  RuntimeOpsDeps &
+  DeliveryOpsDeps &
+  DebugOpsDeps &
+  MessagingOpsDeps &
+  InboxOpsDeps &
+  LedgerOpsDeps &
+  StreamOpsDeps &
+  ContextOpsDeps &
+  TerminalOpsDeps &
+  HooksOpsDeps &
+  ActivityStreamOpsDeps &
+  BlobOpsDeps;
+
+/** Every op module of the daemon, one line each (ping/shutdown live in core.ts). */
+export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
+  registerGroupsOps(router, deps);
+  registerActorsOps(router, deps);
+  registerProfilesOps(router, deps);
+  registerPromptsOps(router, deps);
+  registerLifecycleOps(router, deps);
+  registerRuntimeOps(router, deps);
+  registerDeliveryOps(router, deps);
+  registerDebugOps(router, deps);
+  registerMessagingOps(router, deps);
+  registerInboxOps(router, deps);
+  registerLedgerOps(router, deps);
+  registerStreamOps(router, deps);
+  registerContextOps(router, deps);
+  registerTerminalOps(router, deps);
+  registerHooksOps(router, deps);
+  registerActivityStreamOps(router, deps);
+  registerBlobOps(router, deps);
   registerRuntimeCatalogOps(router);
 }

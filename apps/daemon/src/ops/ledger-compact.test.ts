@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDaemonFixture, type DaemonFixture } from '../testing/daemon-fixture.js';
+import { startDaemonFixture, type DaemonFixture } from '../../test-support/daemon-fixture.js';
 
 let fx: DaemonFixture;
 let gid: string;

@@ -1,9 +1,9 @@
 import { checkPermission } from '@cccc/groups';
 import { IpcError, isEventOfKind, type OpResult, type OpRouter } from '@cccc/ipc-protocol';
 import { LedgerErrorCodes, type LedgerEvent } from '@cccc/ledger';
-import type { Kernel } from '../kernel/kernel.js';
 import { principalOf } from '../messaging/principal.js';
 import { recipientStatuses } from '../messaging/statuses.js';
+import type { StoreDeps } from '../kernel/store-deps.js';
 
 const MAX_PAGE = 1000;
 const clamp = (limit: number) => Math.min(MAX_PAGE, limit);
@@ -21,29 +21,31 @@ function matchesQuery(event: LedgerEvent, needle: string): boolean {
   return searchableText(event).some((v) => typeof v === 'string' && v.toLowerCase().includes(needle));
 }
 
+export type LedgerOpsDeps = Pick<StoreDeps, 'groups' | 'ledgers'>;
+
 /** §8.12 maintenance plus the read extensions the Web and tools use (ledger_tail/search/statuses). */
-export function registerLedgerOps(router: OpRouter, kernel: Kernel): void {
+export function registerLedgerOps(router: OpRouter, deps: LedgerOpsDeps): void {
   const admin = (groupId: string, by: string | undefined) => {
-    const group = kernel.groups.get(groupId);
+    const group = deps.groups.get(groupId);
     checkPermission(principalOf(by), 'group.update', { actors: group.actors });
     return group;
   };
 
   router.register('ledger_snapshot', async (args) => {
     admin(args.group_id, args.by);
-    const report = await (await kernel.ledger(args.group_id)).snapshot({ reason: args.reason });
+    const report = await (await deps.ledgers.get(args.group_id)).snapshot({ reason: args.reason });
     return { snapshot: report as unknown as Record<string, unknown> };
   });
 
   router.register('ledger_compact', async (args) => {
     admin(args.group_id, args.by);
-    const report = await (await kernel.ledger(args.group_id)).compact({ reason: args.reason, force: args.force });
+    const report = await (await deps.ledgers.get(args.group_id)).compact({ reason: args.reason, force: args.force });
     return report as unknown as Record<string, unknown>;
   });
 
   router.register('ledger_tail', async (args) => {
-    const group = kernel.groups.get(args.group_id);
-    const store = await kernel.ledger(args.group_id);
+    const group = deps.groups.get(args.group_id);
+    const store = await deps.ledgers.get(args.group_id);
     const kinds = args.kinds && args.kinds.length > 0 ? new Set(args.kinds) : undefined;
     const limit = clamp(args.limit);
     const page: LedgerEvent[] = [];
@@ -88,8 +90,8 @@ export function registerLedgerOps(router: OpRouter, kernel: Kernel): void {
   });
 
   router.register('ledger_search', async (args) => {
-    kernel.groups.get(args.group_id);
-    const store = await kernel.ledger(args.group_id);
+    deps.groups.get(args.group_id);
+    const store = await deps.ledgers.get(args.group_id);
     const kinds = args.kinds && args.kinds.length > 0 ? new Set(args.kinds) : undefined;
     const needle = args.query.toLowerCase();
     const limit = clamp(args.limit);
@@ -108,8 +110,8 @@ export function registerLedgerOps(router: OpRouter, kernel: Kernel): void {
   });
 
   router.register('ledger_statuses', async (args) => {
-    const group = kernel.groups.get(args.group_id);
-    const store = await kernel.ledger(args.group_id);
+    const group = deps.groups.get(args.group_id);
+    const store = await deps.ledgers.get(args.group_id);
     const statuses: OpResult<'ledger_statuses'>['statuses'] = {};
     const unknown: string[] = [];
     for (const id of new Set(args.event_ids)) {

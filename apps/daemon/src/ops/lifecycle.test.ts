@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groupWithTeam, OpTestDaemon } from './op-test-harness.js';
+import { groupWithTeam, DaemonFixture } from '../../test-support/daemon-fixture.js';
 
 describe('lifecycle ops: desired state (the processes themselves: runtime/actor-runtime.test.ts)', () => {
-  let d: OpTestDaemon;
+  let d: DaemonFixture;
   beforeAll(async () => {
-    d = await OpTestDaemon.start();
+    d = await DaemonFixture.start();
   });
   afterAll(async () => {
     await d?.[Symbol.asyncDispose]();
@@ -67,7 +67,7 @@ describe('lifecycle ops: desired state (the processes themselves: runtime/actor-
     const foremanStop = await d.call('actor_stop', { group_id: gid, actor_id: 'p2', by: 'lead' });
     expect(foremanStop.actor.enabled).toBe(false);
     // actor.activity (derived working state) may interleave at any tick: only lifecycle kinds here.
-    const kinds = d.ledgerLines(gid).map((e) => e.kind).filter((k) => k !== 'actor.activity').slice(-4);
+    const kinds = d.ledgerEvents(gid).map((e) => e.kind).filter((k) => k !== 'actor.activity').slice(-4);
     expect(kinds).toEqual(['actor.stop', 'actor.restart', 'actor.start', 'actor.stop']);
   });
 });

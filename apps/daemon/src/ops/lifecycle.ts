@@ -8,11 +8,12 @@ import {
   type ActorDoc,
 } from '@cccc/groups';
 import { IpcError, type OpRouter } from '@cccc/ipc-protocol';
-import type { Kernel } from '../kernel/kernel.js';
 import type { CheckedStart } from '../runtime/actor-runtime-service.js';
 import { writeGroup } from './group-write.js';
 import { principalOf } from './principal.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
+import type { StoreDeps } from '../kernel/store-deps.js';
+import type { ActorRuntimeService } from '../runtime/actor-runtime-service.js';
 
 /** Actors whose desired state is "run" (visible or internal): the ones group_start/stop act on. */
 const enabledIds = (actors: readonly ActorDoc[]) => actors.filter((a) => a.enabled !== false).map((a) => a.id);
@@ -20,13 +21,17 @@ const enabledIds = (actors: readonly ActorDoc[]) => actors.filter((a) => a.enabl
 /** Lifecycle event data as the reference writes it (native PTY actors only, for now). */
 const actorEventData = (actor: ActorDoc, running: boolean) => ({ actor_id: actor.id, runner: actor.runner ?? 'pty', runner_effective: running ? 'pty' : null });
 
+export type LifecycleOpsDeps = StoreDeps & {
+  readonly actorRuntime: ActorRuntimeService;
+};
+
 /**
  * §8.3 group_start/group_stop and §8.4 actor_start/stop/restart: desired state first (group.yaml
  * `running`/`state`, actor `enabled`, with their event), then the processes are made to match.
  * Launch problems of an explicit start (no scope) are refused before anything is written.
  */
-export function registerLifecycleOps(router: OpRouter, kernel: Kernel): void {
-  const { layout, actorRuntime } = kernel;
+export function registerLifecycleOps(router: OpRouter, deps: LifecycleOpsDeps): void {
+  const { layout, actorRuntime } = deps;
 
   /** group_start tolerates actors that cannot run (reported per actor); the group still resumes. */
   const startEach = (groupId: string, ids: readonly string[]) =>
@@ -35,7 +40,7 @@ export function registerLifecycleOps(router: OpRouter, kernel: Kernel): void {
   router.register('group_start', async (args) => {
     const by = principalOf(args.by);
     const { outcome, event } = await writeGroup(
-      kernel,
+      deps,
       args.group_id,
       async () => {
         const { group } = authorizeGroupAction(layout, by, 'group.start', args.group_id);
@@ -54,7 +59,7 @@ export function registerLifecycleOps(router: OpRouter, kernel: Kernel): void {
   router.register('group_stop', async (args) => {
     const by = principalOf(args.by);
     const { outcome, event } = await writeGroup(
-      kernel,
+      deps,
       args.group_id,
       async () => {
         const { group } = authorizeGroupAction(layout, by, 'group.stop', args.group_id);
@@ -70,7 +75,7 @@ export function registerLifecycleOps(router: OpRouter, kernel: Kernel): void {
   router.register('actor_start', async (args) => {
     const by = principalOf(args.by);
     const { outcome, event } = await writeGroup(
-      kernel,
+      deps,
       args.group_id,
       async () => {
         authorizeGroupAction(layout, by, 'actor.start', args.group_id, { targetActorId: args.actor_id });
@@ -89,7 +94,7 @@ export function registerLifecycleOps(router: OpRouter, kernel: Kernel): void {
   router.register('actor_stop', async (args) => {
     const by = principalOf(args.by);
     const { outcome, event } = await writeGroup(
-      kernel,
+      deps,
       args.group_id,
       () => setActorEnabled(layout, by, args.group_id, args.actor_id, false),
       (actor) => ({ kind: 'actor.stop', by, data: actorEventData(actor, false) }),
@@ -102,9 +107,9 @@ export function registerLifecycleOps(router: OpRouter, kernel: Kernel): void {
   router.register('actor_restart', async (args) => {
     const by = principalOf(args.by);
     const { outcome, event } = await writeGroup(
-      kernel,
+      deps,
       args.group_id,
-      () => replaceableActor(kernel, by, args.group_id, args.actor_id),
+      () => replaceableActor(deps, by, args.group_id, args.actor_id),
       (actor) => ({ kind: 'actor.restart', by, data: actorEventData(actor, actor.enabled !== false) }),
     );
     if (outcome.enabled === false) {
@@ -134,9 +139,9 @@ function throwIfNotRunning(checked: CheckedStart): CheckedStart {
 }
 
 /** actor_restart / actor_new_session: authorized, existing, and launchable when it should run. */
-export function replaceableActor(kernel: Kernel, by: string, groupId: string, actorId: string): ActorDoc {
-  authorizeGroupAction(kernel.layout, by, 'actor.restart', groupId, { targetActorId: actorId });
-  const actor = findActor(loadGroup(kernel.layout, groupId).actors, actorId);
-  if (actor.enabled !== false) kernel.actorRuntime.checkLaunchable(groupId, actorId);
+export function replaceableActor(deps: LifecycleOpsDeps, by: string, groupId: string, actorId: string): ActorDoc {
+  authorizeGroupAction(deps.layout, by, 'actor.restart', groupId, { targetActorId: actorId });
+  const actor = findActor(loadGroup(deps.layout, groupId).actors, actorId);
+  if (actor.enabled !== false) deps.actorRuntime.checkLaunchable(groupId, actorId);
   return actor;
 }

@@ -1,10 +1,12 @@
 import type { OpRouter } from '@cccc/ipc-protocol';
-import type { Kernel } from '../kernel/kernel.js';
-import { MessagingService } from '../messaging/messaging-service.js';
+import type { MessagingService } from '../messaging/messaging-service.js';
+
+export interface MessagingOpsDeps {
+  readonly messaging: MessagingService;
+}
 
 /** §8.6 and §8.10: thin handlers over the messaging service. */
-export function registerMessagingOps(router: OpRouter, kernel: Kernel): void {
-  const messaging = new MessagingService(kernel);
+export function registerMessagingOps(router: OpRouter, { messaging }: MessagingOpsDeps): void {
   router.register('send', (args) => messaging.send(args));
   router.register('reply', (args) => messaging.reply(args));
   router.register('send_files', (args) => messaging.sendFiles(args));

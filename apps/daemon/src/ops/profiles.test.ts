@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groupWithTeam, OpTestDaemon } from './op-test-harness.js';
+import { groupWithTeam, DaemonFixture } from '../../test-support/daemon-fixture.js';
 
 const PROFILE_SECRET = 'sk-profile-SECRET-4a7e90';
 const LEGACY_SECRET = 'legacy-env-SECRET-77c1';
 const ACTOR_SECRET = 'actor-private-SECRET-b2d4';
 
 describe('actor profile ops over the socket', () => {
-  let d: OpTestDaemon;
+  let d: DaemonFixture;
   beforeAll(async () => {
-    d = await OpTestDaemon.start();
+    d = await DaemonFixture.start();
   });
   afterAll(async () => {
     await d?.[Symbol.asyncDispose]();

@@ -10,18 +10,20 @@ import {
   type ProfileInput,
 } from '@cccc/groups';
 import type { OpResult, OpRouter } from '@cccc/ipc-protocol';
-import type { Kernel } from '../kernel/kernel.js';
 import { changeGroupFiles } from './group-write.js';
 import { principalOf } from './principal.js';
+import type { StoreDeps } from '../kernel/store-deps.js';
 
 type ProfileView = OpResult<'actor_profile_get'>['profile'];
+
+export type ProfilesOpsDeps = Pick<StoreDeps, 'layout' | 'groups' | 'ledgers' | 'groupLocks'>;
 
 /**
  * §8.5 Actor Profiles: global documents under state/actor_profiles, so no group ledger event.
  * Secrets are write-only; the groups lib returns key names (and masked previews) only.
  */
-export function registerProfilesOps(router: OpRouter, kernel: Kernel): void {
-  const { layout } = kernel;
+export function registerProfilesOps(router: OpRouter, deps: ProfilesOpsDeps): void {
+  const { layout } = deps;
 
   router.register('actor_profile_list', (args) => {
     const { profiles } = listProfiles(layout, principalOf(args.by));
@@ -51,7 +53,7 @@ export function registerProfilesOps(router: OpRouter, kernel: Kernel): void {
 
   // Reads the actor's secrets under its group's lock so a concurrent private-env write is not torn.
   router.register('actor_profile_secret_copy_from_actor', (args) =>
-    changeGroupFiles(kernel, args.group_id, () =>
+    changeGroupFiles(deps, args.group_id, () =>
       copyProfileSecretsFromActor(layout, principalOf(args.by), args.profile_id, args.group_id, args.actor_id),
     ),
   );

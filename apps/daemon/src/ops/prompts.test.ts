@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groupWithTeam, OpTestDaemon } from './op-test-harness.js';
+import { groupWithTeam, DaemonFixture } from '../../test-support/daemon-fixture.js';
 
 describe('prompt ops over the socket', () => {
-  let d: OpTestDaemon;
+  let d: DaemonFixture;
   beforeAll(async () => {
-    d = await OpTestDaemon.start();
+    d = await DaemonFixture.start();
   });
   afterAll(async () => {
     await d?.[Symbol.asyncDispose]();
@@ -14,7 +14,7 @@ describe('prompt ops over the socket', () => {
     const gid = await groupWithTeam(d);
     const builtin = await d.call('group_preamble_get', { group_id: gid });
     expect(builtin).toMatchObject({ group_id: gid, source: 'builtin', overridden: false, filename: 'CCCC_PREAMBLE.md' });
-    const ledgerBefore = d.ledgerLines(gid).length;
+    const ledgerBefore = d.ledgerEvents(gid).length;
 
     expect(await d.codeOf('group_preamble_set', { group_id: gid, content: 'x', by: 'p1' })).toBe('permission_denied');
     expect(await d.codeOf('group_preamble_set', { group_id: gid, content: '' })).toBe('invalid_request');
@@ -30,7 +30,7 @@ describe('prompt ops over the socket', () => {
     const reset = await d.call('group_preamble_reset', { group_id: gid, confirm: 'preamble' });
     expect(reset).toMatchObject({ source: 'builtin', overridden: false, changed: true });
     expect(await d.codeOf('group_preamble_get', { group_id: 'g_000000000000' })).toBe('group_not_found');
-    expect(d.ledgerLines(gid).length).toBe(ledgerBefore);
+    expect(d.ledgerEvents(gid).length).toBe(ledgerBefore);
   });
 
   it('help and actor notes: foreman writes, peer reads only its own view', async () => {

@@ -2,15 +2,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REFERENCE_GROUP_ID, REFERENCE_SCOPE_KEY } from '@cccc/groups/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OpTestDaemon } from './op-test-harness.js';
+import { DaemonFixture } from '../../test-support/daemon-fixture.js';
 
 const gid = REFERENCE_GROUP_ID;
 
 describe('a CCCC_HOME written by the reference implementation', () => {
-  let d: OpTestDaemon;
+  let d: DaemonFixture;
   let originalLedger: string;
   beforeAll(async () => {
-    d = await OpTestDaemon.start({ fromReference: true });
+    d = await DaemonFixture.start({ fromReference: true });
     originalLedger = readFileSync(join(d.home, 'groups', gid, 'ledger.jsonl'), 'utf8');
   });
   afterAll(async () => {

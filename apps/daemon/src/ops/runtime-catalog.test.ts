@@ -4,7 +4,7 @@ import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opCatalog } from '@cccc/ipc-protocol';
 import { RUNTIME_CATALOG } from '@cccc/pty-runtime';
-import { startDaemonFixture, type DaemonFixture } from '../testing/daemon-fixture.js';
+import { startDaemonFixture, type DaemonFixture } from '../../test-support/daemon-fixture.js';
 
 let fx: DaemonFixture;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStreamItem } from '@cccc/ipc-protocol';
-import { startDaemonFixture, type DaemonFixture } from '../testing/daemon-fixture.js';
+import { startDaemonFixture, type DaemonFixture } from '../../test-support/daemon-fixture.js';
 
 let fx: DaemonFixture;
 let gid: string;

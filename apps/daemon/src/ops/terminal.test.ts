@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opCatalog } from '@cccc/ipc-protocol';
 import { DaemonCallError } from '@cccc/ipc-protocol/node';
-import { startDaemonFixture, type DaemonFixture } from '../testing/daemon-fixture.js';
-import type { Kernel } from '../kernel/kernel.js';
-import { StreamReader, startTerminal, until, type StartedTerminal } from '../terminal/terminal-testing.js';
+import { startDaemonFixture, type DaemonFixture } from '../../test-support/daemon-fixture.js';
+import type { DaemonServices } from '../daemon.js';
+import { StreamReader, startTerminal, until, type StartedTerminal } from '../../test-support/terminal-fixture.js';
 
 let fx: DaemonFixture;
-let kernel: Kernel;
+let kernel: DaemonServices;
 let gid: string;
 let lead: StartedTerminal;
 let peer: StartedTerminal;
@@ -25,7 +25,7 @@ async function failure(p: Promise<unknown>): Promise<string> {
 
 beforeAll(async () => {
   fx = await startDaemonFixture();
-  kernel = fx.daemon.kernel!;
+  kernel = fx.services;
   const created = await fx.client.call('group_create', { title: 'term-ops' });
   gid = created.group_id;
   await fx.client.call('attach', { path: mkdtempSync(join(tmpdir(), 'cccc-scope-')), group_id: gid });

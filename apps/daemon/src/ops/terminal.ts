@@ -1,18 +1,20 @@
 import { IpcError, type OpRouter } from '@cccc/ipc-protocol';
 import { terminalClear, terminalHistory, terminalReplay, terminalSince, terminalSnapshot, terminalTail, validateTermSize } from '@cccc/pty-runtime';
-import type { Kernel } from '../kernel/kernel.js';
 import { openTermAttach } from '../terminal/attach.js';
 import { resolveTerminal } from '../terminal/terminal-access.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
+import type { AttachDeps } from '../terminal/attach.js';
 
 const defined = <T extends Record<string, unknown>>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
+
+export type TerminalOpsDeps = AttachDeps;
 
 /**
  * §8.11 terminal diagnostics, term_resize, term_attachment_status and the term_attach upgrade.
  * Every read goes through `resolveTerminal` (transcript visibility, live PTY session).
  */
-export function registerTerminalOps(router: OpRouter, kernel: Kernel): void {
-  const target = (args: { group_id: string; actor_id: string; by?: string | undefined }) => resolveTerminal(kernel, args.group_id, args.actor_id, args.by);
+export function registerTerminalOps(router: OpRouter, deps: TerminalOpsDeps): void {
+  const target = (args: { group_id: string; actor_id: string; by?: string | undefined }) => resolveTerminal(deps, args.group_id, args.actor_id, args.by);
   const ids = (args: { group_id: string; actor_id: string }) => ({ group_id: args.group_id, actor_id: args.actor_id });
 
   router.register('terminal_tail', async (args) => {
@@ -62,5 +64,5 @@ export function registerTerminalOps(router: OpRouter, kernel: Kernel): void {
     return { terminal_writable: args.attachment_id > 0 && terminal.attachments.isWriter(args.attachment_id) };
   });
 
-  router.register('term_attach', (args) => openTermAttach(kernel, args));
+  router.register('term_attach', (args) => openTermAttach(deps, args));
 }

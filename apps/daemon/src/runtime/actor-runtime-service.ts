@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { findActor, utcNowIso } from '@cccc/groups';
+import { findActor, utcNowIso, type HomeLayout } from '@cccc/groups';
 import { IpcError, type ActorStartProblem } from '@cccc/ipc-protocol';
 import {
   ActorTerminal,
@@ -13,8 +13,10 @@ import {
 } from '@cccc/pty-runtime';
 import { KeyedMutex } from '../concurrency/keyed-mutex.js';
 import type { RuntimeTuning } from '../config.js';
-import { errorFields } from '../log.js';
-import type { Kernel } from '../kernel/kernel.js';
+import { errorFields, type Logger } from '../log.js';
+import type { GroupDocCache } from '../kernel/group-cache.js';
+import type { LedgerPool } from '../kernel/ledger-pool.js';
+import type { RuntimeRegistry } from './runtime-registry.js';
 import { hookActorLockKey } from '../hooks/hook-files.js';
 import { HOOK_UNAVAILABLE_DIAGNOSTIC, hookSpawnPlan, planHookLaunch, runHookedSpawn } from '../hooks/hook-launch.js';
 import { actorLaunch } from './actor-launch.js';
@@ -31,6 +33,16 @@ export interface ActorStarted {
   readonly groupId: string;
   readonly actorId: string;
   readonly session: TerminalSession;
+}
+
+/** What the actor lifecycle reaches: group documents, the ledgers it records exits in, the terminal registry. */
+export interface ActorRuntimeDeps {
+  readonly layout: HomeLayout;
+  readonly groups: GroupDocCache;
+  readonly ledgers: Pick<LedgerPool, 'append'>;
+  readonly runtimes: RuntimeRegistry;
+  readonly groupLocks: KeyedMutex;
+  readonly logger: Logger;
 }
 
 export interface StartOutcome {
@@ -61,7 +73,7 @@ export class ActorRuntimeService implements AsyncDisposable {
   private disposed = false;
 
   constructor(
-    private readonly kernel: Kernel,
+    private readonly deps: ActorRuntimeDeps,
     private readonly tuning: RuntimeTuning,
     /** How agents run `cccc` (hooks, MCP server); undefined: claude/codex launch without both. */
     private readonly cli: CliLauncher | undefined,
@@ -69,7 +81,8 @@ export class ActorRuntimeService implements AsyncDisposable {
     private readonly spawner: PtySpawner = defaultPtySpawner(),
   ) {
     this.reports = new StartReports({
-      kernel,
+      ledgers: deps.ledgers,
+      logger: deps.logger,
       windowMs: tuning.earlyExitWindowMs,
       stopping: this.shutdown.signal,
       stoppedByUs: (session) => this.expectedExits.has(session),
@@ -81,7 +94,7 @@ export class ActorRuntimeService implements AsyncDisposable {
   }
 
   session(groupId: string, actorId: string): TerminalSession | undefined {
-    const session = this.kernel.runtimes.get(groupId, actorId)?.session;
+    const session = this.deps.runtimes.get(groupId, actorId)?.session;
     return session && !session.exited ? session : undefined;
   }
 
@@ -90,7 +103,7 @@ export class ActorRuntimeService implements AsyncDisposable {
   }
 
   runningActorIds(groupId: string): string[] {
-    return this.kernel.runtimes
+    return this.deps.runtimes
       .entries()
       .filter((e) => e.groupId === groupId && e.terminal.session && !e.terminal.session.exited)
       .map((e) => e.actorId);
@@ -98,8 +111,8 @@ export class ActorRuntimeService implements AsyncDisposable {
 
   /** Throws the launch errors (`missing_project_root`, `scope_not_attached`, ...) without side effects. */
   checkLaunchable(groupId: string, actorId: string): void {
-    const group = this.kernel.groups.get(groupId);
-    actorLaunch(this.kernel.layout, group, findActor(group.actors, actorId), this.daemonEnv, this.cli);
+    const group = this.deps.groups.get(groupId);
+    actorLaunch(this.deps.layout, group, findActor(group.actors, actorId), this.daemonEnv, this.cli);
   }
 
   start(groupId: string, actorId: string): Promise<StartOutcome> {
@@ -156,17 +169,17 @@ export class ActorRuntimeService implements AsyncDisposable {
 
   /** Daemon start: retire orphans of a previous daemon, then run the enabled actors of running groups. */
   async recover(): Promise<void> {
-    await reapOrphans(this.kernel.layout, this.kernel.logger, this.tuning.stopGraceMs);
+    await reapOrphans(this.deps.layout, this.deps.logger, this.tuning.stopGraceMs);
     let groupIds: string[] = [];
     try {
-      groupIds = readdirSync(this.kernel.layout.groupsDir);
+      groupIds = readdirSync(this.deps.layout.groupsDir);
     } catch {
       return;
     }
     for (const gid of groupIds) {
       let group;
       try {
-        group = this.kernel.groups.get(gid);
+        group = this.deps.groups.get(gid);
       } catch {
         continue;
       }
@@ -181,27 +194,27 @@ export class ActorRuntimeService implements AsyncDisposable {
     if (this.disposed) throw daemonError(DaemonErrorCodes.daemonStopping, 'the daemon is shutting down');
     const current = this.session(groupId, actorId);
     if (current) return { session: current, started: false };
-    const group = this.kernel.groups.get(groupId);
+    const group = this.deps.groups.get(groupId);
     const actor = findActor(group.actors, actorId);
-    const plain = actorLaunch(this.kernel.layout, group, actor, this.daemonEnv, this.cli);
+    const plain = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
     const { options: hooks, probeProblem } = await planHookLaunch(plain, this.cli);
-    const launch = hooks ? actorLaunch(this.kernel.layout, group, actor, this.daemonEnv, this.cli, hooks) : plain;
+    const launch = hooks ? actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli, hooks) : plain;
     const hookPlan = hookSpawnPlan(plain, launch, hooks);
     if (hookPlan && !hookPlan.hookEnabled) {
-      this.kernel.logger.log('warn', 'actor launched without hooks', {
+      this.deps.logger.log('warn', 'actor launched without hooks', {
         group_id: groupId,
         actor_id: actorId,
         runtime: hookPlan.runtime,
         diagnostic: HOOK_UNAVAILABLE_DIAGNOSTIC,
       });
     }
-    const terminal = this.kernel.runtimes.get(groupId, actorId) ?? this.newTerminal(groupId, actorId);
+    const terminal = this.deps.runtimes.get(groupId, actorId) ?? this.newTerminal(groupId, actorId);
     let session: TerminalSession;
     try {
-      session = await this.kernel.groupLocks.run(hookActorLockKey(groupId, actorId), () =>
-        runHookedSpawn(this.kernel.layout, { groupId, actorId }, hookPlan, () => {
+      session = await this.deps.groupLocks.run(hookActorLockKey(groupId, actorId), () =>
+        runHookedSpawn(this.deps.layout, { groupId, actorId }, hookPlan, () => {
           const started = terminal.start(launch);
-          this.kernel.runtimes.set(groupId, actorId, terminal);
+          this.deps.runtimes.set(groupId, actorId, terminal);
           return started;
         }),
       );
@@ -211,7 +224,7 @@ export class ActorRuntimeService implements AsyncDisposable {
       }
       throw error;
     }
-    writeOwnershipRecord(this.kernel.layout, {
+    writeOwnershipRecord(this.deps.layout, {
       v: 1,
       kind: 'pty',
       group_id: groupId,
@@ -220,7 +233,7 @@ export class ActorRuntimeService implements AsyncDisposable {
       started_at: utcNowIso(),
       pid_start_time: processStartTime(session.pid) ?? null,
     });
-    this.kernel.logger.log('info', 'actor started', { group_id: groupId, actor_id: actorId, pid: session.pid });
+    this.deps.logger.log('info', 'actor started', { group_id: groupId, actor_id: actorId, pid: session.pid });
     // A new session: the previous start's problem no longer describes it.
     this.reports.forget(groupId, actorId);
     this.startedEmitter.fire({ groupId, actorId, session });
@@ -228,20 +241,20 @@ export class ActorRuntimeService implements AsyncDisposable {
   }
 
   private async stopLocked(groupId: string, actorId: string): Promise<PtyExit | undefined> {
-    const terminal = this.kernel.runtimes.get(groupId, actorId);
+    const terminal = this.deps.runtimes.get(groupId, actorId);
     const session = terminal?.session;
-    this.kernel.runtimes.delete(groupId, actorId);
+    this.deps.runtimes.delete(groupId, actorId);
     this.reports.forget(groupId, actorId);
     if (!terminal || !session) {
-      removeOwnershipRecord(this.kernel.layout, groupId, actorId);
+      removeOwnershipRecord(this.deps.layout, groupId, actorId);
       return undefined;
     }
     this.expectedExits.add(session);
     terminal.detachSession();
     const exit = await stopPtySession(session.pty, { graceMs: this.tuning.stopGraceMs });
     session[Symbol.dispose]();
-    removeOwnershipRecord(this.kernel.layout, groupId, actorId);
-    this.kernel.logger.log('info', 'actor stopped', { group_id: groupId, actor_id: actorId, pid: session.pid });
+    removeOwnershipRecord(this.deps.layout, groupId, actorId);
+    this.deps.logger.log('info', 'actor stopped', { group_id: groupId, actor_id: actorId, pid: session.pid });
     return exit;
   }
 
@@ -259,17 +272,17 @@ export class ActorRuntimeService implements AsyncDisposable {
     if (terminal.session !== session) return;
     terminal.detachSession();
     session[Symbol.dispose]();
-    if (this.kernel.runtimes.get(groupId, actorId) === terminal) this.kernel.runtimes.delete(groupId, actorId);
-    removeOwnershipRecord(this.kernel.layout, groupId, actorId);
-    this.kernel.logger.log('info', 'actor exited', { group_id: groupId, actor_id: actorId, pid: session.pid, ...exit });
+    if (this.deps.runtimes.get(groupId, actorId) === terminal) this.deps.runtimes.delete(groupId, actorId);
+    removeOwnershipRecord(this.deps.layout, groupId, actorId);
+    this.deps.logger.log('info', 'actor exited', { group_id: groupId, actor_id: actorId, pid: session.pid, ...exit });
     try {
-      await this.kernel.append(groupId, {
+      await this.deps.ledgers.append(groupId, {
         kind: 'actor.stop',
         by: 'system',
         data: { actor_id: actorId, runner: 'pty', runner_effective: 'pty', reason: 'exited', exit_code: exit.exitCode, signal: exit.signal },
       });
     } catch (error) {
-      this.kernel.logger.log('warn', 'could not record an actor exit', { group_id: groupId, actor_id: actorId, ...errorFields(error) });
+      this.deps.logger.log('warn', 'could not record an actor exit', { group_id: groupId, actor_id: actorId, ...errorFields(error) });
     }
   }
 
@@ -277,7 +290,7 @@ export class ActorRuntimeService implements AsyncDisposable {
   async [Symbol.asyncDispose](): Promise<void> {
     this.disposed = true;
     this.shutdown.abort();
-    await Promise.all(this.kernel.runtimes.entries().map((e) => this.stop(e.groupId, e.actorId)));
+    await Promise.all(this.deps.runtimes.entries().map((e) => this.stop(e.groupId, e.actorId)));
     this.startedEmitter[Symbol.dispose]();
   }
 }

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { recordPath, writeOwnershipRecord } from './ownership-records.js';
 import { reapOrphans } from './orphan-reaper.js';
 import { processStartTime } from './proc-identity.js';
-import { events, fakeAgentGroup, isAlive, runtimeFixture, waitFor } from './runtime-test-support.js';
+import { events, fakeAgentGroup, isAlive, runtimeFixture, waitFor } from '../../test-support/daemon-fixture.js';
 
 describe('actor runtime lifecycle (real PTYs, fake agent)', () => {
   let fx: Awaited<ReturnType<typeof runtimeFixture>> | undefined;
@@ -18,29 +18,29 @@ describe('actor runtime lifecycle (real PTYs, fake agent)', () => {
     const gid = await fakeAgentGroup(fx);
     const { started } = await fx.client.call('group_start', { group_id: gid });
     expect(started).toEqual(['peer1']);
-    const first = fx.kernel.runtimes.get(gid, 'peer1')!.session!;
+    const first = fx.services.runtimes.get(gid, 'peer1')!.session!;
     expect(first.cols).toBe(120);
     expect(first.rows).toBe(40);
-    const record = JSON.parse(readFileSync(recordPath(fx.kernel.layout, gid, 'peer1'), 'utf8'));
+    const record = JSON.parse(readFileSync(recordPath(fx.services.layout, gid, 'peer1'), 'utf8'));
     expect(record).toMatchObject({ v: 1, kind: 'pty', group_id: gid, actor_id: 'peer1', pid: first.pid, pid_start_time: processStartTime(first.pid) });
     const list = await fx.client.call('actor_list', { group_id: gid });
     expect(list.actors.find((a) => a.id === 'peer1')?.running).toBe(true);
 
     await fx.client.call('actor_restart', { group_id: gid, actor_id: 'peer1' });
-    const second = fx.kernel.runtimes.get(gid, 'peer1')!.session!;
+    const second = fx.services.runtimes.get(gid, 'peer1')!.session!;
     expect(second.pid).not.toBe(first.pid);
     expect(isAlive(first.pid)).toBe(false);
 
     const ns = await fx.client.call('actor_new_session', { group_id: gid, actor_id: 'peer1' });
     expect(ns.new_session).toBe(true);
-    const third = fx.kernel.runtimes.get(gid, 'peer1')!.session!;
+    const third = fx.services.runtimes.get(gid, 'peer1')!.session!;
     expect(third.pid).not.toBe(second.pid);
     expect(isAlive(second.pid)).toBe(false);
 
     await fx.client.call('actor_stop', { group_id: gid, actor_id: 'peer1' });
     expect(isAlive(third.pid)).toBe(false);
-    expect(existsSync(recordPath(fx.kernel.layout, gid, 'peer1'))).toBe(false);
-    expect(fx.kernel.runtimes.get(gid, 'peer1')).toBeUndefined();
+    expect(existsSync(recordPath(fx.services.layout, gid, 'peer1'))).toBe(false);
+    expect(fx.services.runtimes.get(gid, 'peer1')).toBeUndefined();
     const kinds = events(fx, gid).map((e) => e.kind);
     expect(kinds.filter((k) => /^(group\.start|actor\.(restart|new_session|stop))$/.test(k))).toEqual([
       'group.start',
@@ -51,9 +51,9 @@ describe('actor runtime lifecycle (real PTYs, fake agent)', () => {
 
     // group_start does not start an actor disabled by actor_stop; group_stop keeps desired state.
     await fx.client.call('group_start', { group_id: gid });
-    expect(fx.kernel.runtimes.get(gid, 'peer1')).toBeUndefined();
+    expect(fx.services.runtimes.get(gid, 'peer1')).toBeUndefined();
     await fx.client.call('actor_start', { group_id: gid, actor_id: 'peer1' });
-    const fourth = fx.kernel.runtimes.get(gid, 'peer1')!.session!;
+    const fourth = fx.services.runtimes.get(gid, 'peer1')!.session!;
     await fx.client.call('group_stop', { group_id: gid });
     expect(isAlive(fourth.pid)).toBe(false);
     const { group } = await fx.client.call('group_show', { group_id: gid });
@@ -78,15 +78,15 @@ describe('actor runtime lifecycle (real PTYs, fake agent)', () => {
     await fx.client.call('send', { group_id: gid, text: 'bye', to: ['peer1'], message_mode: 'send' });
     const stop = await waitFor(() => events(fx!, gid).find((e) => e.kind === 'actor.stop'), 15_000, 'actor.stop');
     expect(stop).toMatchObject({ by: 'system', data: { actor_id: 'peer1', reason: 'exited', exit_code: 0, signal: null } });
-    expect(existsSync(recordPath(fx.kernel.layout, gid, 'peer1'))).toBe(false);
-    expect(fx.kernel.actorRuntime.isRunning(gid, 'peer1')).toBe(false);
+    expect(existsSync(recordPath(fx.services.layout, gid, 'peer1'))).toBe(false);
+    expect(fx.services.actorRuntime.isRunning(gid, 'peer1')).toBe(false);
   });
 
   it('daemon shutdown stops every owned process', async () => {
     fx = await runtimeFixture();
     const gid = await fakeAgentGroup(fx, { a: [], b: [] });
     await fx.client.call('group_start', { group_id: gid });
-    const pids = ['a', 'b'].map((id) => fx!.kernel.runtimes.get(gid, id)!.session!.pid);
+    const pids = ['a', 'b'].map((id) => fx!.services.runtimes.get(gid, id)!.session!.pid);
     await fx.daemon.stop();
     for (const pid of pids) expect(isAlive(pid)).toBe(false);
   });
@@ -100,13 +100,13 @@ describe('orphan reaper', () => {
       const unrelated = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
       await waitFor(() => processStartTime(orphan.pid!) && processStartTime(unrelated.pid!));
       const base = { v: 1 as const, kind: 'pty' as const, group_id: 'g_test', started_at: 'x' };
-      writeOwnershipRecord(fx.kernel.layout, { ...base, actor_id: 'orphan', pid: orphan.pid!, pid_start_time: processStartTime(orphan.pid!)! });
-      writeOwnershipRecord(fx.kernel.layout, { ...base, actor_id: 'reused', pid: unrelated.pid!, pid_start_time: '1' });
-      const report = await reapOrphans(fx.kernel.layout, fx.kernel.logger, 500);
+      writeOwnershipRecord(fx.services.layout, { ...base, actor_id: 'orphan', pid: orphan.pid!, pid_start_time: processStartTime(orphan.pid!)! });
+      writeOwnershipRecord(fx.services.layout, { ...base, actor_id: 'reused', pid: unrelated.pid!, pid_start_time: '1' });
+      const report = await reapOrphans(fx.services.layout, fx.services.logger, 500);
       expect(report.killed.map((k) => k.actor_id)).toEqual(['orphan']);
       await waitFor(() => orphan.exitCode !== null || orphan.signalCode !== null, 5000, 'orphan exit');
       expect(isAlive(unrelated.pid!)).toBe(true);
-      expect(existsSync(recordPath(fx.kernel.layout, 'g_test', 'reused'))).toBe(false);
+      expect(existsSync(recordPath(fx.services.layout, 'g_test', 'reused'))).toBe(false);
       unrelated.kill('SIGKILL');
     } finally {
       await fx[Symbol.asyncDispose]();

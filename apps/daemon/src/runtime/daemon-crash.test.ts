@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { expect, it } from 'vitest';
-import { startDaemonFixture } from '../testing/daemon-fixture.js';
-import { fakeAgentGroup, FAST_ENV, isAlive, waitFor } from './runtime-test-support.js';
+import { startDaemonFixture } from '../../test-support/daemon-fixture.js';
+import { fakeAgentGroup, FAST_ENV, isAlive, waitFor } from '../../test-support/daemon-fixture.js';
 
 const CLI = resolve(import.meta.dirname, '../../../cli/bin/cccc.js');
 
@@ -29,7 +29,7 @@ it('after kill -9 of the daemon process, the next daemon retires its orphaned ac
     try {
       await waitFor(() => !isAlive(record.pid), 5000, 'orphan gone');
       // the group is still running, so its enabled actor runs again under the new daemon
-      const pid = next.daemon.kernel!.runtimes.get(gid, 'peer1')?.session?.pid;
+      const pid = next.services.runtimes.get(gid, 'peer1')?.session?.pid;
       expect(pid).toBeDefined();
       expect(pid).not.toBe(record.pid);
     } finally {

@@ -2,8 +2,8 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ACTOR_START_PROBLEM_KIND } from '@cccc/ipc-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startDaemonFixture, type DaemonFixture } from '../testing/daemon-fixture.js';
-import { events, waitFor } from './runtime-test-support.js';
+import { startDaemonFixture, type DaemonFixture } from '../../test-support/daemon-fixture.js';
+import { events, waitFor } from '../../test-support/daemon-fixture.js';
 
 // Honest starts (issue 15) with real processes and the default 1.5 s early-exit window.
 

@@ -1,7 +1,7 @@
 import { ACTOR_START_PROBLEM_KIND, type ActorStartProblem, type ActorStartResult, type CCCSEventV1 } from '@cccc/ipc-protocol';
 import type { TerminalSession } from '@cccc/pty-runtime';
-import type { Kernel } from '../kernel/kernel.js';
-import { errorFields } from '../log.js';
+import type { LedgerPool } from '../kernel/ledger-pool.js';
+import { errorFields, type Logger } from '../log.js';
 import { earlyExitProblem, failureFields, problemOfStartError, waitEarlyExit } from './start-check.js';
 
 /** A start as it really went (after the early-exit window), for op results. */
@@ -28,7 +28,8 @@ export type Launch =
   | { readonly decided?: undefined; readonly session: TerminalSession; readonly warning?: ActorStartProblem; readonly startEvent?: CCCSEventV1 };
 
 export interface StartReportsDeps {
-  readonly kernel: Kernel;
+  readonly ledgers: Pick<LedgerPool, 'append'>;
+  readonly logger: Logger;
   readonly windowMs: number;
   /** Aborted at shutdown: no early-exit watch keeps a stopping daemon waiting. */
   readonly stopping: AbortSignal;
@@ -71,7 +72,7 @@ export class StartReports {
       outcome = await run();
     } catch (error) {
       const problem = problemOfStartError(error);
-      this.deps.kernel.logger.log('warn', 'actor could not be started', { group_id: groupId, actor_id: actorId, trigger, ...errorFields(error) });
+      this.deps.logger.log('warn', 'actor could not be started', { group_id: groupId, actor_id: actorId, trigger, ...errorFields(error) });
       await this.record(groupId, actorId, trigger, false, problem);
       return { decided: { result: { actor_id: actorId, running: false, ...failureFields(problem) }, error } };
     }
@@ -101,14 +102,14 @@ export class StartReports {
   /** The `actor.start` of a start no op event stands for (daemon start, wake, actor_add). */
   private async announce(groupId: string, actorId: string, reason: string): Promise<CCCSEventV1 | undefined> {
     try {
-      const { event } = await this.deps.kernel.append(groupId, {
+      const { event } = await this.deps.ledgers.append(groupId, {
         kind: 'actor.start',
         by: 'system',
         data: { actor_id: actorId, runner: 'pty', runner_effective: 'pty', reason },
       });
       return event;
     } catch (error) {
-      this.deps.kernel.logger.log('warn', 'could not record an actor start', { group_id: groupId, actor_id: actorId, ...errorFields(error) });
+      this.deps.logger.log('warn', 'could not record an actor start', { group_id: groupId, actor_id: actorId, ...errorFields(error) });
       return undefined;
     }
   }
@@ -117,13 +118,13 @@ export class StartReports {
     this.problems.set(StartReports.key(groupId, actorId), running ? { warning: problem } : { failure: problem });
     if (this.deps.stopping.aborted) return;
     try {
-      await this.deps.kernel.append(groupId, {
+      await this.deps.ledgers.append(groupId, {
         kind: ACTOR_START_PROBLEM_KIND,
         by: 'system',
         data: { actor_id: actorId, running, code: problem.code, message: problem.message, exit_code: problem.exit_code ?? null, signal: problem.signal ?? null, trigger },
       });
     } catch (error) {
-      this.deps.kernel.logger.log('warn', 'could not record an actor start problem', { group_id: groupId, actor_id: actorId, ...errorFields(error) });
+      this.deps.logger.log('warn', 'could not record an actor start problem', { group_id: groupId, actor_id: actorId, ...errorFields(error) });
     }
   }
 }

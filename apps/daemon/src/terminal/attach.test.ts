@@ -3,20 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
-import { startDaemonFixture, type DaemonFixture } from '../testing/daemon-fixture.js';
-import type { Kernel } from '../kernel/kernel.js';
+import { startDaemonFixture, type DaemonFixture } from '../../test-support/daemon-fixture.js';
+import type { DaemonServices } from '../daemon.js';
 import { attachCounters, attachTuning } from './attach-tuning.js';
-import { StreamReader, startTerminal, until, type StartedTerminal } from './terminal-testing.js';
+import { StreamReader, startTerminal, until, type StartedTerminal } from '../../test-support/terminal-fixture.js';
 
 let fx: DaemonFixture;
-let kernel: Kernel;
+let kernel: DaemonServices;
 let gid: string;
 let agent: StartedTerminal;
 const defaults = { ...attachTuning };
 
 beforeAll(async () => {
   fx = await startDaemonFixture();
-  kernel = fx.daemon.kernel!;
+  kernel = fx.services;
   gid = (await fx.client.call('group_create', { title: 'attach' })).group_id;
   await fx.client.call('attach', { path: mkdtempSync(join(tmpdir(), 'cccc-scope-')), group_id: gid });
   for (const id of ['a1', 'a2', 'slow', 'stall']) await fx.client.call('actor_add', { group_id: gid, actor_id: id, runtime: 'custom', command: ['sh'] });

@@ -1,21 +1,25 @@
 import { IpcError, StreamUpgrade, type OpArgs, type OpResult } from '@cccc/ipc-protocol';
 import { renderAttachSnapshot, validateSnapshotHint } from '@cccc/pty-runtime';
-import type { Kernel } from '../kernel/kernel.js';
+import type { HookDeps } from '../hooks/hook-deps.js';
 import { isInterruptInput, recordTerminalInterrupt } from '../hooks/terminal-interrupt.js';
-import { errorFields } from '../log.js';
+import { errorFields, type Logger } from '../log.js';
 import { AttachSession } from './attach-session.js';
-import { resolveTerminal } from './terminal-access.js';
+import { resolveTerminal, type TerminalDeps } from './terminal-access.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 type Handshake = OpResult<'term_attach'>;
+
+export interface AttachDeps extends TerminalDeps, HookDeps {
+  readonly logger: Logger;
+}
 
 /**
  * §4.4 / §8.11 term_attach. Writer registration, the takeover resize and the capture of the
  * backlog cursors happen synchronously, as one step, so the handshake cursors are those of the
  * backlog this attachment streams, and concurrent takeovers cannot interleave.
  */
-export async function openTermAttach(kernel: Kernel, args: OpArgs<'term_attach'>): Promise<StreamUpgrade<Handshake>> {
-  const target = resolveTerminal(kernel, args.group_id, args.actor_id, args.by, { notRunningCode: 'not_pty_actor' });
+export async function openTermAttach(deps: AttachDeps, args: OpArgs<'term_attach'>): Promise<StreamUpgrade<Handshake>> {
+  const target = resolveTerminal(deps, args.group_id, args.actor_id, args.by, { notRunningCode: 'not_pty_actor' });
   const { terminal, session } = target;
   const mode = args.mode ?? 'control';
   const takeover = mode === 'control' && args.takeover === true;
@@ -60,8 +64,8 @@ export async function openTermAttach(kernel: Kernel, args: OpArgs<'term_attach'>
     prefix,
     onInputWritten: (chunks) => {
       if (!chunks.some(isInterruptInput)) return;
-      recordTerminalInterrupt(kernel, target.groupId, target.actorId, session).catch((error: unknown) => {
-        kernel.logger.log('warn', 'could not record a terminal interrupt', { group_id: target.groupId, actor_id: target.actorId, ...errorFields(error) });
+      recordTerminalInterrupt(deps, target.groupId, target.actorId, session).catch((error: unknown) => {
+        deps.logger.log('warn', 'could not record a terminal interrupt', { group_id: target.groupId, actor_id: target.actorId, ...errorFields(error) });
       });
     },
   });

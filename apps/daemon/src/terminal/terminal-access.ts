@@ -1,9 +1,15 @@
 import { effectiveRole, findActor, type GroupDoc } from '@cccc/groups';
 import { ErrorCodes, IpcError } from '@cccc/ipc-protocol';
 import { canReadTranscript, type ActorTerminal, type TerminalSession, type TranscriptViewer } from '@cccc/pty-runtime';
-import type { Kernel } from '../kernel/kernel.js';
+import type { GroupDocCache } from '../kernel/group-cache.js';
+import type { RuntimeRegistry } from '../runtime/runtime-registry.js';
 import { principalOf } from '../messaging/principal.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
+
+export interface TerminalDeps {
+  readonly groups: GroupDocCache;
+  readonly runtimes: RuntimeRegistry;
+}
 
 /** A live PTY terminal some principal may read (the §8.11 ops and term_attach start here). */
 export interface TerminalTarget {
@@ -30,8 +36,8 @@ function viewerOf(group: GroupDoc, by: string): TranscriptViewer {
  * `off|foreman|all`, default foreman; an actor reads its own), not_pty_actor for a non-PTY
  * runner, then actor_not_running / not_pty_actor when nothing runs.
  */
-export function resolveTerminal(kernel: Kernel, groupId: string, actorId: string, by: string | undefined, options: ResolveOptions = {}): TerminalTarget {
-  const group = kernel.groups.get(groupId);
+export function resolveTerminal(deps: TerminalDeps, groupId: string, actorId: string, by: string | undefined, options: ResolveOptions = {}): TerminalTarget {
+  const group = deps.groups.get(groupId);
   const actor = findActor(group.actors, actorId);
   const principal = principalOf(by);
   const visibility = group.terminal_transcript?.visibility ?? 'foreman';
@@ -43,7 +49,7 @@ export function resolveTerminal(kernel: Kernel, groupId: string, actorId: string
     });
   }
   if (actor.runner === 'headless') throw daemonError(DaemonErrorCodes.notPtyActor, `${actorId} does not run on the PTY runner`, { actor_id: actorId });
-  const terminal = kernel.runtimes.get(groupId, actorId);
+  const terminal = deps.runtimes.get(groupId, actorId);
   const session = terminal?.session;
   if (!terminal || !session || session.exited) {
     const code = options.notRunningCode ?? 'actor_not_running';

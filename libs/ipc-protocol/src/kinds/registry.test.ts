@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isEventOfKind, isValidEventOfKind, type CCCSEventV1 } from '../events.js';
+import { isEventOfKind } from '../event-kind.js';
+import { isValidEventOfKind, type CCCSEventV1 } from '../events.js';
 import { isKnownKind, kindDataSchema, kindDataSchemas } from './registry.js';
 
 const FIXTURE_LEDGER = join(

@@ -1,10 +1,11 @@
 import type { LedgerStore } from '../store.js';
-import type { Clock, RoleOf } from '../types.js';
+import type { AppendedListener, Clock, RoleOf } from '../types.js';
 
 export interface ContractOpenOptions {
   groupId: string;
   clock?: Clock;
   roleOf?: RoleOf;
+  onAppended?: AppendedListener;
 }
 
 export interface LedgerContractOptions {
@@ -33,6 +34,7 @@ export const CONTRACT_CASES = [
   'strandedClaims',
   'deliveryConfirmation',
   'follow',
+  'appendedOnce',
   'snapshot',
   'lookups',
 ] as const;

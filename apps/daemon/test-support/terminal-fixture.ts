@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import type { TermAttachment } from '@cccc/ipc-protocol/node';
 import { ActorTerminal, defaultPtySpawner, stopPtySession, type TerminalSession } from '@cccc/pty-runtime';
 import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
-import type { Kernel } from '../kernel/kernel.js';
+import type { RuntimeRegistry } from '../src/runtime/runtime-registry.js';
 
-// Test support for terminal ops: real node-pty agents registered in an in-process kernel, and a
+// Test support for terminal ops: real node-pty agents registered in the daemon's in-process registry, and a
 // reader for raw attach streams. Until the lifecycle service starts actors, tests start them here.
 
 export interface StartedTerminal extends AsyncDisposable {
@@ -15,7 +15,7 @@ export interface StartedTerminal extends AsyncDisposable {
 }
 
 export function startTerminal(
-  kernel: Kernel,
+  deps: { readonly runtimes: RuntimeRegistry },
   groupId: string,
   actorId: string,
   options: { argv?: string[]; ringCapBytes?: number; cols?: number; rows?: number } = {},
@@ -28,12 +28,12 @@ export function startTerminal(
     ...(options.cols ? { cols: options.cols } : {}),
     ...(options.rows ? { rows: options.rows } : {}),
   });
-  kernel.runtimes.set(groupId, actorId, terminal);
+  deps.runtimes.set(groupId, actorId, terminal);
   return {
     terminal,
     session,
     async [Symbol.asyncDispose]() {
-      kernel.runtimes.delete(groupId, actorId);
+      deps.runtimes.delete(groupId, actorId);
       const current = terminal.session;
       if (current && !current.exited) await stopPtySession(current.pty, { graceMs: 500 }).catch(() => undefined);
       if (session !== current && !session.exited) await stopPtySession(session.pty, { graceMs: 500 }).catch(() => undefined);

@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { installFakeAgentAs } from '@cccc/pty-runtime/testing';
-import { runtimeFixture } from '../runtime/runtime-test-support.js';
+import { runtimeFixture } from './daemon-fixture.js';
 
 type Fx = Awaited<ReturnType<typeof runtimeFixture>>;
 
 /** The built CLI entry the injected hooks run (`cccc hook claude-state`). */
-export const BUILT_CLI = resolve(import.meta.dirname, '../../../cli/bin/cccc.js');
+export const BUILT_CLI = resolve(import.meta.dirname, '../../cli/bin/cccc.js');
 
 /** A runtime fixture whose daemon was handed the built CLI, so it injects hooks that run it. */
 export function hookedRuntimeFixture(env: NodeJS.ProcessEnv = {}): Promise<Fx> {

@@ -1,0 +1,28 @@
+import { errorFields, type Logger } from '../log.js';
+import type { RuntimeRegistry } from '../runtime/runtime-registry.js';
+import type { DeliveryConfirmations } from './delivery-confirmations.js';
+import type { HookAccepted } from './hook-deps.js';
+import type { WorkingStateService } from './working-state-service.js';
+
+export interface HookAcceptanceDeps {
+  readonly runtimes: RuntimeRegistry;
+  readonly confirmations: Pick<DeliveryConfirmations, 'promptSubmitted'>;
+  readonly workingState: Pick<WorkingStateService, 'refreshGroup'>;
+  readonly logger: Logger;
+}
+
+/**
+ * What follows an accepted hook event: a UserPromptSubmit may confirm the delivery its `prompt`
+ * carries (read for the match, never stored), and the actor's working state is derived again
+ * now rather than at the next tick.
+ */
+export function hookAcceptance(deps: HookAcceptanceDeps): (accepted: HookAccepted) => void {
+  return ({ groupId, actorId, runtime, event, prompt }) => {
+    if (event === 'UserPromptSubmit') {
+      deps.confirmations.promptSubmitted(groupId, actorId, deps.runtimes.get(groupId, actorId)?.session, `${runtime}_hook_UserPromptSubmit`, prompt);
+    }
+    deps.workingState.refreshGroup(groupId, actorId).catch((error) => {
+      deps.logger.log('warn', 'working state derivation failed', { group_id: groupId, ...errorFields(error) });
+    });
+  };
+}

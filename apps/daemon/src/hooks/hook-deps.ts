@@ -1,0 +1,21 @@
+import type { HomeLayout } from '@cccc/groups';
+import type { KeyedMutex } from '../concurrency/keyed-mutex.js';
+import type { ActivityHub } from '../streams/activity-hub.js';
+
+/** An accepted hook event, as the rest of the daemon hears of it. */
+export interface HookAccepted {
+  readonly groupId: string;
+  readonly actorId: string;
+  readonly runtime: string;
+  readonly event: string;
+  /** A UserPromptSubmit's prompt: read to match a delivery, never stored. */
+  readonly prompt: string | null;
+}
+
+/** What the hook commit path reaches: the files, the locks, the activity fan-out, and who hears an accepted event. */
+export interface HookDeps {
+  readonly layout: HomeLayout;
+  readonly groupLocks: KeyedMutex;
+  readonly activity: Pick<ActivityHub, 'publish'>;
+  readonly hookAccepted: (accepted: HookAccepted) => void;
+}
