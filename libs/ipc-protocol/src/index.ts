@@ -59,6 +59,7 @@ export {
   type OpResult,
 } from './ops/catalog.js';
 export { NdjsonDecoder, encodeLine, encodeLineText, type DecodedLine } from './codec.js';
+export { jsonShapeViolation, MAX_JSON_DEPTH, MAX_JSON_NODES, type JsonShapeLimits, type JsonShapeViolation } from './json-limits.js';
 export { PreserializedResult } from './preserialized.js';
 export { MAX_REQUEST_LINE_BYTES, MAX_RESPONSE_LINE_BYTES } from './limits.js';
 export { OpRouter, type OpHandler, type RequestContext, type Dispatched, type RouterOptions } from './router.js';

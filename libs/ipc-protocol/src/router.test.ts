@@ -23,6 +23,18 @@ describe('OpRouter', () => {
     expect(bad.response.error).toMatchObject({ code: 'invalid_request', details: { field: 'reason' } });
   });
 
+  it('refuses a line nested past the depth limit before parsing it, naming the limit', async () => {
+    const r = router();
+    for (const levels of [65, 5_000, 100_000]) {
+      const line = `{"v":1,"op":"ledger_snapshot","args":{"group_id":"g_1","reason":${'['.repeat(levels)}${']'.repeat(levels)}}}`;
+      const d = await r.dispatchLine(line);
+      expect(d.response.error).toMatchObject({ code: 'invalid_request', details: { limit: 'json_depth', max: 64 } });
+    }
+    const wide = `{"v":1,"op":"ping","args":{"x":[${Array(100_001).fill(1).join(',')}]}}`;
+    expect((await r.dispatchLine(wide)).response.error).toMatchObject({ code: 'invalid_request', details: { limit: 'json_nodes', max: 100_000 } });
+    expect((await r.dispatchLine('{"v":1,"op":"ping","args":{}}')).response.ok).toBe(true);
+  });
+
   it('maps missing group_id and a blank one to missing_group_id', async () => {
     const r = router();
     for (const args of [{}, { group_id: '' }, { group_id: ' ' }, { group_id: null }]) {

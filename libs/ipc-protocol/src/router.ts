@@ -5,6 +5,7 @@ import { opCatalog, type OpArgs, type OpName, type OpResult } from './ops/catalo
 import type { OpSpec } from './ops/define.js';
 import { PreserializedResult } from './preserialized.js';
 import { isStreamUpgrade, type StreamUpgrade, type UpgradedConnection } from './upgrade.js';
+import { jsonShapeViolation } from './json-limits.js';
 
 export interface RequestContext {
   readonly op: OpName;
@@ -96,6 +97,11 @@ export class OpRouter {
 
   /** Handle one request line (without its newline). Never throws. */
   async dispatchLine(text: string): Promise<Dispatched> {
+    const shape = jsonShapeViolation(text);
+    if (shape) {
+      const what = shape.limit === 'json_depth' ? `nests deeper than ${shape.max} levels` : `has more than ${shape.max} values`;
+      return { response: errorResponse(ErrorCodes.invalidRequest, `request line ${what}`, { ...shape }) };
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

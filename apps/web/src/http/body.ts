@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import { HttpError } from './errors.js';
+import { parseJsonText } from './json-text.js';
 
 /** JSON bodies are small control requests (uploads have their own limit). */
 export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
@@ -50,13 +51,7 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
     // Only JSON: a cross-site page can send text/plain or form bodies without a CORS preflight.
     throw new HttpError(415, 'unsupported_media_type', 'request bodies must be Content-Type: application/json');
   }
-  if (raw.length > 0) {
-    try {
-      value = JSON.parse(raw.toString('utf8'));
-    } catch {
-      throw new HttpError(400, 'invalid_request', 'request body is not valid JSON');
-    }
-  }
+  if (raw.length > 0) value = parseJsonText(raw.toString('utf8'), 'request body');
   return value;
 }
 

@@ -1,5 +1,6 @@
 import { MAX_BLOB_UPLOAD_BYTES, type AttachmentRefV1 } from '@cccc/ipc-protocol';
 import { HttpError } from '../http/errors.js';
+import { parseJsonText } from '../http/json-text.js';
 import type { MultipartForm } from '../http/multipart.js';
 import { BY, type ApiRoutes } from './api-routes.js';
 import { assertOpArgs } from './op-args.js';
@@ -13,12 +14,7 @@ export const UPLOAD_LIMITS = { maxBodyBytes: MAX_UPLOAD_BODY_BYTES, maxFiles: MA
 function jsonList(form: MultipartForm, name: string): unknown[] | undefined {
   const raw = form.fields.get(name)?.trim();
   if (!raw) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw new HttpError(400, 'invalid_request', `${name} is not valid JSON`, { field: name });
-  }
+  const value = parseJsonText(raw, name, name);
   if (!Array.isArray(value)) throw new HttpError(400, 'invalid_request', `${name} must be a JSON array`, { field: name });
   return value;
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { DaemonClient, TermAttachment } from '@cccc/ipc-protocol/node';
+import { jsonShapeViolation } from '@cccc/ipc-protocol';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { HttpError, toErrorResponse } from '../http/errors.js';
 
@@ -214,9 +215,12 @@ export class TermBridge {
   }
 }
 
+/** A control frame, or undefined when it is not JSON or exceeds the daemon's shape limits. */
 function parseJson(buf: Buffer): unknown {
+  const text = buf.toString('utf8');
+  if (jsonShapeViolation(text)) return undefined;
   try {
-    return JSON.parse(buf.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
