@@ -30,9 +30,18 @@ export interface RuntimeTuning {
   readonly earlyExitWindowMs: number;
 }
 
+/** What the socket server tolerates from peers (issue 20). */
+export interface ConnectionTuning {
+  /** A request line must be complete this long after connect or after its first byte (CCCC_HANDSHAKE_TIMEOUT_MS, 10 s). */
+  readonly handshakeTimeoutMs: number;
+  /** Connections served at once, streams included (CCCC_MAX_CONNECTIONS, 1,024). */
+  readonly maxConnections: number;
+}
+
 export interface DaemonConfig {
   readonly home: string;
   readonly transport: TransportConfig;
+  readonly connections: ConnectionTuning;
   readonly streams: StreamTuning;
   readonly runtime: RuntimeTuning;
   /**
@@ -89,8 +98,12 @@ export function daemonConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Daemo
   const home = resolveCcccHome(env);
   const streams = streamTuning(env);
   const runtime = runtimeTuning(env);
+  const connections: ConnectionTuning = {
+    handshakeTimeoutMs: positiveInt(env, 'CCCC_HANDSHAKE_TIMEOUT_MS', 10_000),
+    maxConnections: positiveInt(env, 'CCCC_MAX_CONNECTIONS', 1024),
+  };
   const kind = (env.CCCC_DAEMON_TRANSPORT ?? 'unix').trim().toLowerCase() || 'unix';
-  if (kind === 'unix') return { home, transport: { kind: 'unix' }, streams, runtime };
+  if (kind === 'unix') return { home, transport: { kind: 'unix' }, connections, streams, runtime };
   if (kind !== 'tcp') {
     throw new DaemonConfigError(`CCCC_DAEMON_TRANSPORT must be "unix" or "tcp", not ${JSON.stringify(env.CCCC_DAEMON_TRANSPORT)}`);
   }
@@ -106,5 +119,5 @@ export function daemonConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Daemo
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new DaemonConfigError(`CCCC_DAEMON_PORT must be an integer in 0..65535, not ${JSON.stringify(rawPort)}`);
   }
-  return { home, transport: { kind: 'tcp', host, port }, streams, runtime };
+  return { home, transport: { kind: 'tcp', host, port }, connections, streams, runtime };
 }

@@ -136,7 +136,7 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
     registerCoreOps(router, { requestShutdown, executable: config.cliEntry ?? null });
     registerDaemonOps(router, services);
 
-    const server = new IpcServer(router);
+    const server = new IpcServer(router, config.connections);
     let endpoint: DaemonEndpoint;
     if (config.transport.kind === 'unix') {
       await server.listen({ path: paths.sock });

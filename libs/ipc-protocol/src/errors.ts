@@ -12,6 +12,10 @@ export const ErrorCodes = {
   permissionDenied: 'permission_denied',
   daemonOwnerMismatch: 'daemon_owner_mismatch',
   internalError: 'internal_error',
+  /** Our extension: the daemon holds its connection cap; retry later (details: `limit`). */
+  tooManyConnections: 'too_many_connections',
+  /** Our extension: a request line was not completed within the handshake timeout (details: `timeout_ms`). */
+  requestTimeout: 'request_timeout',
 } as const;
 
 export type KnownErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -14,7 +14,17 @@ export interface IpcServerOptions {
   readonly idleTimeoutMs?: number;
   /** Stop reading from a peer with this many unanswered lines queued (it is not reading us). */
   readonly maxQueuedLines?: number;
+  /**
+   * A request line must be complete this long after the connection opened, or after its first
+   * byte arrived (slowloris peers, clients that connect and say nothing). Default 10 s.
+   */
+  readonly handshakeTimeoutMs?: number;
+  /** Connections served at once; one more is answered `too_many_connections` and closed. Default 1,024. */
+  readonly maxConnections?: number;
 }
+
+export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_CONNECTIONS = 1024;
 
 export type IpcListenTarget = { readonly path: string } | { readonly host: string; readonly port: number };
 
@@ -29,11 +39,15 @@ export class IpcServer implements AsyncDisposable {
   private readonly maxLineBytes: number;
   private readonly idleTimeoutMs: number;
   private readonly maxQueuedLines: number;
+  private readonly handshakeTimeoutMs: number;
+  private readonly maxConnections: number;
 
   constructor(private readonly router: OpRouter, options: IpcServerOptions = {}) {
     this.maxLineBytes = options.maxLineBytes ?? MAX_REQUEST_LINE_BYTES;
     this.idleTimeoutMs = options.idleTimeoutMs ?? 10 * 60_000;
     this.maxQueuedLines = options.maxQueuedLines ?? 64;
+    this.handshakeTimeoutMs = options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
+    this.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
     this.server = createServer({ allowHalfOpen: false }, (socket) => this.accept(socket));
     this.server.on('error', () => {});
   }
@@ -63,11 +77,41 @@ export class IpcServer implements AsyncDisposable {
     await this.close();
   }
 
+  /** One error line, then the connection ends (and is cut if the peer does not read it). */
+  private refuse(socket: Socket, code: string, message: string, details: Record<string, unknown>): void {
+    socket.end(encodeLineText(errorResponse(code, message, details)));
+    setTimeout(() => socket.destroy(), 1000).unref();
+  }
+
   private accept(socket: Socket): void {
-    this.sockets.add(socket);
-    socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', () => socket.destroy());
+    if (this.sockets.size >= this.maxConnections) {
+      this.refuse(socket, ErrorCodes.tooManyConnections, `the daemon serves at most ${this.maxConnections} connections at once; retry later`, { limit: this.maxConnections });
+      return;
+    }
+    this.sockets.add(socket);
     socket.setTimeout(this.idleTimeoutMs, () => socket.destroy());
+
+    // The deadline of the request line being read: armed at connect and at the first byte of
+    // each later line, disarmed once the line is complete (an idle connection between requests
+    // has only the idle timeout) and for good when the connection upgrades to a stream.
+    let lineDeadline: NodeJS.Timeout | undefined;
+    const disarm = () => {
+      clearTimeout(lineDeadline);
+      lineDeadline = undefined;
+    };
+    const arm = () => {
+      lineDeadline ??= setTimeout(() => {
+        socket.off('data', onData);
+        this.refuse(socket, ErrorCodes.requestTimeout, `no complete request line within ${this.handshakeTimeoutMs} ms`, { timeout_ms: this.handshakeTimeoutMs });
+      }, this.handshakeTimeoutMs);
+      lineDeadline.unref();
+    };
+    socket.on('close', () => {
+      disarm();
+      this.sockets.delete(socket);
+    });
+    arm();
 
     const decoder = new NdjsonDecoder(this.maxLineBytes);
     const queue: Array<{ kind: 'line'; text: string } | { kind: 'bad'; reply: string; close: boolean }> = [];
@@ -95,6 +139,7 @@ export class IpcServer implements AsyncDisposable {
           const flushed = socket.write(encodeResponseLine(dispatched.response));
           if (dispatched.upgrade) {
             upgraded = true;
+            disarm();
             socket.setTimeout(0);
             socket.off('data', onData);
             socket.pause();
@@ -113,7 +158,10 @@ export class IpcServer implements AsyncDisposable {
     };
 
     const onData = (chunk: Buffer) => {
-      for (const line of decoder.push(chunk)) {
+      const lines = decoder.push(chunk);
+      if (lines.length > 0) disarm();
+      if (decoder.pendingBytes > 0 && !upgraded) arm();
+      for (const line of lines) {
         if (line.kind === 'line') queue.push(line);
         else if (line.kind === 'invalid_utf8') {
           queue.push({ kind: 'bad', reply: encodeLineText(errorResponse(ErrorCodes.invalidRequest, 'request line is not valid UTF-8')), close: false });
