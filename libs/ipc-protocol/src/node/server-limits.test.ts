@@ -73,7 +73,7 @@ describe('IpcServer under idle and slow peers (issue 20)', () => {
       clearInterval(trickle);
     }
     for (const c of [silent, slowloris]) expect(JSON.parse(c.received())).toMatchObject({ ok: false, error: { code: 'request_timeout', details: { timeout_ms: 200 } } });
-    expect(server.connectionCount).toBe(0);
+    await until(() => server.connectionCount === 0);
   });
 
   it('keeps a connection that completes its lines, idle between requests, and a long-lived stream', async () => {
