@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DaemonClient, isLoopbackHost } from '@cccc/ipc-protocol/node';
-import { authenticate, canSeeGroup, requireAdmin, requireGroup, stillAdmitted } from './auth/guard.js';
+import { authenticate, canSeeGroup, isAdminPrincipal, requireAdmin, requireGroup, stillAdmitted } from './auth/guard.js';
 import { AccessTokenStore } from './auth/tokens.js';
 import { HttpError, toErrorResponse } from './http/errors.js';
 import { checkBrowserOrigin } from './http/origin.js';
@@ -119,6 +119,7 @@ async function handle(
       params,
       requireGroup: (gid) => requireGroup(principal, gid),
       requireAdmin: () => requireAdmin(principal),
+      isAdmin: () => isAdminPrincipal(principal),
       canSeeGroup: (gid) => canSeeGroup(principal, gid),
       stillAdmitted: (gid) => stillAdmitted(tokens, principal, gid),
     };

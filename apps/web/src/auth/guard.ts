@@ -75,8 +75,12 @@ export function requireGroup(principal: Principal, groupId: string): void {
   }
 }
 
+export function isAdminPrincipal(principal: Principal): boolean {
+  return principal.kind === 'open' || principal.token.is_admin;
+}
+
 export function requireAdmin(principal: Principal): void {
-  if (principal.kind === 'token' && !principal.token.is_admin) {
+  if (!isAdminPrincipal(principal)) {
     throw new HttpError(403, 'permission_denied', 'this route needs an admin access token');
   }
 }

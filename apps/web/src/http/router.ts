@@ -12,6 +12,8 @@ export interface RequestContext {
   requireGroup(groupId: string): void;
   /** Admin-only routes (config, unscoped writes). */
   requireAdmin(): void;
+  /** The caller may do what an admin may: an admin token, or an open Web. */
+  isAdmin(): boolean;
   /** Whether a group is visible to the caller (list filtering). */
   canSeeGroup(groupId: string): boolean;
   /** Re-checked by long-lived streams: false once the caller's token was revoked. */

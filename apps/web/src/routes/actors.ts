@@ -1,5 +1,7 @@
 import { queryBool } from '../http/body.js';
+import type { RequestContext } from '../http/router.js';
 import type { ApiRoutes } from './api-routes.js';
+import { requireAdminForLaunchPatch, requireAdminForPrivateEnv, requireAdminToAddActor, requireApprovedLaunches } from './launch-approval.js';
 import { isRecord } from './groups.js';
 
 /** Actors: list, CRUD, lifecycle, private env keys (§8.2 "Actors"). */
@@ -11,16 +13,21 @@ export function registerActorRoutes(api: ApiRoutes): void {
       return include_unread !== undefined ? { include_unread } : {};
     },
   });
-  api.op('actor_add');
+  // What an actor runs is set by an admin (launch-approval.ts); starting checks who set it last.
+  api.op('actor_add', { authorize: (ctx) => requireAdminToAddActor(ctx) });
   /** `{patch, profile_id?, profile_action?}`, or the patch fields themselves (POST or PUT). */
-  api.op('actor_update', { normalize: (body) => (isRecord(body) && !isRecord(body.patch) ? { patch: withoutIdentity(body) } : body) });
+  api.op('actor_update', {
+    normalize: (body) => (isRecord(body) && !isRecord(body.patch) ? { patch: withoutIdentity(body) } : body),
+    authorize: (ctx, args) => requireAdminForLaunchPatch(ctx, args),
+  });
   api.op('actor_remove');
-  api.op('actor_start');
+  const approved = { authorize: (ctx: RequestContext, args: { group_id: string; actor_id: string }) => requireApprovedLaunches(api.client, ctx, args.group_id, [args.actor_id]) };
+  api.op('actor_start', approved);
   api.op('actor_stop');
-  api.op('actor_restart');
-  api.op('actor_new_session');
+  api.op('actor_restart', approved);
+  api.op('actor_new_session', approved);
   api.op('actor_env_private_keys');
-  api.op('actor_env_private_update');
+  api.op('actor_env_private_update', { authorize: (ctx) => requireAdminForPrivateEnv(ctx) });
 }
 
 /** A bare patch may repeat the identity keys the path already names; they are not patch fields. */

@@ -38,7 +38,7 @@ export interface OpRouteOptions<N extends OpRouteName> {
   /** Legacy body shapes turned into the canonical one before parsing (e.g. a bare patch). */
   readonly normalize?: (body: unknown) => unknown;
   /** A check that needs the args (the caller must reach a second group, ...). */
-  readonly authorize?: (ctx: RequestContext, args: OpArgsInput<RouteOp<N>>) => void;
+  readonly authorize?: (ctx: RequestContext, args: OpArgsInput<RouteOp<N>>) => void | Promise<void>;
   /** What the route answers instead of the op's own result (the table's result type). */
   readonly result?: (result: OpResult<RouteOp<N>>, ctx: RequestContext) => RouteResult<N>;
 }
@@ -80,7 +80,7 @@ export class ApiRoutes {
     return this.register(name, async (ctx, params) => {
       const args = { ...(await input(ctx)), ...params, ...(fillsBy ? { by: BY } : {}) };
       assertOpArgs(op, args);
-      options?.authorize?.(ctx, args);
+      await options?.authorize?.(ctx, args);
       const result = await this.client.call(op, args);
       return options?.result ? options.result(result, ctx) : result;
     });

@@ -3,6 +3,7 @@ import { parseJsonBody } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
 import { BY, type ApiRoutes } from './api-routes.js';
 import { SETTINGS_KEYS } from './route-map.js';
+import { requireApprovedLaunches } from './launch-approval.js';
 
 /** Any string, so a wrong state gets the message naming the four choices. */
 const StateBody = z.object({ state: z.string().optional() });
@@ -31,7 +32,13 @@ export function registerGroupRoutes(api: ApiRoutes): void {
   /** The body is the patch itself (title, topic). */
   api.op('group_update');
   api.op('group_delete');
-  api.op('group_start');
+  api.op('group_start', {
+    authorize: async (ctx, args) => {
+      if (ctx.isAdmin()) return;
+      const { actors } = await api.client.call('actor_list', { group_id: args.group_id });
+      await requireApprovedLaunches(api.client, ctx, args.group_id, actors.filter((a) => a.enabled !== false).map((a) => a.id));
+    },
+  });
   api.op('group_stop');
   /** `POST /state?state=` (or `{state}`): active|idle|paused; `stopped` means group_stop. */
   api.route('group_state', async (ctx, { group_id }) => {
