@@ -84,7 +84,7 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
 function streamTuning(env: NodeJS.ProcessEnv): StreamTuning {
   return {
     heartbeatMs: positiveInt(env, 'CCCC_STREAM_HEARTBEAT_MS', 15_000),
-    maxPendingBytes: positiveInt(env, 'CCCC_STREAM_MAX_PENDING_BYTES', 8 * 1024 * 1024),
+    maxPendingBytes: positiveInt(env, 'CCCC_STREAM_MAX_PENDING_BYTES', 1024 * 1024),
   };
 }
 

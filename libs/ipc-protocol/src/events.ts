@@ -53,7 +53,11 @@ export type StoredEvent<K extends string> = K extends KnownKind ? CCCSEventV1 & 
 /** §4.5: items pushed on an `events_stream` upgrade. Unknown `t` values are ignorable. */
 export const EventStreamEventItem = z.object({ t: z.literal('event'), event: CCCSEventV1 });
 export const EventStreamHeartbeatItem = z.object({ t: z.literal('heartbeat'), ts: z.string() });
-export const EventStreamErrorItem = z.object({ t: z.literal('error'), code: z.string(), message: z.string() });
+/**
+ * The final item of a stream the daemon ends. `details` is our extension: for `slow_subscriber`,
+ * `{queued_bytes, limit}` (bytes queued for the subscriber, socket buffers included, and the cap).
+ */
+export const EventStreamErrorItem = z.object({ t: z.literal('error'), code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() });
 export const EventStreamItem = z.union([
   EventStreamEventItem,
   EventStreamHeartbeatItem,

@@ -86,10 +86,10 @@ export class ActivitySession {
     this.options.onEnd(reason);
   }
 
-  private fail(code: string, message: string): void {
+  private fail(code: string, message: string, details?: Record<string, unknown>): void {
     if (this.ended) return;
     const connection = this.connection!;
-    connection.write(encodeLineText({ t: 'error', code, message }));
+    connection.write(encodeLineText({ t: 'error', code, message, ...(details ? { details } : {}) }));
     this.end(code);
     setTimeout(() => connection.close(), 2000).unref();
   }
@@ -100,8 +100,9 @@ export class ActivitySession {
       this.early.push(item);
       return true;
     }
-    if (this.connection.pendingBytes > this.options.maxPendingBytes) {
-      this.fail('slow_subscriber', `subscriber fell more than ${this.options.maxPendingBytes} bytes behind; reconnect with replay`);
+    const queued = this.connection.pendingBytes;
+    if (queued > this.options.maxPendingBytes) {
+      this.fail('slow_subscriber', `subscriber fell more than ${this.options.maxPendingBytes} bytes behind; reconnect with replay`, { queued_bytes: queued, limit: this.options.maxPendingBytes });
       return false;
     }
     this.connection.write(encodeLineText(item));

@@ -63,9 +63,9 @@ export class StreamSession {
   }
 
   /** End with a final error item, then close once it has been flushed (or soon after). */
-  fail(code: string, message: string): void {
+  fail(code: string, message: string, details?: Record<string, unknown>): void {
     if (this.ended) return;
-    this.connection.write(encodeLineText({ t: 'error', code, message }));
+    this.connection.write(encodeLineText({ t: 'error', code, message, ...(details ? { details } : {}) }));
     this.end(code);
     setTimeout(() => this.connection.close(), 2000).unref();
   }
@@ -82,8 +82,9 @@ export class StreamSession {
 
   private write(item: Record<string, unknown>): boolean {
     if (this.ended) return false;
-    if (this.connection.pendingBytes > this.options.maxPendingBytes) {
-      this.fail('slow_subscriber', `subscriber fell more than ${this.options.maxPendingBytes} bytes behind; reconnect and reconcile`);
+    const queued = this.connection.pendingBytes;
+    if (queued > this.options.maxPendingBytes) {
+      this.fail('slow_subscriber', `subscriber fell more than ${this.options.maxPendingBytes} bytes behind; reconnect and reconcile`, { queued_bytes: queued, limit: this.options.maxPendingBytes });
       return false;
     }
     this.connection.write(encodeLineText(item));

@@ -11,7 +11,7 @@ export interface SseOptions {
 }
 
 export const DEFAULT_SSE_HEARTBEAT_MS = 30_000;
-export const DEFAULT_SSE_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_SSE_MAX_QUEUED_BYTES = 1024 * 1024;
 
 /** One SSE subscriber: frames `event:`/`id:`/`data:`, heartbeats, the bounded queue. */
 export class SseClient {

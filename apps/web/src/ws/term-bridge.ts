@@ -4,6 +4,7 @@ import type { DaemonClient, TermAttachment } from '@cccc/ipc-protocol/node';
 import { jsonShapeViolation } from '@cccc/ipc-protocol';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { HttpError, toErrorResponse } from '../http/errors.js';
+import { DrainGate } from './drain-gate.js';
 
 // §8.4 terminal WebSocket: binary frames with a 1-byte ASCII opcode.
 //   client → server: '0' input bytes, '2' resize {cols,rows}, '5' ack {cursor}
@@ -27,9 +28,16 @@ export interface TermBridgeOptions {
   readonly windowBytes?: number;
   /** How often writer ownership is re-checked (term_attachment_status) to emit opcode 6. */
   readonly writablePollMs?: number;
+  /**
+   * Output queued in the WebSocket for a browser that is not reading, past which the bridge stops
+   * reading the daemon's stream (which then stops reading the terminal ring for this viewer)
+   * until the browser drains it: a stuck viewer holds at most this much here. Default 1 MiB.
+   */
+  readonly maxBufferedBytes?: number;
 }
 
 const DEFAULT_WINDOW_BYTES = 256 * 1024;
+const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
 
 function frame(op: number, payload: Buffer | string | object): Buffer {
   const body = Buffer.isBuffer(payload) ? payload : Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload));
@@ -108,6 +116,9 @@ export class TermBridge {
     let cursor = hs.initial_output?.kind === 'snapshot' ? hs.initial_output.cursor : hs.replay_cursor;
     let acked = cursor;
     let paused = false;
+    const maxBuffered = this.options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+    // A browser that does not read: stop reading the daemon until the WebSocket has drained.
+    const drain = new DrainGate(ws, attachment.socket, maxBuffered, () => paused);
     let pendingSnapshot: Buffer[] | undefined = snapshotBytes > 0 ? [] : undefined;
     let pendingSnapshotLength = 0;
 
@@ -126,6 +137,7 @@ export class TermBridge {
         paused = true;
         attachment.socket.pause();
       }
+      drain.check();
     };
     const onData = (chunk: Buffer) => {
       if (pendingSnapshot) {
@@ -142,6 +154,7 @@ export class TermBridge {
 
     const stop = () => {
       clearInterval(poll);
+      drain[Symbol.dispose]();
       attachment.close();
       this.live.delete(ws);
       if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(1000, 'terminal stream ended');
@@ -199,7 +212,7 @@ export class TermBridge {
         if (Number.isInteger(c) && c > acked) acked = Math.min(c, cursor);
         if (paused && cursor - acked <= windowBytes) {
           paused = false;
-          attachment.socket.resume();
+          if (!drain.holding) attachment.socket.resume();
         }
       } else {
         ws.send(frame(OP.inputError, { code: 'invalid_request', message: `unknown opcode ${String.fromCharCode(op)}` }));
