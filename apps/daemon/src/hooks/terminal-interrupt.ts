@@ -3,7 +3,7 @@ import { utcNowIso } from '@cccc/groups';
 import { commitInterrupt } from '@cccc/hook-fence';
 import type { TerminalSession } from '@cccc/pty-runtime';
 import type { Kernel } from '../kernel/kernel.js';
-import { hookActorLockKey, readHookState, readLaunchRecord } from './hook-files.js';
+import { hookActorLockKey } from './hook-files.js';
 import { commitHookTransition } from './hook-transition.js';
 import { sessionIdentity } from './session-identity.js';
 
@@ -30,9 +30,9 @@ export async function recordTerminalInterrupt(kernel: Kernel, groupId: string, a
   const identity = sessionIdentity(session);
   if (!identity || session.exited) return false;
   return kernel.groupLocks.run(hookActorLockKey(groupId, actorId), async () => {
-    const record = await readLaunchRecord(kernel.layout, groupId, actorId);
+    const record = await kernel.hookChannel.launchRecord(groupId, actorId);
     if (!record?.hook_enabled || record.pid !== identity.pid || record.launch_token !== identity.launch_token || record.runtime !== identity.runtime) return false;
-    const state = await readHookState(kernel.layout, record.runtime, groupId, actorId);
+    const state = await kernel.hookChannel.hookState(record.runtime, groupId, actorId);
     if (!state || state.launch_token !== identity.launch_token) return false;
     const result = await commitHookTransition(kernel, { groupId, actorId, event: 'Interrupt' }, state, (entries) => {
       const change = commitInterrupt({ state, entries, now: new Date(), updatedAt: utcNowIso(), newId: () => randomBytes(16).toString('hex') });

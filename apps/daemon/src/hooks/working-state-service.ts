@@ -5,7 +5,6 @@ import { KeyedMutex } from '../concurrency/keyed-mutex.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { errorFields } from '../log.js';
 import { activityChanged, activityEntry, track, type TrackedState } from './actor-activity.js';
-import { readHookState, readLaunchRecord } from './hook-files.js';
 import { sessionIdentity } from './session-identity.js';
 import { terminalWorkingHint } from './terminal-heuristic.js';
 
@@ -67,11 +66,11 @@ export class WorkingStateService implements Disposable {
       return { running: false, idleSeconds: null, state };
     }
     const identity = sessionIdentity(live);
-    const record = await failClosed(readLaunchRecord(this.kernel.layout, groupId, actorId));
+    const record = await failClosed(this.kernel.hookChannel.launchRecord(groupId, actorId));
     const launch: LaunchIdentity | null =
       record && record.hook_enabled && record.pid !== null ? { runtime: record.runtime, pid: record.pid, launch_token: record.launch_token } : null;
     const runtime = identity?.runtime ?? launch?.runtime;
-    const hook = runtime === 'claude' || runtime === 'codex' ? await failClosed(readHookState(this.kernel.layout, runtime, groupId, actorId)) : null;
+    const hook = runtime === 'claude' || runtime === 'codex' ? await failClosed(this.kernel.hookChannel.hookState(runtime, groupId, actorId)) : null;
     const now = Date.now();
     const seen = this.sampleOutput(live, now);
     const idleSeconds = Math.max(0, (now - seen.at) / 1000);

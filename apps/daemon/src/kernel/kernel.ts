@@ -5,6 +5,7 @@ import { KeyedMutex } from '../concurrency/keyed-mutex.js';
 import type { RuntimeTuning, StreamTuning } from '../config.js';
 import { DeliveryService } from '../delivery/delivery-service.js';
 import { DeliveryConfirmations, type ConfirmationOutcome } from '../hooks/delivery-confirmations.js';
+import { HookChannel } from '../hooks/hook-channel.js';
 import { WorkingStateService } from '../hooks/working-state-service.js';
 import { errorFields } from '../log.js';
 import { ActorRuntimeService } from '../runtime/actor-runtime-service.js';
@@ -32,6 +33,8 @@ export class Kernel implements AsyncDisposable {
   /** Runtime activity revisions, published by the hook commit path. */
   readonly activity = new ActivityHub();
   readonly globalFeed = new GlobalFeed();
+  /** Hook state, launch records and runtime activity: owned in memory, written through. */
+  readonly hookChannel: HookChannel;
   /** Live PTY terminals by group and actor (filled by the runtime lifecycle). */
   readonly runtimes = new RuntimeRegistry();
   /** Post-commit listeners (delivery planning). */
@@ -63,6 +66,7 @@ export class Kernel implements AsyncDisposable {
     this.layout = new HomeLayout(home);
     this.groups = new GroupDocCache(this.layout);
     this.ledgers = new LedgerPool(this.layout, this.groups);
+    this.hookChannel = new HookChannel(this.layout);
     this.actorRuntime = new ActorRuntimeService(this, runtimeTuning, cli);
     this.workingState = new WorkingStateService(this, runtimeTuning.workingStateTickMs);
     this.confirmations = new DeliveryConfirmations({ windowMs: runtimeTuning.deliveryConfirmMs, record: (o) => void this.recordConfirmation(o) });

@@ -1,5 +1,5 @@
 import { StreamUpgrade, type OpRouter } from '@cccc/ipc-protocol';
-import { activityLockKey, readActivityStore } from '../hooks/hook-files.js';
+import { activityLockKey } from '../hooks/hook-files.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { ActivitySession } from '../streams/activity-session.js';
 
@@ -16,7 +16,7 @@ export function registerActivityStreamOps(router: OpRouter, kernel: Kernel): voi
     const replay = args.replay ?? true;
     const tuning = kernel.streamTuning;
     const session = await kernel.groupLocks.run(activityLockKey(gid), async () => {
-      const store = await readActivityStore(kernel.layout, gid);
+      const store = await kernel.hookChannel.activity(gid);
       // A corrupt store: no replay and an empty view; the stream waits for a valid revision.
       let remove = () => {};
       const s = new ActivitySession('error' in store ? null : store.entries, replay, {

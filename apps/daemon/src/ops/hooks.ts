@@ -3,7 +3,7 @@ import { findActor, utcNowIso } from '@cccc/groups';
 import { activitySnapshot, commitHookEvent, parseHookPayload } from '@cccc/hook-fence';
 import type { OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
-import { hookActorLockKey, readActivityStore, readHookState, readLaunchRecord } from '../hooks/hook-files.js';
+import { hookActorLockKey } from '../hooks/hook-files.js';
 import { commitHookTransition } from '../hooks/hook-transition.js';
 import { submittedPrompt } from '../hooks/prompt-evidence.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
@@ -25,10 +25,10 @@ export function registerHooksOps(router: OpRouter, kernel: Kernel): void {
     if ('error' in parsed) return { accepted: false, reason: `bad_payload: ${parsed.error}` };
     const event = parsed.value;
     return kernel.groupLocks.run(hookActorLockKey(gid, aid), async () => {
-      const record = await readLaunchRecord(kernel.layout, gid, aid);
+      const record = await kernel.hookChannel.launchRecord(gid, aid);
       if (!record || !record.hook_enabled || record.runtime !== args.runtime) return { accepted: false, reason: 'no_hooked_launch' };
       if (record.launch_token !== args.launch_token) return { accepted: false, reason: 'launch_token_mismatch' };
-      const state = await readHookState(kernel.layout, args.runtime, gid, aid);
+      const state = await kernel.hookChannel.hookState(args.runtime, gid, aid);
       if (!state) return { accepted: false, reason: 'hook_state_unavailable' };
       const session = kernel.runtimes.get(gid, aid)?.session;
       const livePid = session && !session.exited ? session.pid : null;
@@ -47,7 +47,7 @@ export function registerHooksOps(router: OpRouter, kernel: Kernel): void {
 
   router.register('runtime_activity_snapshot', async (args) => {
     kernel.groups.get(args.group_id);
-    const store = await readActivityStore(kernel.layout, args.group_id);
+    const store = await kernel.hookChannel.activity(args.group_id);
     if ('error' in store) throw unavailable(args.group_id, store.detail);
     return { events: activitySnapshot(store.entries, new Date()) };
   });

@@ -199,7 +199,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     let session: TerminalSession;
     try {
       session = await this.kernel.groupLocks.run(hookActorLockKey(groupId, actorId), () =>
-        runHookedSpawn(this.kernel.layout, { groupId, actorId }, hookPlan, () => {
+        runHookedSpawn(this.kernel.hookChannel, { groupId, actorId }, hookPlan, () => {
           const started = terminal.start(launch);
           this.kernel.runtimes.set(groupId, actorId, terminal);
           return started;
