@@ -1,6 +1,7 @@
 // Fast entry for `cccc hook <name>`: agents wait on it at every tool call, so it skips building
 // the command tree and is bundled into one self-contained CommonJS file (see
-// tsup.hooks.config.ts) that loads only node builtins: no workspace package, no zod, no op
+// tsup.hooks.config.ts) that loads only node builtins: no workspace package resolved at run
+// time (ipc-protocol's zod-free endpoint discovery and exchange are inlined), no zod, no op
 // catalog, and no ESM loader start-up. Always exits 0, never prints.
 import { runStateHook } from './hook-fast/state-hook.js';
 

@@ -10,6 +10,7 @@ import { DeliveryService } from './delivery/delivery-service.js';
 import { confirmationRecorder } from './hooks/confirmation-record.js';
 import { DeliveryConfirmations } from './hooks/delivery-confirmations.js';
 import { hookAcceptance } from './hooks/hook-acceptance.js';
+import { HookChannel } from './hooks/hook-channel.js';
 import { WorkingStateService } from './hooks/working-state-service.js';
 import { CommitHooks } from './kernel/commit-hooks.js';
 import { EventFanout } from './kernel/event-fanout.js';
@@ -63,12 +64,14 @@ function buildServices(config: DaemonConfig, logger: Logger) {
   const groupLocks = new KeyedMutex();
   const runtimes = new RuntimeRegistry();
   const activity = new ActivityHub();
+  // Hook state, launch records and runtime activity: in memory, written through to the spec's files.
+  const hookChannel = new HookChannel(layout);
   const store = { layout, groups, ledgers, groupLocks };
 
   const cli = cliLauncher(config.cliEntry);
   if (!cli) logger.log('warn', 'no CLI entry configured: claude and codex actors launch without CCCC hooks and MCP wiring');
-  const actorRuntime = new ActorRuntimeService({ ...store, runtimes, logger }, config.runtime, cli);
-  const workingState = new WorkingStateService({ layout, groups, ledgers, runtimes, logger }, config.runtime.workingStateTickMs);
+  const actorRuntime = new ActorRuntimeService({ ...store, runtimes, hookChannel, logger }, config.runtime, cli);
+  const workingState = new WorkingStateService({ hookChannel, groups, ledgers, runtimes, logger }, config.runtime.workingStateTickMs);
   const confirmations = new DeliveryConfirmations({ windowMs: config.runtime.deliveryConfirmMs, record: confirmationRecorder(ledgers, logger) });
   const hookAccepted = hookAcceptance({ runtimes, confirmations, workingState, logger });
   const delivery = new DeliveryService({ ...store, runtimes, commits, actorRuntime, workingState, confirmations, logger }, config.runtime);
@@ -85,6 +88,7 @@ function buildServices(config: DaemonConfig, logger: Logger) {
     fanout,
     runtimes,
     activity,
+    hookChannel,
     streamTuning: config.streams,
     actorRuntime,
     workingState,

@@ -1,3 +1,4 @@
+import { RuntimeHookPayload } from '@cccc/ipc-protocol';
 import { z } from 'zod';
 import { sanitizeId, sanitizeToolName } from './privacy.js';
 
@@ -21,22 +22,15 @@ export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
 export type HookRuntime = 'claude' | 'codex';
 
 /**
- * The documented hook input, loose: providers add fields with every release. Only the fields a
- * fence or the activity channel needs are typed; prompts, commands, tool inputs and outputs and
- * notification text are never read.
+ * The documented hook input, read against the one payload schema: `RuntimeHookPayload`, the wire
+ * contract of `runtime_hook_event` in @cccc/ipc-protocol, which defines every field and limit.
+ * It lives there, not here, because ipc-protocol is the bottom layer and must not import this
+ * lib, while this lib may build on it. Two things differ from the wire, and only these: unknown
+ * keys are allowed (a provider adds fields with every release; they are never read, while the wire
+ * refuses them so no client can send prompt text), and the event name is narrowed to the events
+ * the fence knows. Prompts, commands, tool inputs and outputs and notification text are never read.
  */
-export const hookPayloadSchema = z.looseObject({
-  hook_event_name: z.enum(HOOK_EVENT_NAMES),
-  session_id: z.string().min(1).max(256),
-  turn_id: z.string().max(256).optional(),
-  prompt_id: z.string().max(256).optional(),
-  tool_use_id: z.string().max(256).optional(),
-  tool_name: z.string().optional(),
-  notification_type: z.string().max(64).optional(),
-  agent_id: z.string().max(256).optional(),
-  agent_type: z.string().optional(),
-  cwd: z.string().optional(),
-});
+export const hookPayloadSchema = RuntimeHookPayload.extend({ hook_event_name: z.enum(HOOK_EVENT_NAMES) }).loose();
 
 /** The subset of a payload that survives parsing: identities and labels only. */
 export interface HookEvent {

@@ -1,6 +1,10 @@
-// Node-only surface: endpoint discovery, the client, and the socket server.
+// Node-only surface: endpoint discovery, the client, and the socket server. The discovery and the
+// one-line exchange (endpoint.ts, line-exchange.ts and what they import) load nothing but
+// node:net: `cccc hook`'s bundle inlines them from here (apps/cli/src/hook-main.test.ts checks).
 export { resolveCcccHome, ensureCcccHome, daemonPaths, daemonDir } from './node/home.js';
-export { discoverEndpoint, describeEndpoint, type DaemonEndpoint } from './node/endpoint.js';
+export { discoverEndpoint } from './node/discover.js';
+export { discoverEndpointWith, endpointFromDescriptor, describeEndpoint, type DaemonEndpoint, type SocketAddress } from './node/endpoint.js';
+export { exchangeLine, type ExchangedLine, type LineExchangeOptions } from './node/line-exchange.js';
 export { DaemonClient, type DaemonClientOptions, type EventStream, type TermAttachment } from './node/client.js';
 export { DaemonCallError, DaemonTransportError, type TransportFailure } from './node/errors.js';
 export { IpcServer, type IpcServerOptions, type IpcListenTarget } from './node/server.js';

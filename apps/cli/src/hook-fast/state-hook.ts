@@ -1,7 +1,9 @@
 import { closeSync, constants, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
-import { createConnection, type Socket } from 'node:net';
-// Bundled inline into the hook file (no imports of its own): the same bounded stdin read as the
-// activity recorder's hook.
+// Bundled inline into the hook file: ipc-protocol's endpoint discovery and one-line exchange (the
+// DaemonClient's too), which import nothing but node:net, so the bundler keeps only them of
+// `./node` (hook-main.test.ts checks that the bundle loads fs and net only, and no zod); and the
+// same bounded stdin read as the activity recorder's hook.
+import { discoverEndpointWith, exchangeLine as exchangeOneLine, type SocketAddress } from '@cccc/ipc-protocol/node';
 import { readStdinCapped } from '../commands/activity-stdin.js';
 import { missingIdentity, pickStatePayload, readStateAnswer, stateRequestLine, type StateHookRuntime } from './state-payload.js';
 
@@ -48,62 +50,17 @@ export function logHookError(home: string | undefined, message: string): void {
   }
 }
 
-type Endpoint = { path: string } | { host: string; port: number };
-
-/** Daemon IPC v1 endpoint discovery: `ccccd.addr.json`, else the default socket. */
-export function hookEndpoint(home: string): Endpoint {
-  try {
-    const addr = JSON.parse(readFileSync(`${home}/daemon/ccccd.addr.json`, 'utf8')) as Record<string, unknown>;
-    if (addr.v === 1 && addr.transport === 'unix' && typeof addr.path === 'string' && addr.path) return { path: addr.path };
-    if (addr.v === 1 && addr.transport === 'tcp' && typeof addr.host === 'string' && typeof addr.port === 'number' && addr.port > 0) {
-      return { host: addr.host, port: addr.port };
-    }
-  } catch {
-    /* missing or unreadable descriptor: the default socket */
-  }
-  return { path: `${home}/daemon/ccccd.sock` };
+/** Daemon IPC v1 endpoint discovery (ipc-protocol's), as the address a socket connects to. */
+export function hookEndpoint(home: string): SocketAddress {
+  const endpoint = discoverEndpointWith(home, (path) => readFileSync(path, 'utf8'));
+  return endpoint.transport === 'unix' ? { path: endpoint.path } : { host: endpoint.host, port: endpoint.port };
 }
 
 /** Send one request line and return the first answer line, within the connect/answer budgets. */
-export function exchangeLine(endpoint: Endpoint, line: string, connectMs = HOOK_CONNECT_TIMEOUT_MS, totalMs = HOOK_DAEMON_TIMEOUT_MS): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket: Socket = 'path' in endpoint ? createConnection(endpoint.path) : createConnection(endpoint.port, endpoint.host);
-    let connected = false;
-    let buffered = '';
-    let settled = false;
-    const fail = (message: string): void => {
-      if (settled || (message.startsWith('connect timed out') && connected)) return;
-      settled = true;
-      clearTimeout(connectTimer);
-      clearTimeout(totalTimer);
-      socket.destroy();
-      reject(new Error(message));
-    };
-    // A starved process can wake up late with its timer and its socket both due: timers run
-    // before I/O callbacks, so a timeout gives pending I/O one more turn (setImmediate runs after
-    // the poll phase) before it counts.
-    const after = (message: string) => () => setImmediate(() => fail(message));
-    const connectTimer = setTimeout(after(`connect timed out after ${connectMs} ms`), connectMs);
-    const totalTimer = setTimeout(after(`no answer within ${totalMs} ms`), totalMs);
-    socket.once('connect', () => {
-      connected = true;
-      clearTimeout(connectTimer);
-      socket.write(line);
-    });
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      const nl = buffered.indexOf('\n');
-      if (nl < 0 && buffered.length < MAX_ANSWER) return;
-      if (settled) return;
-      settled = true;
-      clearTimeout(totalTimer);
-      socket.destroy();
-      resolve(nl < 0 ? buffered : buffered.slice(0, nl));
-    });
-    socket.once('error', (err: NodeJS.ErrnoException) => fail(`${connected ? 'daemon' : 'cannot connect to the daemon'} (${err.code ?? err.message})`));
-    socket.once('end', () => fail('the daemon closed the connection without an answer'));
-  });
+export async function exchangeLine(endpoint: SocketAddress, line: string, connectMs = HOOK_CONNECT_TIMEOUT_MS, totalMs = HOOK_DAEMON_TIMEOUT_MS): Promise<string> {
+  const answer = await exchangeOneLine(endpoint, line, { op: 'runtime_hook_event', connectTimeoutMs: connectMs, timeoutMs: totalMs, maxLineBytes: MAX_ANSWER });
+  answer.socket.destroy();
+  return answer.line;
 }
 
 /**

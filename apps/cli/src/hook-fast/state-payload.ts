@@ -6,7 +6,8 @@ export type StateHookRuntime = 'claude' | 'codex';
 
 /**
  * The identity and label fields of a provider payload that may leave the agent's process, with
- * their length limits (mirrors `RuntimeHookPayload` of the op catalog; a test keeps them equal).
+ * their length limits: a dependency-free pick of the one payload schema, `RuntimeHookPayload` of
+ * the op catalog (state-payload.test.ts and state-payload.property.test.ts hold them equal).
  * Prompts, commands, tool inputs/outputs and notification text are never copied.
  */
 export const PAYLOAD_FIELDS = {

@@ -1,6 +1,6 @@
-import type { HomeLayout } from '@cccc/groups';
 import type { KeyedMutex } from '../concurrency/keyed-mutex.js';
 import type { ActivityHub } from '../streams/activity-hub.js';
+import type { HookChannel } from './hook-channel.js';
 
 /** An accepted hook event, as the rest of the daemon hears of it. */
 export interface HookAccepted {
@@ -12,9 +12,9 @@ export interface HookAccepted {
   readonly prompt: string | null;
 }
 
-/** What the hook commit path reaches: the files, the locks, the activity fan-out, and who hears an accepted event. */
+/** What the hook commit path reaches: the hook channel (state in memory, written through), the locks, the activity fan-out, and who hears an accepted event. */
 export interface HookDeps {
-  readonly layout: HomeLayout;
+  readonly hookChannel: HookChannel;
   readonly groupLocks: KeyedMutex;
   readonly activity: Pick<ActivityHub, 'publish'>;
   readonly hookAccepted: (accepted: HookAccepted) => void;

@@ -1,13 +1,11 @@
 import { execFile } from 'node:child_process';
-import { rm } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { HomeLayout } from '@cccc/groups';
 import type { ActorStartProblem } from '@cccc/ipc-protocol';
 import { newLaunchToken, pendingHookState } from '@cccc/hook-fence';
 import type { LaunchCommand } from '@cccc/pty-runtime';
 import { utcNowIso } from '@cccc/groups';
 import { claudeVersionSupportsHooks, codexProbeArgv, hookCommand, type HookContributorOptions, type HookLauncher } from '../runtime/hook-contributor.js';
-import { hookStatePath, removeLaunchRecord, writeHookState, writeLaunchRecord } from './hook-files.js';
+import type { HookChannel } from './hook-channel.js';
 import { probeProblem, type ProbeOutcome } from './probe-outcome.js';
 import { recordSessionIdentity } from './session-identity.js';
 
@@ -112,26 +110,25 @@ export function hookedRuntime(plain: LaunchCommand, launch: LaunchCommand): 'cla
  * claimed from hooks and `runtime_hook_event` answers `no_hooked_launch`.
  */
 export async function runHookedSpawn<T extends { pid: number } & object>(
-  layout: HomeLayout,
+  channel: HookChannel,
   ids: { groupId: string; actorId: string },
   hook: HookSpawnPlan | null,
   spawn: () => T,
 ): Promise<T> {
-  await removeLaunchRecord(layout, ids.groupId, ids.actorId);
+  await channel.removeLaunchRecord(ids.groupId, ids.actorId);
   if (hook?.hookEnabled) {
-    await writeHookState(
-      layout,
+    await channel.writeHookState(
       pendingHookState({ runtime: hook.runtime, groupId: ids.groupId, actorId: ids.actorId, launchToken: hook.launchToken, now: utcNowIso() }),
     );
   } else if (hook) {
-    await rm(hookStatePath(layout, hook.runtime, ids.groupId, ids.actorId), { force: true });
+    await channel.removeHookState(hook.runtime, ids.groupId, ids.actorId);
   }
   const child = spawn();
   // The live session's own identity, in memory: working state trusts hook state only when it
   // agrees with this and the launch record (an unhooked launch has none).
   if (hook?.hookEnabled) recordSessionIdentity(child, { runtime: hook.runtime, pid: child.pid, launch_token: hook.launchToken });
   if (hook) {
-    await writeLaunchRecord(layout, {
+    await channel.writeLaunchRecord({
       v: 1,
       group_id: ids.groupId,
       actor_id: ids.actorId,

@@ -1,6 +1,6 @@
 import type { ActivityEntry, HookState } from '@cccc/hook-fence';
 import type { HookDeps } from './hook-deps.js';
-import { activityLockKey, readActivityStore, writeActivityStore, writeHookState } from './hook-files.js';
+import { activityLockKey } from './hook-files.js';
 
 export type HookTransition =
   | { readonly accepted: true; readonly state: HookState; readonly entries: readonly ActivityEntry[] }
@@ -8,8 +8,8 @@ export type HookTransition =
 
 /**
  * One change of an actor's hook state and its group's runtime activity, as one step: the caller
- * holds the actor's hook lock; this takes the group's activity lock, reads the store (a corrupt
- * one rejects the change), and persists activity then state. An accepted change re-derives the
+ * holds the actor's hook lock; this takes the group's activity lock, takes the store from the
+ * hook channel (a corrupt one rejects the change), and writes activity then state through it. An accepted change re-derives the
  * actor's working state and publishes the revisions, still under the lock, so subscribers see
  * them in commit order. A rejected change stores nothing but a state the fence itself changed
  * (an exhausted fence stays closed).
@@ -22,15 +22,16 @@ export function commitHookTransition(
 ): Promise<{ accepted: boolean; reason?: string }> {
   const { groupId, actorId, event } = ids;
   return deps.groupLocks.run(activityLockKey(groupId), async () => {
-    const store = await readActivityStore(deps.layout, groupId);
+    const channel = deps.hookChannel;
+    const store = await channel.activity(groupId);
     if ('error' in store) return { accepted: false, reason: 'runtime_activity_unavailable' };
     const change = transition(store.entries);
     if (!change.accepted) {
-      if (change.state !== before) await writeHookState(deps.layout, change.state);
+      if (change.state !== before) await channel.writeHookState(change.state);
       return { accepted: false, reason: change.reason };
     }
-    await writeActivityStore(deps.layout, groupId, change.entries);
-    await writeHookState(deps.layout, change.state);
+    await channel.writeActivity(groupId, change.entries);
+    await channel.writeHookState(change.state);
     deps.hookAccepted({ groupId, actorId, runtime: change.state.runtime, event, prompt: ids.prompt ?? null });
     deps.activity.publish(groupId, change.entries);
     return { accepted: true };

@@ -3,7 +3,7 @@ import { utcNowIso } from '@cccc/groups';
 import { commitInterrupt } from '@cccc/hook-fence';
 import type { TerminalSession } from '@cccc/pty-runtime';
 import type { HookDeps } from './hook-deps.js';
-import { hookActorLockKey, readHookState, readLaunchRecord } from './hook-files.js';
+import { hookActorLockKey } from './hook-files.js';
 import { commitHookTransition } from './hook-transition.js';
 import { sessionIdentity } from './session-identity.js';
 
@@ -30,9 +30,9 @@ export async function recordTerminalInterrupt(deps: HookDeps, groupId: string, a
   const identity = sessionIdentity(session);
   if (!identity || session.exited) return false;
   return deps.groupLocks.run(hookActorLockKey(groupId, actorId), async () => {
-    const record = await readLaunchRecord(deps.layout, groupId, actorId);
+    const record = await deps.hookChannel.launchRecord(groupId, actorId);
     if (!record?.hook_enabled || record.pid !== identity.pid || record.launch_token !== identity.launch_token || record.runtime !== identity.runtime) return false;
-    const state = await readHookState(deps.layout, record.runtime, groupId, actorId);
+    const state = await deps.hookChannel.hookState(record.runtime, groupId, actorId);
     if (!state || state.launch_token !== identity.launch_token) return false;
     const result = await commitHookTransition(deps, { groupId, actorId, event: 'Interrupt' }, state, (entries) => {
       const change = commitInterrupt({ state, entries, now: new Date(), updatedAt: utcNowIso(), newId: () => randomBytes(16).toString('hex') });

@@ -7,7 +7,7 @@ import type { LedgerPool } from '../kernel/ledger-pool.js';
 import { errorFields, type Logger } from '../log.js';
 import type { RuntimeRegistry } from '../runtime/runtime-registry.js';
 import { activityChanged, activityEntry, track, type TrackedState } from './actor-activity.js';
-import { readHookState, readLaunchRecord } from './hook-files.js';
+import type { HookChannel } from './hook-channel.js';
 import { sessionIdentity } from './session-identity.js';
 import { terminalWorkingHint } from './terminal-heuristic.js';
 
@@ -29,7 +29,7 @@ export interface WorkingStateChange {
 }
 
 export interface WorkingStateDeps {
-  readonly layout: HomeLayout;
+  readonly hookChannel: Pick<HookChannel, 'launchRecord' | 'hookState'>;
   readonly groups: GroupDocCache;
   readonly ledgers: Pick<LedgerPool, 'append'>;
   readonly runtimes: RuntimeRegistry;
@@ -77,11 +77,11 @@ export class WorkingStateService implements Disposable {
       return { running: false, idleSeconds: null, state };
     }
     const identity = sessionIdentity(live);
-    const record = await failClosed(readLaunchRecord(this.deps.layout, groupId, actorId));
+    const record = await failClosed(this.deps.hookChannel.launchRecord(groupId, actorId));
     const launch: LaunchIdentity | null =
       record && record.hook_enabled && record.pid !== null ? { runtime: record.runtime, pid: record.pid, launch_token: record.launch_token } : null;
     const runtime = identity?.runtime ?? launch?.runtime;
-    const hook = runtime === 'claude' || runtime === 'codex' ? await failClosed(readHookState(this.deps.layout, runtime, groupId, actorId)) : null;
+    const hook = runtime === 'claude' || runtime === 'codex' ? await failClosed(this.deps.hookChannel.hookState(runtime, groupId, actorId)) : null;
     const now = Date.now();
     const seen = this.sampleOutput(live, now);
     const idleSeconds = Math.max(0, (now - seen.at) / 1000);

@@ -1,11 +1,13 @@
 import { StreamUpgrade, type OpRouter } from '@cccc/ipc-protocol';
-import { activityLockKey, readActivityStore } from '../hooks/hook-files.js';
+import { activityLockKey } from '../hooks/hook-files.js';
+import type { HookChannel } from '../hooks/hook-channel.js';
 import { ActivitySession } from '../streams/activity-session.js';
 import type { StoreDeps } from '../kernel/store-deps.js';
 import type { ActivityHub } from '../streams/activity-hub.js';
 import type { StreamTuning } from '../config.js';
 
-export type ActivityStreamOpsDeps = Pick<StoreDeps, 'layout' | 'groups' | 'groupLocks'> & {
+export type ActivityStreamOpsDeps = Pick<StoreDeps, 'groups' | 'groupLocks'> & {
+  readonly hookChannel: Pick<HookChannel, 'activity'>;
   readonly activity: ActivityHub;
   readonly streamTuning: StreamTuning;
 };
@@ -23,7 +25,7 @@ export function registerActivityStreamOps(router: OpRouter, deps: ActivityStream
     const replay = args.replay ?? true;
     const tuning = deps.streamTuning;
     const session = await deps.groupLocks.run(activityLockKey(gid), async () => {
-      const store = await readActivityStore(deps.layout, gid);
+      const store = await deps.hookChannel.activity(gid);
       // A corrupt store: no replay and an empty view; the stream waits for a valid revision.
       let remove = () => {};
       const s = new ActivitySession('error' in store ? null : store.entries, replay, {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { findActor, utcNowIso } from '@cccc/groups';
 import { activitySnapshot, commitHookEvent, parseHookPayload } from '@cccc/hook-fence';
 import type { OpRouter } from '@cccc/ipc-protocol';
-import { hookActorLockKey, readActivityStore, readHookState, readLaunchRecord } from '../hooks/hook-files.js';
+import { hookActorLockKey } from '../hooks/hook-files.js';
 import { commitHookTransition } from '../hooks/hook-transition.js';
 import { submittedPrompt } from '../hooks/prompt-evidence.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
@@ -31,10 +31,10 @@ export function registerHooksOps(router: OpRouter, deps: HooksOpsDeps): void {
     if ('error' in parsed) return { accepted: false, reason: `bad_payload: ${parsed.error}` };
     const event = parsed.value;
     return deps.groupLocks.run(hookActorLockKey(gid, aid), async () => {
-      const record = await readLaunchRecord(deps.layout, gid, aid);
+      const record = await deps.hookChannel.launchRecord(gid, aid);
       if (!record || !record.hook_enabled || record.runtime !== args.runtime) return { accepted: false, reason: 'no_hooked_launch' };
       if (record.launch_token !== args.launch_token) return { accepted: false, reason: 'launch_token_mismatch' };
-      const state = await readHookState(deps.layout, args.runtime, gid, aid);
+      const state = await deps.hookChannel.hookState(args.runtime, gid, aid);
       if (!state) return { accepted: false, reason: 'hook_state_unavailable' };
       const session = deps.runtimes.get(gid, aid)?.session;
       const livePid = session && !session.exited ? session.pid : null;
@@ -53,7 +53,7 @@ export function registerHooksOps(router: OpRouter, deps: HooksOpsDeps): void {
 
   router.register('runtime_activity_snapshot', async (args) => {
     deps.groups.get(args.group_id);
-    const store = await readActivityStore(deps.layout, args.group_id);
+    const store = await deps.hookChannel.activity(args.group_id);
     if ('error' in store) throw unavailable(args.group_id, store.detail);
     return { events: activitySnapshot(store.entries, new Date()) };
   });

@@ -17,6 +17,7 @@ import { errorFields, type Logger } from '../log.js';
 import type { GroupDocCache } from '../kernel/group-cache.js';
 import type { LedgerPool } from '../kernel/ledger-pool.js';
 import type { RuntimeRegistry } from './runtime-registry.js';
+import type { HookChannel } from '../hooks/hook-channel.js';
 import { hookActorLockKey } from '../hooks/hook-files.js';
 import { HOOK_UNAVAILABLE_DIAGNOSTIC, hookSpawnPlan, planHookLaunch, runHookedSpawn } from '../hooks/hook-launch.js';
 import { actorLaunch } from './actor-launch.js';
@@ -42,6 +43,7 @@ export interface ActorRuntimeDeps {
   readonly ledgers: Pick<LedgerPool, 'append'>;
   readonly runtimes: RuntimeRegistry;
   readonly groupLocks: KeyedMutex;
+  readonly hookChannel: HookChannel;
   readonly logger: Logger;
 }
 
@@ -212,7 +214,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     let session: TerminalSession;
     try {
       session = await this.deps.groupLocks.run(hookActorLockKey(groupId, actorId), () =>
-        runHookedSpawn(this.deps.layout, { groupId, actorId }, hookPlan, () => {
+        runHookedSpawn(this.deps.hookChannel, { groupId, actorId }, hookPlan, () => {
           const started = terminal.start(launch);
           this.deps.runtimes.set(groupId, actorId, terminal);
           return started;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DaemonClient } from './client.js';
-import { discoverEndpoint } from './endpoint.js';
+import { discoverEndpoint } from './discover.js';
 import { DaemonCallError, DaemonTransportError } from './errors.js';
 import { resolveCcccHome } from './home.js';
 

@@ -8,10 +8,12 @@ import { TermAttachHandshake } from '../ops/streams.js';
 import { BlobUploadOutcome } from '../ops/blobs.js';
 import type { AttachmentRefV1 } from '../kinds/chat.js';
 import { NdjsonDecoder } from '../codec.js';
-import { connectEndpoint } from './connect.js';
-import { discoverEndpoint, type DaemonEndpoint } from './endpoint.js';
+import { connectFailureCode } from './connect.js';
+import { discoverEndpoint } from './discover.js';
+import { describeEndpoint, type DaemonEndpoint } from './endpoint.js';
 import { DaemonCallError, DaemonTransportError } from './errors.js';
 import { resolveCcccHome } from './home.js';
+import { exchangeLine, type ExchangedLine } from './line-exchange.js';
 import { readFirstLine } from './read-line.js';
 
 export interface DaemonClientOptions {
@@ -66,13 +68,9 @@ export class DaemonClient {
 
   /** Send any envelope and return the daemon's response, ok or not. */
   async request(request: DaemonRequestV1): Promise<DaemonResponseV1> {
-    const socket = await this.open();
-    try {
-      const { line } = await this.exchange(socket, request);
-      return this.parseResponse(request.op, line);
-    } finally {
-      socket.destroy();
-    }
+    const { socket, line } = await this.exchange(request);
+    socket.destroy();
+    return this.parseResponse(request.op, line);
   }
 
   async openEventsStream(args: OpArgsInput<'events_stream'>): Promise<EventStream> {
@@ -157,9 +155,8 @@ export class DaemonClient {
 
   private async upgrade(op: OpName, args: Record<string, unknown>) {
     if (!opCatalog[op].upgrade) throw new Error(`${op} is not a streaming op`);
-    const socket = await this.open();
+    const { socket, line, rest } = await this.exchange({ v: 1, op, args });
     try {
-      const { line, rest } = await this.exchange(socket, { v: 1, op, args });
       const response = this.parseResponse(op, line);
       if (!response.ok) throw new DaemonCallError(op, response.error!);
       return { socket, result: response.result, rest };
@@ -169,18 +166,22 @@ export class DaemonClient {
     }
   }
 
-  private open(): Promise<Socket> {
-    return connectEndpoint(this.endpoint(), {
-      timeoutMs: this.timeoutMs,
-      attempts: this.options.connectAttempts ?? 3,
-      retryDelayMs: this.options.connectRetryDelayMs ?? 50,
-    });
-  }
-
-  private exchange(socket: Socket, request: DaemonRequestV1) {
-    const reading = readFirstLine(socket, MAX_RESPONSE_LINE_BYTES, this.timeoutMs, request.op);
-    socket.write(JSON.stringify(request) + '\n');
-    return reading;
+  /** The shared one-line exchange (also `cccc hook`'s); a daemon it cannot reach gets a hint. */
+  private async exchange(request: DaemonRequestV1): Promise<ExchangedLine> {
+    const endpoint = this.endpoint();
+    try {
+      return await exchangeLine(endpoint, JSON.stringify(request) + '\n', {
+        op: request.op,
+        timeoutMs: this.timeoutMs,
+        attempts: this.options.connectAttempts ?? 3,
+        retryDelayMs: this.options.connectRetryDelayMs ?? 50,
+        maxLineBytes: MAX_RESPONSE_LINE_BYTES,
+      });
+    } catch (error) {
+      if (!(error instanceof DaemonTransportError) || error.failure !== 'connect') throw error;
+      const message = `cannot connect to the CCCC daemon at ${describeEndpoint(endpoint)} (${connectFailureCode(error)}); is it running? try: cccc daemon start`;
+      throw new DaemonTransportError('connect', message, false, { cause: error.cause });
+    }
   }
 
   private parseResponse(op: string, line: string): DaemonResponseV1 {

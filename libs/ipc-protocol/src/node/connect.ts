@@ -1,57 +1,39 @@
 import { createConnection, type Socket } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describeEndpoint, type DaemonEndpoint } from './endpoint.js';
+import { describeEndpoint, type SocketAddress } from './endpoint.js';
 import { DaemonTransportError } from './errors.js';
 
-const RETRYABLE = new Set(['ECONNREFUSED', 'ENOENT', 'EAGAIN', 'ECONNRESET']);
-
-export interface ConnectOptions {
-  readonly timeoutMs: number;
-  /** Attempts for connect failures only; nothing has been sent yet, so retrying is safe. */
-  readonly attempts: number;
-  readonly retryDelayMs: number;
+/**
+ * A timeout that counts only after pending I/O had one more turn: a starved process can wake up
+ * late with its timer and its socket both due, and timers run before I/O callbacks (setImmediate
+ * runs after the poll phase). The callback must be a no-op once the wait is settled.
+ */
+export function graceTimeout(ms: number, onTimeout: () => void): NodeJS.Timeout {
+  return setTimeout(() => setImmediate(onTimeout), ms);
 }
 
-function connectOnce(endpoint: DaemonEndpoint, timeoutMs: number): Promise<Socket> {
+/** The errno-style code of a failed connect (`ETIMEDOUT` for our own timeout). */
+export function connectFailureCode(error: DaemonTransportError): string {
+  return (error.cause as NodeJS.ErrnoException | undefined)?.code ?? 'unknown';
+}
+
+/** One connect attempt within `timeoutMs`; a failure is `connect`, nothing sent. */
+export function connectSocket(endpoint: SocketAddress, timeoutMs: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket =
-      endpoint.transport === 'unix'
-        ? createConnection({ path: endpoint.path })
-        : createConnection({ host: endpoint.host, port: endpoint.port });
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(Object.assign(new Error(`connect timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
-    }, timeoutMs);
-    socket.once('connect', () => {
+    const socket = 'path' in endpoint ? createConnection({ path: endpoint.path }) : createConnection({ host: endpoint.host, port: endpoint.port });
+    let settled = false;
+    const finish = (cause?: NodeJS.ErrnoException, detail = cause?.code ?? cause?.message): void => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      socket.removeAllListeners('error');
-      resolve(socket);
-    });
-    socket.once('error', (err) => {
-      clearTimeout(timer);
+      socket.off('error', finish);
+      if (!cause) return resolve(socket);
       socket.destroy();
-      reject(err);
-    });
+      reject(new DaemonTransportError('connect', `cannot connect to the daemon (${detail}) at ${describeEndpoint(endpoint)}`, false, { cause }));
+    };
+    const timer = graceTimeout(timeoutMs, () =>
+      finish(Object.assign(new Error(`connect timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' }), `timed out after ${timeoutMs} ms`),
+    );
+    socket.once('connect', () => finish());
+    socket.once('error', finish);
   });
-}
-
-export async function connectEndpoint(endpoint: DaemonEndpoint, options: ConnectOptions): Promise<Socket> {
-  let last: unknown;
-  for (let attempt = 1; attempt <= Math.max(1, options.attempts); attempt++) {
-    try {
-      return await connectOnce(endpoint, options.timeoutMs);
-    } catch (err) {
-      last = err;
-      const code = (err as NodeJS.ErrnoException).code ?? '';
-      if (!RETRYABLE.has(code) || attempt >= options.attempts) break;
-      await sleep(options.retryDelayMs * attempt);
-    }
-  }
-  const code = (last as NodeJS.ErrnoException | undefined)?.code ?? 'unknown';
-  throw new DaemonTransportError(
-    'connect',
-    `cannot connect to the CCCC daemon at ${describeEndpoint(endpoint)} (${code}); is it running? try: cccc daemon start`,
-    false,
-    { cause: last },
-  );
 }

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { DAEMON_ADDR_FILE, DAEMON_SOCK_FILE } from './endpoint.js';
 
 /** §3: `CCCC_HOME` when set (and not blank), else `~/.cccc`. */
 export function resolveCcccHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -27,8 +28,8 @@ export const daemonPaths = (home: string) => {
   const dir = daemonDir(home);
   return {
     dir,
-    addr: join(dir, 'ccccd.addr.json'),
-    sock: join(dir, 'ccccd.sock'),
+    addr: join(dir, DAEMON_ADDR_FILE),
+    sock: join(dir, DAEMON_SOCK_FILE),
     pid: join(dir, 'ccccd.pid'),
     log: join(dir, 'ccccd.log'),
     lock: join(dir, 'ccccd.lock'),

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { graceTimeout } from './connect.js';
 import { DaemonTransportError } from './errors.js';
 
 export interface FirstLine {
@@ -9,13 +10,17 @@ export interface FirstLine {
 
 /**
  * Read exactly one response line from `socket`, capped at `maxBytes` (§4.3), leaving the socket
- * paused with any following bytes returned as `rest`.
+ * paused with any following bytes returned as `rest`. `budgetMs` is the budget a timeout names
+ * (the whole exchange's, when `timeoutMs` is what is left of it).
  */
-export function readFirstLine(socket: Socket, maxBytes: number, timeoutMs: number, op: string): Promise<FirstLine> {
+export function readFirstLine(socket: Socket, maxBytes: number, timeoutMs: number, op: string, budgetMs = timeoutMs): Promise<FirstLine> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
     const finish = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       socket.off('data', onData);
       socket.off('end', onEnd);
@@ -23,13 +28,11 @@ export function readFirstLine(socket: Socket, maxBytes: number, timeoutMs: numbe
       socket.off('error', onError);
       fn();
     };
-    const timer = setTimeout(
-      () =>
-        finish(() => {
-          socket.destroy();
-          reject(new DaemonTransportError('timeout', `${op}: no response within ${timeoutMs} ms`, true));
-        }),
-      timeoutMs,
+    const timer = graceTimeout(timeoutMs, () =>
+      finish(() => {
+        socket.destroy();
+        reject(new DaemonTransportError('timeout', `${op}: no answer within ${budgetMs} ms`, true));
+      }),
     );
     const onData = (chunk: Buffer) => {
       const nl = chunk.indexOf(0x0a);
@@ -58,7 +61,7 @@ export function readFirstLine(socket: Socket, maxBytes: number, timeoutMs: numbe
       finish(() => resolve({ line: Buffer.concat(chunks).toString('utf8'), rest }));
     };
     const onEnd = () =>
-      finish(() => reject(new DaemonTransportError('closed', `${op}: connection closed before a response`, true)));
+      finish(() => reject(new DaemonTransportError('closed', `${op}: the daemon closed the connection without an answer`, true)));
     const onError = (err: Error) =>
       finish(() =>
         reject(new DaemonTransportError('closed', `${op}: connection failed: ${err.message}`, true, { cause: err })),

@@ -11,6 +11,11 @@ const Id = z.string().min(1).max(256);
  * The part of a provider hook payload that may leave the agent's machine boundary: identities
  * and labels only. Prompts, commands, tool inputs/outputs and notification text are not fields
  * here, so a client cannot send them (strict object).
+ *
+ * The one payload schema: hook-fence reads provider payloads against it (loosely, narrowed to
+ * the events its fence knows) and `cccc hook`'s dependency-free field pick is held to it by a
+ * property test. It lives here because this is the bottom layer: hook-fence may build on it, but
+ * this package must not import hook-fence.
  */
 export const RuntimeHookPayload = z.strictObject({
   hook_event_name: z.string().min(1).max(64),
