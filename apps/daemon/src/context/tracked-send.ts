@@ -1,10 +1,8 @@
-import { effectiveRole, type GroupDoc } from '@cccc/groups';
+import { effectiveRole, principalOf, validateOutgoing, type GroupDoc } from '@cccc/groups';
 import { ErrorCodes, IpcError, isIpcError, type OpArgs, type OpResult } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
 import { errorFields } from '../log.js';
 import { MessagingService } from '../messaging/messaging-service.js';
-import { validateOutgoing } from '../messaging/outgoing.js';
-import { principalOf } from '../messaging/principal.js';
 import type { ContextService } from './context-service.js';
 
 /**

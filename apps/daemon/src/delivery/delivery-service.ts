@@ -1,9 +1,8 @@
-import { GroupErrorCodes, setActorEnabled, setGroupRunning, setGroupState } from '@cccc/groups';
+import { GroupErrorCodes, principalOf, setActorEnabled, setGroupRunning, setGroupState } from '@cccc/groups';
 import { ErrorCodes, IpcError, isEventOfKind, type CCCSEventV1, type OpArgs, type OpResult } from '@cccc/ipc-protocol';
 import type { RuntimeTuning } from '../config.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { errorFields } from '../log.js';
-import { principalOf } from '../ops/principal.js';
 import type { ActorRuntimeService } from '../runtime/actor-runtime-service.js';
 import { ActorQueue } from './actor-queue.js';
 import { DeliveryWorker, TRANSPORT } from './delivery-worker.js';

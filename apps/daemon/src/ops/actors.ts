@@ -4,6 +4,7 @@ import {
   convertActorToCustom,
   groupError,
   listActors,
+  principalOf,
   removeActor,
   updateActor,
   updateActorPrivateEnv,
@@ -13,7 +14,6 @@ import type { OpArgs, OpRouter } from '@cccc/ipc-protocol';
 import { isKnownRuntime } from '@cccc/pty-runtime';
 import type { Kernel } from '../kernel/kernel.js';
 import { changeGroupFiles, writeGroup } from './group-write.js';
-import { principalOf } from './principal.js';
 import { unreadCount } from './unread.js';
 
 /** §8.4 Actors (actor_start/stop/restart live in lifecycle.ts). */

@@ -1,3 +1,4 @@
+import { assertKnownSender, principalOf } from '@cccc/groups';
 import { lstat } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
@@ -5,8 +6,6 @@ import { BLOB_NAME_PATTERN, IpcError, MAX_BLOB_UPLOAD_BYTES, StreamUpgrade, type
 import type { Kernel } from '../kernel/kernel.js';
 import { runBlobUpload } from '../messaging/blob-upload-session.js';
 import { storeBlobs } from '../messaging/blobs.js';
-import { assertKnownSender } from '../messaging/outgoing.js';
-import { principalOf } from '../messaging/principal.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 const UPLOAD_IDLE_MS = 30_000;

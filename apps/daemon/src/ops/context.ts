@@ -1,9 +1,9 @@
+import { principalOf } from '@cccc/groups';
 import { syncView } from '@cccc/context';
 import type { OpRouter } from '@cccc/ipc-protocol';
 import { ContextService } from '../context/context-service.js';
 import { TrackedSend } from '../context/tracked-send.js';
 import type { Kernel } from '../kernel/kernel.js';
-import { principalOf } from '../messaging/principal.js';
 
 /** §8.8 Context and Tasks and §8.6 tracked_send: thin handlers over the context service. */
 export function registerContextOps(router: OpRouter, kernel: Kernel): void {

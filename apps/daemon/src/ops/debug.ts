@@ -1,8 +1,7 @@
-import { authorizeGroupAction, checkPermission, effectiveRole, listGroups } from '@cccc/groups';
+import { authorizeGroupAction, checkPermission, effectiveRole, listGroups, principalOf } from '@cccc/groups';
 import { IpcError, type OpResult, type OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
 import { DAEMON_VERSION } from '../version.js';
-import { principalOf } from './principal.js';
 import { unreadCount } from './unread.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 

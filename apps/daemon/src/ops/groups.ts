@@ -7,6 +7,7 @@ import {
   detachScope,
   groupError,
   listGroups,
+  principalOf,
   reconcileRegistry,
   redactGroup,
   setGroupState,
@@ -20,7 +21,6 @@ import type { OpResult, OpRouter } from '@cccc/ipc-protocol';
 import { formatTs, newEventId } from '@cccc/ledger';
 import type { Kernel } from '../kernel/kernel.js';
 import { writeGroup } from './group-write.js';
-import { principalOf } from './principal.js';
 
 type GroupDocView = OpResult<'group_update'>['group'];
 

@@ -1,7 +1,6 @@
-import { checkPermission, findActor } from '@cccc/groups';
+import { checkPermission, findActor, principalOf } from '@cccc/groups';
 import { ErrorCodes, IpcError, type OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
-import { principalOf } from '../messaging/principal.js';
 
 /** §8.7 Inbox and message history. */
 export function registerInboxOps(router: OpRouter, kernel: Kernel): void {

@@ -1,8 +1,7 @@
-import { checkPermission } from '@cccc/groups';
+import { checkPermission, principalOf } from '@cccc/groups';
 import { IpcError, isEventOfKind, type OpResult, type OpRouter } from '@cccc/ipc-protocol';
 import { LedgerErrorCodes, type LedgerEvent } from '@cccc/ledger';
 import type { Kernel } from '../kernel/kernel.js';
-import { principalOf } from '../messaging/principal.js';
 import { recipientStatuses } from '../messaging/statuses.js';
 
 const MAX_PAGE = 1000;

@@ -2,6 +2,7 @@ import {
   authorizeGroupAction,
   findActor,
   loadGroup,
+  principalOf,
   setActorEnabled,
   setGroupRunning,
   setGroupState,
@@ -11,7 +12,6 @@ import { IpcError, type OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
 import type { CheckedStart } from '../runtime/actor-runtime-service.js';
 import { writeGroup } from './group-write.js';
-import { principalOf } from './principal.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 /** Actors whose desired state is "run" (visible or internal): the ones group_start/stop act on. */

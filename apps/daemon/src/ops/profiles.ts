@@ -4,6 +4,7 @@ import {
   deleteProfile,
   getProfile,
   listProfiles,
+  principalOf,
   profileSecretKeys,
   updateProfileSecrets,
   upsertProfile,
@@ -12,7 +13,6 @@ import {
 import type { OpResult, OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
 import { changeGroupFiles } from './group-write.js';
-import { principalOf } from './principal.js';
 
 type ProfileView = OpResult<'actor_profile_get'>['profile'];
 

@@ -1,8 +1,7 @@
-import { clearActorNote, getActorNotes, getHelp, getPreamble, resetPreamble, setActorNote, setPreamble } from '@cccc/groups';
+import { clearActorNote, getActorNotes, getHelp, getPreamble, principalOf, resetPreamble, setActorNote, setPreamble } from '@cccc/groups';
 import type { OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
 import { changeGroupFiles } from './group-write.js';
-import { principalOf } from './principal.js';
 
 /**
  * §8.3 group prompt documents: the preamble override and CCCC_HELP.md (help and actor notes).

@@ -1,8 +1,8 @@
+import { principalOf } from '@cccc/groups';
 import type { OpRouter } from '@cccc/ipc-protocol';
 import type { Kernel } from '../kernel/kernel.js';
 import { writeGroup } from './group-write.js';
 import { replaceableActor } from './lifecycle.js';
-import { principalOf } from './principal.js';
 
 /**
  * §8.4 actor_new_session for native PTY actors: stop the current process if present, then start

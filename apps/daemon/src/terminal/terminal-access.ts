@@ -1,8 +1,7 @@
-import { effectiveRole, findActor, type GroupDoc } from '@cccc/groups';
+import { effectiveRole, findActor, principalOf, type GroupDoc } from '@cccc/groups';
 import { ErrorCodes, IpcError } from '@cccc/ipc-protocol';
 import { canReadTranscript, type ActorTerminal, type TerminalSession, type TranscriptViewer } from '@cccc/pty-runtime';
 import type { Kernel } from '../kernel/kernel.js';
-import { principalOf } from '../messaging/principal.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 /** A live PTY terminal some principal may read (the §8.11 ops and term_attach start here). */
