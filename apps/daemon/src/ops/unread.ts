@@ -1,8 +1,6 @@
-import { MAX_QUERY_LIMIT } from '@cccc/ledger';
 import type { Kernel } from '../kernel/kernel.js';
 
-/** Unread messages addressed to an actor, as the inbox projection counts them (capped at one page). */
+/** Unread Mail addressed to an actor: the ledger's passive count (the Inbox's boundaries, no cursor move). */
 export async function unreadCount(kernel: Kernel, groupId: string, actorId: string): Promise<number> {
-  const ledger = await kernel.ledger(groupId);
-  return ledger.inboxPeek({ actorId, limit: MAX_QUERY_LIMIT }).messages.length;
+  return (await kernel.ledger(groupId)).inboxCount({ actorId });
 }
