@@ -34,12 +34,6 @@ export const DaemonErrorCodes = {
   deliveryAmbiguous: 'delivery_ambiguous',
   /** message_deliver to a disabled actor. */
   deliveryBlocked: 'delivery_blocked',
-  /** A message with no text and no attachments. */
-  emptyMessage: 'empty_message',
-  /** `insight` is not a string or is too long. */
-  invalidInsight: 'invalid_insight',
-  /** The group requires a peer insight on messages to agents. */
-  peerInsightRequired: 'peer_insight_required',
   /** reply_request_cancel of a message that is not request_reply. */
   notReplyRequest: 'not_reply_request',
   /** message_upload_preflight of an operation this daemon does not upload for. */

@@ -33,6 +33,12 @@ export const GroupErrorCodes = {
   preambleTooLarge: 'preamble_too_large',
   confirmationRequired: 'confirmation_required',
   rootBodyNotSummary: 'root_body_not_summary',
+  /** A message with no text and no attachments. */
+  emptyMessage: 'empty_message',
+  /** `insight` is not a string or is too long. */
+  invalidInsight: 'invalid_insight',
+  /** The request requires a peer insight on messages to agents. */
+  peerInsightRequired: 'peer_insight_required',
 } as const;
 
 export type GroupErrorCode = (typeof GroupErrorCodes)[keyof typeof GroupErrorCodes];

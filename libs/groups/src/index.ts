@@ -1,5 +1,6 @@
 // Public surface of @cccc/groups: CCCC_HOME layout, registry, group.yaml, scopes, actors,
-// secrets and profiles (IO shell), and the pure cores (permissions, recipients, ids, settings).
+// secrets and profiles (IO shell), and the pure cores (permissions, recipients, ids, settings,
+// principals and the outgoing-message rules).
 export { GroupErrorCodes, groupError, type GroupErrorCode } from './errors.js';
 export { utcNowIso } from './clock.js';
 export { HomeLayout, resolveHome } from './home-layout.js';
@@ -92,6 +93,37 @@ export {
   type ResolveInput,
   type ResolvedRecipients,
 } from './recipients.js';
+export { principalOf, isNonActorPrincipal, isKnownSender, assertKnownSender, foreignPrincipal } from './principals.js';
+export { normalizeInsight, assertPeerInsight, MAX_INSIGHT_CHARS } from './insight.js';
+export {
+  validateOutgoing,
+  validateMessage,
+  validateReply,
+  validateCrossGroup,
+  assertReplyMode,
+  assertOtherGroup,
+  messageScopeKey,
+  type OutgoingInput,
+  type Outgoing,
+  type MessageRequest,
+  type CrossGroupInput,
+  type CrossGroupOutgoing,
+} from './outgoing.js';
+export {
+  chatMessageData,
+  messageData,
+  replyData,
+  crossGroupSourceData,
+  crossGroupForwardData,
+  notifyData,
+  sentMessage,
+  sentReply,
+  quoteOf,
+  type ChatMessageFields,
+  type MessageContent,
+  type NotifyRequest,
+  type SentMessage,
+} from './message-data.js';
 export { resolveScopedFile, readScopedFiles, type ScopedFile } from './path-safety.js';
 export { authorizeGroupAction } from './authorize.js';
 export { rootBodyViolation, assertRootBodyPolicy, ROOT_BODY_MAX_CHARS, ROOT_BODY_MAX_LINES, type RootBodyRule, type RootBodyViolation } from './root-body-policy.js';

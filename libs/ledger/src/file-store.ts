@@ -11,10 +11,13 @@ import { catchUpActive, rebuildIndex, staleReason } from './index-db/sync.js';
 import {
   deliveryConfirmationsIndexed,
   deliveryStateIndexed,
+  eventsDescending,
   inboxCountIndexed,
   inboxPeekIndexed,
   messageHistoryIndexed,
   replyObligationsIndexed,
+  tailIndexed,
+  undeliveredIndexed,
   type IndexedContext,
 } from './indexed-projections.js';
 import { readCursors, type CursorEntry } from './mail/cursor-files.js';
@@ -25,6 +28,8 @@ import type { ClaimRefusal, DeliveryFact } from './projections/delivery.js';
 import type { HistoryPage } from './projections/history.js';
 import type { InboxView } from './projections/inbox.js';
 import type { ReplyObligation } from './projections/obligations.js';
+import { kindsOf, searchEvents, type EventPage } from './projections/pages.js';
+import type { UndeliveredView } from './projections/undelivered.js';
 import { chatClientId, roleOrPeer } from './projections/recipients.js';
 import { GroupCommitAppender, type Decide } from './storage/appender.js';
 import { compactLocked, MAX_ACTIVE_BYTES, type CompactReport } from './storage/compact.js';
@@ -39,6 +44,7 @@ import {
   clampLimit,
   DEFAULT_HISTORY_LIMIT,
   DEFAULT_INBOX_LIMIT,
+  DEFAULT_TAIL_LIMIT,
   type ClaimRequest,
   type ClaimResult,
   type DeliveryEvent,
@@ -47,10 +53,15 @@ import {
   type InboxConsumeResult,
   type IntegrityReport,
   type LedgerStore,
+  type SearchRequest,
   type SettleRequest,
+  type TailRequest,
 } from './store.js';
 import type { AppendInput, AppendResult, LedgerEvent } from './types.js';
 import type { OpenLedgerOptions } from './ledger-options.js';
+
+/** Ords per kind read at a time when a search walks the kind index (`historyQueryPage` in tests). */
+const SEARCH_PAGE = 256;
 
 /** The durable JSONL store with its derived SQLite index. */
 export class FileLedgerStore implements LedgerStore {
@@ -349,6 +360,25 @@ export class FileLedgerStore implements LedgerStore {
       beforeEventId: q.beforeEventId,
       limit: clampLimit(q.limit, DEFAULT_HISTORY_LIMIT),
     });
+  }
+
+  tail(q: TailRequest): EventPage {
+    this.refresh();
+    return tailIndexed(this.ctx, { kinds: q.kinds, beforeEventId: q.beforeEventId, limit: clampLimit(q.limit, DEFAULT_TAIL_LIMIT) });
+  }
+
+  search(q: SearchRequest): EventPage {
+    this.refresh();
+    const kinds = kindsOf(q.kinds);
+    // Any kind may hold searchable text, so without kinds the files are read backward as a stream.
+    const page = Math.max(this.opts.historyQueryPage ?? SEARCH_PAGE, 1);
+    const newestFirst = kinds ? eventsDescending(this.ctx, kinds, Number.MAX_SAFE_INTEGER, page) : this.readBackward();
+    return searchEvents(newestFirst, { query: q.query, kinds, limit: clampLimit(q.limit, DEFAULT_TAIL_LIMIT) });
+  }
+
+  undelivered(q: { actorId: string }): UndeliveredView {
+    this.refresh();
+    return undeliveredIndexed(this.ctx, q.actorId, roleOrPeer(this.opts.roleOf, q.actorId));
   }
 
   replyObligations(sourceEventId: string): ReplyObligation[] {

@@ -13,8 +13,11 @@ export {
   type FollowOptions,
   type Follower,
   type IntegrityReport,
+  type TailRequest,
+  type SearchRequest,
   DEFAULT_INBOX_LIMIT,
   DEFAULT_HISTORY_LIMIT,
+  DEFAULT_TAIL_LIMIT,
   MAX_QUERY_LIMIT,
 } from './store.js';
 export type { AppendInput, AppendResult, AppendedListener, LedgerEvent, ActorRole, RoleOf, Clock } from './types.js';
@@ -30,6 +33,8 @@ export type { ConsumePhase } from './mail/consume.js';
 // Pure projections: the same rules the index-backed queries follow, usable without disk.
 export { inboxUnread, inboxUnreadCount, mailWatermark, type InboxView, type InboxCursor, type InboxQuery } from './projections/inbox.js';
 export { messageHistoryOf, type HistoryMode, type HistoryPage, type HistoryQuery } from './projections/history.js';
+export { tailOf, searchOf, searchableText, type EventPage, type TailQuery, type SearchQuery } from './projections/pages.js';
+export { undeliveredOf, type UndeliveredView } from './projections/undelivered.js';
 export { replyObligationsOf, type ReplyObligation, type ObligationStatus } from './projections/obligations.js';
 export {
   deliveryIdFor,

@@ -8,7 +8,9 @@ import type { DeliveryFact } from './projections/delivery.js';
 import { textMatches, type HistoryPage, type HistoryQuery } from './projections/history.js';
 import type { InboxView } from './projections/inbox.js';
 import { decideObligations, type ReplyObligation } from './projections/obligations.js';
+import { beforeNotFound, firstMatches, kindsOf, type EventPage, type TailQuery } from './projections/pages.js';
 import { tokensAddressing } from './projections/recipients.js';
+import type { UndeliveredView } from './projections/undelivered.js';
 import type { ActorRole, LedgerEvent } from './types.js';
 
 /** What the index-backed projections need from the store. */
@@ -111,4 +113,54 @@ export function deliveryConfirmationsIndexed(ctx: IndexedContext, sourceEventId:
     .confirmations(sourceEventId)
     .filter((r) => r.state === 'confirmed' || r.state === 'unconfirmed')
     .map((r) => ({ actor_id: r.actor_id, source_event_id: r.source_id, delivery_id: r.delivery_id, state: r.state as ConfirmationState }));
+}
+
+/**
+ * Events below `beforeOrd` (of `kinds`, or of every kind), newest first, read lazily in pages
+ * of `page` ords per kind: only ords above the highest cut-off of a full list are known to be
+ * complete, so each round yields those and the next starts there.
+ */
+export function* eventsDescending(ctx: IndexedContext, kinds: readonly string[] | undefined, beforeOrd: number, page: number): Generator<LedgerEvent> {
+  let upper = beforeOrd;
+  for (;;) {
+    const lists = kinds ? kinds.map((k) => ctx.queries.kindBefore(k, upper, page)) : [ctx.queries.ordsBefore(upper, page)];
+    const merged = mergeOrds(lists, true, Number.MAX_SAFE_INTEGER);
+    if (merged.length === 0) return;
+    const cutoffs = lists.filter((l) => l.length === page).map((l) => l[l.length - 1] as number);
+    const floor = cutoffs.length ? Math.max(...cutoffs) : 0;
+    for (const ord of merged) {
+      if (ord < floor) break;
+      yield ctx.readOrd(ord);
+    }
+    if (floor === 0) return;
+    upper = floor;
+  }
+}
+
+/** The position a page ends before: the event's ord, or past the end. */
+export function upperBound(ctx: IndexedContext, beforeEventId: string | undefined): number {
+  if (beforeEventId === undefined) return Number.MAX_SAFE_INTEGER;
+  const loc = ctx.queries.byId(beforeEventId);
+  if (!loc) throw beforeNotFound(beforeEventId);
+  return loc.ord;
+}
+
+/** Same answer as `tailOf`: one index range scan per kind of `limit + 1` ords, then `limit` reads. */
+export function tailIndexed(ctx: IndexedContext, q: TailQuery): EventPage {
+  const upper = upperBound(ctx, q.beforeEventId);
+  const page = firstMatches(eventsDescending(ctx, kindsOf(q.kinds), upper, q.limit + 1), () => true, q.limit);
+  return { events: page.events.reverse(), has_more: page.has_more };
+}
+
+/** Same answer as `undeliveredOf`, from the generation mark, the audience and notice rows and the delivery table. */
+export function undeliveredIndexed(ctx: IndexedContext, actorId: string, role: ActorRole): UndeliveredView {
+  const q = ctx.queries;
+  const gen = q.generation(actorId)?.ord ?? 0;
+  const lists = tokensAddressing(actorId, role).map((t) => q.undeliveredChat(t, gen, actorId));
+  lists.push(q.undeliveredNotices(gen, actorId));
+  return {
+    generationEventId: gen > 0 ? q.idOfOrd(gen) : undefined,
+    events: mergeOrds(lists, false, Number.MAX_SAFE_INTEGER).map((ord) => ctx.readOrd(ord)),
+    legacyReads: q.kindAfter('chat.read', gen).map((ord) => ctx.readOrd(ord)),
+  };
 }

@@ -9,6 +9,8 @@ import { generationCreatedAt } from './projections/generation.js';
 import { messageHistoryOf, type HistoryPage } from './projections/history.js';
 import { inboxUnread, inboxUnreadCount, type InboxView } from './projections/inbox.js';
 import { replyObligationsOf, type ReplyObligation } from './projections/obligations.js';
+import { searchOf, tailOf, type EventPage } from './projections/pages.js';
+import { undeliveredOf, type UndeliveredView } from './projections/undelivered.js';
 import { chatClientId, roleOrPeer } from './projections/recipients.js';
 import type { CompactReport } from './storage/compact.js';
 import { encodeEvent } from './storage/line-codec.js';
@@ -19,6 +21,7 @@ import {
   clampLimit,
   DEFAULT_HISTORY_LIMIT,
   DEFAULT_INBOX_LIMIT,
+  DEFAULT_TAIL_LIMIT,
   type ClaimRequest,
   type ClaimResult,
   type DeliveryEvent,
@@ -28,7 +31,9 @@ import {
   type InboxConsumeResult,
   type IntegrityReport,
   type LedgerStore,
+  type SearchRequest,
   type SettleRequest,
+  type TailRequest,
 } from './store.js';
 import type { CursorEntry } from './mail/cursor-files.js';
 import type { AppendedListener, AppendInput, AppendResult, Clock, LedgerEvent, RoleOf } from './types.js';
@@ -187,6 +192,18 @@ export class MemoryLedgerStore implements LedgerStore {
       beforeEventId: q.beforeEventId,
       limit: clampLimit(q.limit, DEFAULT_HISTORY_LIMIT),
     });
+  }
+
+  tail(q: TailRequest): EventPage {
+    return tailOf(this.events, { kinds: q.kinds, beforeEventId: q.beforeEventId, limit: clampLimit(q.limit, DEFAULT_TAIL_LIMIT) });
+  }
+
+  search(q: SearchRequest): EventPage {
+    return searchOf(this.events, { query: q.query, kinds: q.kinds, limit: clampLimit(q.limit, DEFAULT_TAIL_LIMIT) });
+  }
+
+  undelivered(q: { actorId: string }): UndeliveredView {
+    return undeliveredOf(this.events, q.actorId, roleOrPeer(this.opts.roleOf, q.actorId));
   }
 
   replyObligations(sourceEventId: string): ReplyObligation[] {

@@ -7,6 +7,8 @@ import { deliveryStatesOf } from './projections/delivery.js';
 import { messageHistoryOf, type HistoryMode } from './projections/history.js';
 import { inboxUnread, inboxUnreadCount } from './projections/inbox.js';
 import { replyObligationsOf } from './projections/obligations.js';
+import { searchOf, tailOf } from './projections/pages.js';
+import { undeliveredOf } from './projections/undelivered.js';
 import { roleOrPeer } from './projections/recipients.js';
 import { TempHomes } from './test-support/homes.js';
 import type { AppendInput, LedgerEvent, RoleOf } from './types.js';
@@ -23,7 +25,9 @@ type Op =
   | { t: 'chat'; by: string; to: string[]; mode: 'send' | 'mail' | 'request_reply' | null; reply: number | null; word: string; clientId: string | null }
   | { t: 'read'; actor: string; target: number }
   | { t: 'cancel'; by: string; target: number }
-  | { t: 'delivery'; actor: string; target: number; state: 'claimed' | 'accepted' | 'failed' | 'ambiguous' };
+  | { t: 'delivery'; actor: string; target: number; state: 'claimed' | 'accepted' | 'failed' | 'ambiguous' }
+  | { t: 'notify'; target: string | null; word: string }
+  | { t: 'legacyRead'; actor: string; target: number };
 
 const principal = fc.constantFrom('user', ...ACTORS);
 const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -51,6 +55,11 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       state: fc.constantFrom('claimed' as const, 'accepted' as const, 'failed' as const, 'ambiguous' as const),
     }),
   },
+  {
+    weight: 2,
+    arbitrary: fc.record({ t: fc.constant('notify' as const), target: fc.option(fc.constantFrom(...ACTORS), { nil: null }), word: fc.constantFrom(...WORDS) }),
+  },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('legacyRead' as const), actor: fc.constantFrom(...ACTORS), target: fc.nat(60) }) },
 );
 
 function toInput(op: Op, ids: string[]): AppendInput {
@@ -74,10 +83,15 @@ function toInput(op: Op, ids: string[]): AppendInput {
         by: 'system',
         data: { actor_id: op.actor, source_event_id: ref(op.target), delivery_id: `delivery:${op.actor}:${'a'.repeat(24)}`, state: op.state, transport: 'pty' },
       };
+    case 'notify':
+      return { kind: 'system.notify', by: 'system', data: { kind: 'info', title: `${op.word} ${ids.length}`, target_actor_id: op.target } };
+    case 'legacyRead':
+      return { kind: 'chat.read', by: op.actor, data: { actor_id: op.actor, event_id: ref(op.target) } };
   }
 }
 
 interface QuerySpec {
+  kinds: string[];
   limit: number;
   mode: HistoryMode;
   query: string | undefined;
@@ -86,6 +100,7 @@ interface QuerySpec {
 }
 
 const queryArb: fc.Arbitrary<QuerySpec> = fc.record({
+  kinds: fc.subarray(['chat.message', 'system.notify', 'chat.read', 'runtime.delivery', 'x.none']),
   limit: fc.integer({ min: 1, max: 6 }),
   mode: fc.constantFrom<HistoryMode>('all', 'send', 'mail', 'request_reply'),
   query: fc.option(fc.constantFrom('alpha', 'DELTA', 'zzz'), { nil: undefined }),
@@ -107,7 +122,13 @@ function compare(store: Awaited<ReturnType<typeof openGroupLedger>>, events: Led
     const before = q.before === undefined || ids.length === 0 ? undefined : ids[q.before % ids.length];
     const hq = { actorId, mode: q.mode, query: q.query, beforeEventId: before, limit: q.limit };
     expect(store.messageHistory(hq)).toEqual(messageHistoryOf(events, { ...hq, role }));
+    expect(store.undelivered({ actorId })).toEqual(undeliveredOf(events, actorId, role));
   }
+  const before = q.before === undefined || ids.length === 0 ? undefined : ids[q.before % ids.length];
+  const tq = { kinds: q.kinds, beforeEventId: before, limit: q.limit };
+  expect(store.tail(tq)).toEqual(tailOf(events, tq));
+  const sq = { query: q.query ?? 'a', kinds: q.kinds, limit: q.limit };
+  expect(store.search(sq)).toEqual(searchOf(events, sq));
   for (const e of events) {
     if (e.kind !== 'chat.message') continue;
     expect(store.replyObligations(e.id)).toEqual(replyObligationsOf(events, e.id));

@@ -4,6 +4,8 @@ import type { DeliveryFact, ClaimRefusal } from './projections/delivery.js';
 import type { HistoryMode, HistoryPage } from './projections/history.js';
 import type { InboxView } from './projections/inbox.js';
 import type { ReplyObligation } from './projections/obligations.js';
+import type { EventPage } from './projections/pages.js';
+import type { UndeliveredView } from './projections/undelivered.js';
 import type { CursorEntry } from './mail/cursor-files.js';
 import type { AppendInput, AppendResult, LedgerEvent } from './types.js';
 import type { SnapshotReport } from './storage/snapshot.js';
@@ -21,6 +23,21 @@ export interface HistoryRequest {
   mode?: HistoryMode;
   query?: string;
   beforeEventId?: string;
+  limit?: number;
+}
+
+export interface TailRequest {
+  /** Only these kinds (exact match); every kind when absent or empty. */
+  kinds?: readonly string[];
+  /** The page ends just before this event, which must exist (`event_not_found`, field `before_event_id`). */
+  beforeEventId?: string;
+  limit?: number;
+}
+
+export interface SearchRequest {
+  /** Case-insensitive substring of a message's text, a notice's title or message, or another event's string `text` / `title` / `message`. */
+  query: string;
+  kinds?: readonly string[];
   limit?: number;
 }
 
@@ -103,6 +120,15 @@ export interface LedgerStore extends AsyncDisposable {
   /** How many Mail messages are unread (mail_pending); does not move the cursor. */
   inboxCount(q: { actorId: string }): number;
   messageHistory(q: HistoryRequest): HistoryPage;
+  /** The latest events (of some kinds) before a point, oldest first; `has_more`: older ones exist. */
+  tail(q: TailRequest): EventPage;
+  /** Events matching a text query (of some kinds), newest first; `has_more`: more matches exist. */
+  search(q: SearchRequest): EventPage;
+  /**
+   * Actor start (§8.6 recovery): the pushes of the actor's current generation still owed to it
+   * (no delivery fact, or a failed one) and the generation's legacy `chat.read` records.
+   */
+  undelivered(q: { actorId: string }): UndeliveredView;
   replyObligations(sourceEventId: string): ReplyObligation[];
   deliveryState(sourceEventId: string): DeliveryFact[];
   /** Latest `x.cccc.delivery_confirmation` per recipient (prompt-submit evidence after `accepted`). */
@@ -119,6 +145,7 @@ export interface LedgerStore extends AsyncDisposable {
 
 export const DEFAULT_INBOX_LIMIT = 50;
 export const DEFAULT_HISTORY_LIMIT = 50;
+export const DEFAULT_TAIL_LIMIT = 50;
 export const MAX_QUERY_LIMIT = 1000;
 
 export function clampLimit(limit: number | undefined, fallback: number): number {

@@ -3,6 +3,7 @@ import { appendCases } from './contract/append-cases.js';
 import { deliveryCases } from './contract/delivery-cases.js';
 import { roles, type Check, type WithStore } from './contract/helpers.js';
 import { mailCases } from './contract/mail-cases.js';
+import { readCases } from './contract/read-cases.js';
 import { streamCases } from './contract/stream-cases.js';
 import type { LedgerContractOptions } from './contract/types.js';
 
@@ -29,6 +30,7 @@ export function describeLedgerContract(name: string, options: LedgerContractOpti
   describe(`LedgerStore contract: ${name}`, () => {
     appendCases(check, withStore);
     mailCases(check, withStore);
+    readCases(check, withStore);
     deliveryCases(check, withStore);
     streamCases(check, withStore);
   });

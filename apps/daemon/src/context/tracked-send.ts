@@ -1,11 +1,9 @@
-import { effectiveRole, type GroupDoc } from '@cccc/groups';
+import { effectiveRole, principalOf, validateOutgoing, type GroupDoc } from '@cccc/groups';
 import { ErrorCodes, IpcError, isIpcError, type OpArgs, type OpResult } from '@cccc/ipc-protocol';
 import type { KeyedMutex } from '../concurrency/keyed-mutex.js';
 import type { GroupDocCache } from '../kernel/group-cache.js';
 import { errorFields, type Logger } from '../log.js';
 import type { MessagingService } from '../messaging/messaging-service.js';
-import { validateOutgoing } from '../messaging/outgoing.js';
-import { principalOf } from '../messaging/principal.js';
 import type { ContextService } from './context-service.js';
 
 /**

@@ -1,9 +1,8 @@
-import { GroupErrorCodes, setActorEnabled, setGroupRunning, setGroupState } from '@cccc/groups';
+import { GroupErrorCodes, principalOf, setActorEnabled, setGroupRunning, setGroupState } from '@cccc/groups';
 import { ErrorCodes, IpcError, isEventOfKind, type CCCSEventV1, type OpArgs, type OpResult } from '@cccc/ipc-protocol';
 import type { RuntimeTuning } from '../config.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 import { errorFields } from '../log.js';
-import { principalOf } from '../ops/principal.js';
 import { ActorQueue } from './actor-queue.js';
 import { DeliveryWorker, TRANSPORT } from './delivery-worker.js';
 import { addressedActors, groupHoldReason, isDeliverable, modeOf, pushAudience, type DeliverableEvent } from './gates.js';
@@ -154,25 +153,15 @@ export class DeliveryService implements Disposable {
       this.worker.preambles.clear(groupId, actorId);
       const store = await this.deps.ledgers.get(groupId);
       const group = this.deps.groups.get(groupId);
-      let pending: DeliverableEvent[] = [];
-      let generationAddId: string | undefined;
-      let legacyReads: Array<{ id: string; targetId: string }> = [];
-      for (const e of store.readForward()) {
-        if (isEventOfKind(e, 'actor.add') && e.data.actor.id === actorId) {
-          pending = [];
-          legacyReads = [];
-          generationAddId = e.id;
-        }
-        const readTarget = legacyReadTarget(e, actorId);
-        if (readTarget !== undefined) legacyReads.push({ id: e.id, targetId: readTarget });
-        if (!isDeliverable(e)) continue;
-        if (!pushAudience(e, group).enabled.includes(actorId)) continue;
-        const fact = store.deliveryState(e.id).find((f) => f.actor_id === actorId);
-        if (fact && fact.state !== 'failed') continue;
-        pending.push(e);
-      }
+      // What the ledger says is still owed, narrowed to whom the group pushes it to today.
+      const owed = store.undelivered({ actorId });
+      let pending = owed.events.filter((e): e is DeliverableEvent => isDeliverable(e) && pushAudience(e, group).enabled.includes(actorId));
+      const legacyReads = owed.legacyReads.flatMap((e) => {
+        const targetId = legacyReadTarget(e, actorId);
+        return targetId === undefined ? [] : [{ id: e.id, targetId }];
+      });
       // §8.6: nudges a legacy chat.read watermark marks as consumed before the upgrade stay put.
-      if (legacyReads.length > 0) pending = withoutConsumedLegacyNudges(pending, legacyReads, generationAddId, (id) => store.ordinalOf(id));
+      if (legacyReads.length > 0) pending = withoutConsumedLegacyNudges(pending, legacyReads, owed.generationEventId, (id) => store.ordinalOf(id));
       const q = this.queue(groupId, actorId);
       for (const e of pending) q.push({ event: e });
       q.kick();

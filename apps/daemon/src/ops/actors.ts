@@ -4,6 +4,7 @@ import {
   convertActorToCustom,
   groupError,
   listActors,
+  principalOf,
   removeActor,
   updateActor,
   updateActorPrivateEnv,
@@ -12,7 +13,6 @@ import {
 import type { OpArgs, OpRouter } from '@cccc/ipc-protocol';
 import { isKnownRuntime } from '@cccc/pty-runtime';
 import { changeGroupFiles, writeGroup } from './group-write.js';
-import { principalOf } from './principal.js';
 import { unreadCount } from './unread.js';
 import type { StoreDeps } from '../kernel/store-deps.js';
 import type { ActorRuntimeService } from '../runtime/actor-runtime-service.js';

@@ -1,11 +1,10 @@
+import { assertKnownSender, principalOf } from '@cccc/groups';
 import { lstat } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { BLOB_NAME_PATTERN, IpcError, MAX_BLOB_UPLOAD_BYTES, StreamUpgrade, type OpRouter, type UpgradedConnection } from '@cccc/ipc-protocol';
 import { runBlobUpload } from '../messaging/blob-upload-session.js';
 import { storeBlobs } from '../messaging/blobs.js';
-import { assertKnownSender } from '../messaging/outgoing.js';
-import { principalOf } from '../messaging/principal.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 import type { StoreDeps } from '../kernel/store-deps.js';
 

@@ -1,8 +1,8 @@
+import { principalOf } from '@cccc/groups';
 import { syncView } from '@cccc/context';
 import type { OpRouter } from '@cccc/ipc-protocol';
 import type { ContextService } from '../context/context-service.js';
 import type { TrackedSend } from '../context/tracked-send.js';
-import { principalOf } from '../messaging/principal.js';
 
 export interface ContextOpsDeps {
   readonly context: ContextService;

@@ -1,7 +1,6 @@
-import { authorizeGroupAction, checkPermission, effectiveRole, listGroups } from '@cccc/groups';
+import { authorizeGroupAction, checkPermission, effectiveRole, listGroups, principalOf } from '@cccc/groups';
 import { IpcError, type OpResult, type OpRouter } from '@cccc/ipc-protocol';
 import { DAEMON_VERSION } from '../version.js';
-import { principalOf } from './principal.js';
 import { unreadCount } from './unread.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 import type { StoreDeps } from '../kernel/store-deps.js';

@@ -7,6 +7,7 @@ import {
   detachScope,
   groupError,
   listGroups,
+  principalOf,
   reconcileRegistry,
   redactGroup,
   setGroupState,
@@ -19,7 +20,6 @@ import {
 import type { OpResult, OpRouter } from '@cccc/ipc-protocol';
 import { formatTs, newEventId } from '@cccc/ledger';
 import { writeGroup } from './group-write.js';
-import { principalOf } from './principal.js';
 import type { StoreDeps } from '../kernel/store-deps.js';
 import type { EventFanout } from '../kernel/event-fanout.js';
 

@@ -1,6 +1,5 @@
-import { checkPermission, findActor } from '@cccc/groups';
+import { checkPermission, findActor, principalOf } from '@cccc/groups';
 import { ErrorCodes, IpcError, type OpRouter } from '@cccc/ipc-protocol';
-import { principalOf } from '../messaging/principal.js';
 import type { StoreDeps } from '../kernel/store-deps.js';
 
 export type InboxOpsDeps = Pick<StoreDeps, 'groups' | 'ledgers' | 'groupLocks'>;

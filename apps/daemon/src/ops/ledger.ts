@@ -1,25 +1,7 @@
-import { checkPermission } from '@cccc/groups';
-import { IpcError, isEventOfKind, type OpResult, type OpRouter } from '@cccc/ipc-protocol';
-import { LedgerErrorCodes, type LedgerEvent } from '@cccc/ledger';
-import { principalOf } from '../messaging/principal.js';
-import { recipientStatuses } from '../messaging/statuses.js';
+import { checkPermission, principalOf } from '@cccc/groups';
+import { isEventOfKind, type OpResult, type OpRouter } from '@cccc/ipc-protocol';
 import type { StoreDeps } from '../kernel/store-deps.js';
-
-const MAX_PAGE = 1000;
-const clamp = (limit: number) => Math.min(MAX_PAGE, limit);
-
-/** The searchable text of an event: a message's text, a notice's title and message. */
-function searchableText(event: LedgerEvent): Array<string | null | undefined> {
-  if (isEventOfKind(event, 'chat.message')) return [event.data.text];
-  if (isEventOfKind(event, 'system.notify')) return [event.data.title, event.data.message];
-  // Other kinds are open records here; a string `text`, `title` or `message` is still searched.
-  const { text, title, message } = event.data;
-  return [text, title, message].map((v) => (typeof v === 'string' ? v : undefined));
-}
-
-function matchesQuery(event: LedgerEvent, needle: string): boolean {
-  return searchableText(event).some((v) => typeof v === 'string' && v.toLowerCase().includes(needle));
-}
+import { recipientStatuses } from '../messaging/statuses.js';
 
 export type LedgerOpsDeps = Pick<StoreDeps, 'groups' | 'ledgers'>;
 
@@ -46,34 +28,12 @@ export function registerLedgerOps(router: OpRouter, deps: LedgerOpsDeps): void {
   router.register('ledger_tail', async (args) => {
     const group = deps.groups.get(args.group_id);
     const store = await deps.ledgers.get(args.group_id);
-    const kinds = args.kinds && args.kinds.length > 0 ? new Set(args.kinds) : undefined;
-    const limit = clamp(args.limit);
-    const page: LedgerEvent[] = [];
-    let hasMore = false;
-    let skipping = args.before_event_id !== undefined;
-    if (skipping && !store.findById(args.before_event_id!)) {
-      throw new IpcError(LedgerErrorCodes.eventNotFound, `before_event_id ${args.before_event_id} is not in this ledger`, {
-        field: 'before_event_id',
-      });
-    }
-    for (const event of store.readBackward()) {
-      if (skipping) {
-        if (event.id === args.before_event_id) skipping = false;
-        continue;
-      }
-      if (kinds && !kinds.has(event.kind)) continue;
-      if (page.length === limit) {
-        hasMore = true;
-        break;
-      }
-      page.push(event);
-    }
-    page.reverse();
-    const result: OpResult<'ledger_tail'> = { events: page, has_more: hasMore };
+    const page = store.tail({ kinds: args.kinds, beforeEventId: args.before_event_id, limit: args.limit });
+    const result: OpResult<'ledger_tail'> = page;
     if (args.with_read_status || args.with_obligation_status) {
       const read: NonNullable<OpResult<'ledger_tail'>['read_status']> = {};
       const obligations: NonNullable<OpResult<'ledger_tail'>['obligation_status']> = {};
-      for (const event of page) {
+      for (const event of page.events) {
         if (!isEventOfKind(event, 'chat.message')) continue;
         const statuses = recipientStatuses(store, group, event);
         read[event.id] = Object.fromEntries(
@@ -91,22 +51,7 @@ export function registerLedgerOps(router: OpRouter, deps: LedgerOpsDeps): void {
 
   router.register('ledger_search', async (args) => {
     deps.groups.get(args.group_id);
-    const store = await deps.ledgers.get(args.group_id);
-    const kinds = args.kinds && args.kinds.length > 0 ? new Set(args.kinds) : undefined;
-    const needle = args.query.toLowerCase();
-    const limit = clamp(args.limit);
-    const events: LedgerEvent[] = [];
-    let hasMore = false;
-    for (const event of store.readBackward()) {
-      if (kinds && !kinds.has(event.kind)) continue;
-      if (!matchesQuery(event, needle)) continue;
-      if (events.length === limit) {
-        hasMore = true;
-        break;
-      }
-      events.push(event);
-    }
-    return { events, has_more: hasMore };
+    return (await deps.ledgers.get(args.group_id)).search({ query: args.query, kinds: args.kinds, limit: args.limit });
   });
 
   router.register('ledger_statuses', async (args) => {

@@ -2,6 +2,7 @@ import {
   authorizeGroupAction,
   findActor,
   loadGroup,
+  principalOf,
   setActorEnabled,
   setGroupRunning,
   setGroupState,
@@ -10,7 +11,6 @@ import {
 import { IpcError, type OpRouter } from '@cccc/ipc-protocol';
 import type { CheckedStart } from '../runtime/actor-runtime-service.js';
 import { writeGroup } from './group-write.js';
-import { principalOf } from './principal.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 import type { StoreDeps } from '../kernel/store-deps.js';
 import type { ActorRuntimeService } from '../runtime/actor-runtime-service.js';

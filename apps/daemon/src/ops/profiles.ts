@@ -4,6 +4,7 @@ import {
   deleteProfile,
   getProfile,
   listProfiles,
+  principalOf,
   profileSecretKeys,
   updateProfileSecrets,
   upsertProfile,
@@ -11,7 +12,6 @@ import {
 } from '@cccc/groups';
 import type { OpResult, OpRouter } from '@cccc/ipc-protocol';
 import { changeGroupFiles } from './group-write.js';
-import { principalOf } from './principal.js';
 import type { StoreDeps } from '../kernel/store-deps.js';
 
 type ProfileView = OpResult<'actor_profile_get'>['profile'];

@@ -1,7 +1,6 @@
-import { clearActorNote, getActorNotes, getHelp, getPreamble, resetPreamble, setActorNote, setPreamble } from '@cccc/groups';
+import { clearActorNote, getActorNotes, getHelp, getPreamble, principalOf, resetPreamble, setActorNote, setPreamble } from '@cccc/groups';
 import type { OpRouter } from '@cccc/ipc-protocol';
 import { changeGroupFiles } from './group-write.js';
-import { principalOf } from './principal.js';
 import type { StoreDeps } from '../kernel/store-deps.js';
 
 export type PromptsOpsDeps = Pick<StoreDeps, 'layout' | 'groups' | 'ledgers' | 'groupLocks'>;

@@ -1,7 +1,7 @@
+import { principalOf } from '@cccc/groups';
 import type { OpRouter } from '@cccc/ipc-protocol';
 import { writeGroup } from './group-write.js';
 import { replaceableActor } from './lifecycle.js';
-import { principalOf } from './principal.js';
 import type { LifecycleOpsDeps } from './lifecycle.js';
 
 export type RuntimeOpsDeps = LifecycleOpsDeps;

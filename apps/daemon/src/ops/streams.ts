@@ -1,5 +1,5 @@
+import { principalOf } from '@cccc/groups';
 import { ErrorCodes, IpcError, StreamUpgrade, type CCCSEventV1, type OpRouter } from '@cccc/ipc-protocol';
-import { principalOf } from '../messaging/principal.js';
 import { actorViewFilter, kindFilter } from '../streams/event-filter.js';
 import { StreamSession, type EventSource } from '../streams/stream-session.js';
 import { LedgerErrorCodes } from '@cccc/ledger';

@@ -1,10 +1,8 @@
-import { MAX_QUERY_LIMIT } from '@cccc/ledger';
 import type { StoreDeps } from '../kernel/store-deps.js';
 
 export type UnreadDeps = Pick<StoreDeps, 'ledgers'>;
 
-/** Unread messages addressed to an actor, as the inbox projection counts them (capped at one page). */
+/** Unread Mail addressed to an actor: the ledger's passive count (the Inbox's boundaries, no cursor move). */
 export async function unreadCount(deps: UnreadDeps, groupId: string, actorId: string): Promise<number> {
-  const ledger = await deps.ledgers.get(groupId);
-  return ledger.inboxPeek({ actorId, limit: MAX_QUERY_LIMIT }).messages.length;
+  return (await deps.ledgers.get(groupId)).inboxCount({ actorId });
 }

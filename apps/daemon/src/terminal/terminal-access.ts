@@ -1,9 +1,8 @@
-import { effectiveRole, findActor, type GroupDoc } from '@cccc/groups';
+import { effectiveRole, findActor, principalOf, type GroupDoc } from '@cccc/groups';
 import { ErrorCodes, IpcError } from '@cccc/ipc-protocol';
 import { canReadTranscript, type ActorTerminal, type TerminalSession, type TranscriptViewer } from '@cccc/pty-runtime';
 import type { GroupDocCache } from '../kernel/group-cache.js';
 import type { RuntimeRegistry } from '../runtime/runtime-registry.js';
-import { principalOf } from '../messaging/principal.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 export interface TerminalDeps {

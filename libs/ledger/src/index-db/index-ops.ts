@@ -53,6 +53,7 @@ class MultiRowTable {
 const EVENTS = new MultiRowTable('INSERT OR FAIL', 'events', ['ord', 'id', 'src', 'off', 'len'], 0);
 const CHAT = new MultiRowTable('INSERT OR FAIL', 'chat', ['ord', 'by', 'mode', 'reply_to'], 0);
 const AUDIENCE = new MultiRowTable('INSERT OR IGNORE', 'audience', ['token', 'ord', 'mode', 'by'], 1);
+const KINDS = new MultiRowTable('INSERT OR FAIL', 'event_kinds', ['kind', 'ord'], 1);
 
 /**
  * Rows of one table gathered into multi-row INSERTs: on rebuilds of millions of events the
@@ -94,6 +95,7 @@ const SQL = {
   insCancel: 'INSERT OR REPLACE INTO cancels(source_id, ord, by) VALUES (?, ?, ?)',
   upsertDelivery: 'INSERT OR REPLACE INTO delivery(source_id, actor_id, state, delivery_id, transport, ord) VALUES (?, ?, ?, ?, ?, ?)',
   upsertConfirmation: 'INSERT OR REPLACE INTO delivery_confirmation(source_id, actor_id, state, delivery_id, ord) VALUES (?, ?, ?, ?, ?)',
+  insNotice: 'INSERT OR REPLACE INTO notices(ord, target) VALUES (?, ?)',
 } as const;
 
 /**
@@ -107,10 +109,12 @@ export function buildIndexOps(items: readonly IndexedEvent[]): IndexOp[] {
   const events = new RowGather(EVENTS, out);
   const chat = new RowGather(CHAT, out);
   const audience = new RowGather(AUDIENCE, out);
+  const kinds = new RowGather(KINDS, out);
   let ord = 0;
   for (const { event, src, off, len } of items) {
     ord += 1;
     events.push(ord, event.id, src, off, len);
+    kinds.push(event.kind, ord);
     const facts = indexFactsOf(event);
     if (facts.chat) {
       const { mode, replyTo, tokens, clientId } = facts.chat;
@@ -132,10 +136,13 @@ export function buildIndexOps(items: readonly IndexedEvent[]): IndexOp[] {
     } else if (facts.confirmation) {
       const c = facts.confirmation;
       one(SQL.upsertConfirmation, [c.sourceId, c.actorId, c.state, c.deliveryId, ord], 4);
+    } else if (facts.notice) {
+      one(SQL.insNotice, [ord, facts.notice.target], 0);
     }
   }
   events.flush();
   chat.flush();
   audience.flush();
+  kinds.flush();
   return out;
 }

@@ -18,6 +18,10 @@ export interface ConfirmationRow {
   ord: number;
 }
 
+/** A delivery fact other than `failed` exists for the event at `<alias>.ord` and the actor bound last. */
+const delivered = (alias: string) =>
+  `SELECT 1 FROM events e JOIN delivery d ON d.source_id = e.id WHERE e.ord = ${alias}.ord AND d.actor_id = ? AND d.state <> 'failed'`;
+
 /**
  * Read-side queries over the derived index. Every query is an indexed range scan bounded by a
  * LIMIT, so its cost does not grow with the length of the history.
@@ -61,6 +65,18 @@ export class IndexQueries {
       stranded: db.prepare<[], DeliveryRow>("SELECT * FROM delivery WHERE state = 'claimed' ORDER BY ord"),
       clientId: db.prepare<[string, string], { ord: number }>('SELECT ord FROM client_ids WHERE by = ? AND client_id = ?'),
       idOfOrd: db.prepare<[number], { id: string }>('SELECT id FROM events WHERE ord = ?'),
+      ordsBefore: db.prepare<[number, number], { ord: number }>('SELECT ord FROM events WHERE ord < ? ORDER BY ord DESC LIMIT ?'),
+      kindBefore: db.prepare<[string, number, number], { ord: number }>(
+        'SELECT ord FROM event_kinds WHERE kind = ? AND ord < ? ORDER BY ord DESC LIMIT ?',
+      ),
+      kindAfter: db.prepare<[string, number], { ord: number }>('SELECT ord FROM event_kinds WHERE kind = ? AND ord > ? ORDER BY ord'),
+      // Pushes still owed to an actor: no delivery fact for it, or a failed one (recovery at start).
+      undeliveredChat: db.prepare<[string, number, string, string], { ord: number }>(
+        `SELECT a.ord FROM audience a WHERE a.token = ? AND a.ord > ? AND a.mode <> 'mail' AND a.by <> ? AND NOT EXISTS (${delivered('a')}) ORDER BY a.ord`,
+      ),
+      undeliveredNotices: db.prepare<[number, string, string], { ord: number }>(
+        `SELECT n.ord FROM notices n WHERE n.ord > ? AND (n.target IS NULL OR n.target = ?) AND NOT EXISTS (${delivered('n')}) ORDER BY n.ord`,
+      ),
       damage: db.prepare<[], { src: number; off: number; len: number; reason: string }>('SELECT * FROM damage ORDER BY src = 0, src, off'),
     };
   }
@@ -133,6 +149,31 @@ export class IndexQueries {
 
   idOfOrd(ord: number): string | undefined {
     return this.s.idOfOrd.get(ord)?.id;
+  }
+
+  /** Up to `limit` ords below `beforeOrd`, newest first. */
+  ordsBefore(beforeOrd: number, limit: number): number[] {
+    return this.s.ordsBefore.all(beforeOrd, limit).map((r) => r.ord);
+  }
+
+  /** Up to `limit` ords of one kind below `beforeOrd`, newest first. */
+  kindBefore(kind: string, beforeOrd: number, limit: number): number[] {
+    return this.s.kindBefore.all(kind, beforeOrd, limit).map((r) => r.ord);
+  }
+
+  /** Every ord of one kind after `afterOrd`, oldest first. */
+  kindAfter(kind: string, afterOrd: number): number[] {
+    return this.s.kindAfter.all(kind, afterOrd).map((r) => r.ord);
+  }
+
+  /** Non-Mail chat ords addressed through `token` after `afterOrd`, not by the actor, still owed to it. */
+  undeliveredChat(token: string, afterOrd: number, actorId: string): number[] {
+    return this.s.undeliveredChat.all(token, afterOrd, actorId, actorId).map((r) => r.ord);
+  }
+
+  /** system.notify ords after `afterOrd` targeting the actor or no one, still owed to it. */
+  undeliveredNotices(afterOrd: number, actorId: string): number[] {
+    return this.s.undeliveredNotices.all(afterOrd, actorId, actorId).map((r) => r.ord);
   }
 
   damage(): Array<{ src: number; off: number; len: number; reason: string }> {

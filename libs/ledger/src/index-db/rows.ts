@@ -14,6 +14,8 @@ export interface IndexFacts {
   cancel?: { sourceId: string };
   delivery?: { actorId: string; sourceId: string; state: string; deliveryId: string; transport: string };
   confirmation?: { actorId: string; sourceId: string; state: string; deliveryId: string };
+  /** A system.notify and the actor it targets (null: no one in particular). */
+  notice?: { target: string | null };
 }
 
 function nonEmptyOrNull(v: string | null | undefined): string | null {
@@ -35,6 +37,7 @@ export function indexFactsOf(event: LedgerEvent): IndexFacts {
     const d = event.data;
     return { delivery: { actorId: d.actor_id, sourceId: d.source_event_id, state: d.state, deliveryId: d.delivery_id, transport: d.transport } };
   }
+  if (isEventOfKind(event, 'system.notify')) return { notice: { target: nonEmptyOrNull(event.data.target_actor_id) } };
   if (isEventOfKind(event, DELIVERY_CONFIRMATION_KIND)) {
     const d = event.data;
     return { confirmation: { actorId: d.actor_id, sourceId: d.source_event_id, state: d.state, deliveryId: d.delivery_id } };

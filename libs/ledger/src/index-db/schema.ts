@@ -2,7 +2,7 @@
  * Schema of the derived index `ts-index.sqlite3`. Bump INDEX_SCHEMA_VERSION on any change: a
  * different version is treated like a corrupt index and rebuilt from the JSONL.
  */
-export const INDEX_SCHEMA_VERSION = '6';
+export const INDEX_SCHEMA_VERSION = '7';
 
 export const INDEX_DDL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,6 +40,11 @@ CREATE INDEX IF NOT EXISTS delivery_state ON delivery(state);
 CREATE TABLE IF NOT EXISTS delivery_confirmation (
   source_id TEXT NOT NULL, actor_id TEXT NOT NULL, state TEXT NOT NULL, delivery_id TEXT NOT NULL,
   ord INTEGER NOT NULL, PRIMARY KEY (source_id, actor_id)) WITHOUT ROWID;
+-- Every event's kind: ledger_tail / ledger_search by kind and recovery's chat.read lookups walk
+-- one kind's ords instead of the whole ledger. Each kind's rows are appended at its right edge.
+CREATE TABLE IF NOT EXISTS event_kinds (kind TEXT NOT NULL, ord INTEGER NOT NULL, PRIMARY KEY (kind, ord)) WITHOUT ROWID;
+-- system.notify events and the actor each targets (NULL: none), for redelivery at actor start.
+CREATE TABLE IF NOT EXISTS notices (ord INTEGER PRIMARY KEY, target TEXT);
 CREATE TABLE IF NOT EXISTS client_ids (
   by TEXT NOT NULL, client_id TEXT NOT NULL, ord INTEGER NOT NULL, PRIMARY KEY (by, client_id)) WITHOUT ROWID;
 -- Sealed segments the rows refer to (line count, on-disk size) to detect files changed behind our back.
@@ -48,4 +53,4 @@ CREATE TABLE IF NOT EXISTS sources (src INTEGER PRIMARY KEY, lines INTEGER NOT N
 CREATE TABLE IF NOT EXISTS damage (src INTEGER NOT NULL, off INTEGER NOT NULL, len INTEGER NOT NULL, reason TEXT NOT NULL, PRIMARY KEY (src, off));
 `;
 
-export const ALL_TABLES = ['meta', 'events', 'audience', 'chat', 'actor_gen', 'mail_reads', 'cancels', 'delivery', 'delivery_confirmation', 'client_ids', 'sources', 'damage'];
+export const ALL_TABLES = ['meta', 'events', 'audience', 'chat', 'actor_gen', 'mail_reads', 'cancels', 'delivery', 'delivery_confirmation', 'event_kinds', 'notices', 'client_ids', 'sources', 'damage'];

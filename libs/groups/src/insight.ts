@@ -1,5 +1,4 @@
-import { IpcError } from '@cccc/ipc-protocol';
-import { daemonError, DaemonErrorCodes } from '../errors.js';
+import { groupError } from './errors.js';
 
 export const MAX_INSIGHT_CHARS = 1200;
 
@@ -10,14 +9,11 @@ export const MAX_INSIGHT_CHARS = 1200;
 export function normalizeInsight(value: unknown): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') {
-    throw daemonError(DaemonErrorCodes.invalidInsight, 'insight must be a string', { field: 'insight', max_chars: MAX_INSIGHT_CHARS });
+    throw groupError('invalid_insight', 'insight must be a string', { field: 'insight', max_chars: MAX_INSIGHT_CHARS });
   }
   const trimmed = value.trim();
   if ([...trimmed].length > MAX_INSIGHT_CHARS) {
-    throw daemonError(DaemonErrorCodes.invalidInsight, `insight is longer than ${MAX_INSIGHT_CHARS} characters`, {
-      field: 'insight',
-      max_chars: MAX_INSIGHT_CHARS,
-    });
+    throw groupError('invalid_insight', `insight is longer than ${MAX_INSIGHT_CHARS} characters`, { field: 'insight', max_chars: MAX_INSIGHT_CHARS });
   }
   return trimmed === '' ? null : trimmed;
 }
@@ -28,7 +24,7 @@ export function normalizeInsight(value: unknown): string | null {
  */
 export function assertPeerInsight(required: boolean | undefined, audience: 'user' | 'agents', insight: string | null): void {
   if (!required || audience !== 'agents' || insight) return;
-  throw daemonError(DaemonErrorCodes.peerInsightRequired, 'this message goes to agents: add an insight (your provisional higher-order perspective)', {
+  throw groupError('peer_insight_required', 'this message goes to agents: add an insight (your provisional higher-order perspective)', {
     field: 'insight',
     delivery_state: 'not_sent',
     new_side_effects: false,
