@@ -116,28 +116,14 @@ export interface MessageRequest {
 
 /** `validateOutgoing` for a new (non-reply) message from `by`. */
 export function validateMessage(group: GroupDoc, by: string, req: MessageRequest, hasAttachments: boolean): Outgoing {
-  return validateOutgoing(group, {
-    by,
-    text: req.text,
-    to: req.to,
-    mode: req.message_mode,
-    hasAttachments,
-    insight: req.insight,
-    requirePeerInsight: req.require_peer_insight,
-  });
+  return validateOutgoing(group, outgoingOf(by, req, hasAttachments));
+}
+
+function outgoingOf(by: string, req: MessageRequest, hasAttachments: boolean) {
+  return { by, text: req.text, to: req.to, mode: req.message_mode, hasAttachments, insight: req.insight, requirePeerInsight: req.require_peer_insight };
 }
 
 /** `validateOutgoing` for a reply to `source`: its default audience is the original sender. */
 export function validateReply(group: GroupDoc, by: string, source: { readonly id: string; readonly by: string }, req: MessageRequest, hasAttachments: boolean): Outgoing {
-  return validateOutgoing(group, {
-    by,
-    text: req.text,
-    to: req.to,
-    mode: req.message_mode,
-    hasAttachments,
-    insight: req.insight,
-    requirePeerInsight: req.require_peer_insight,
-    replyTo: source.id,
-    fallbackTo: [source.by],
-  });
+  return validateOutgoing(group, { ...outgoingOf(by, req, hasAttachments), replyTo: source.id, fallbackTo: [source.by] });
 }

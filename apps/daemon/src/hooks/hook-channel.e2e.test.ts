@@ -11,12 +11,8 @@ import { startDaemonFixture, waitFor } from '../../test-support/daemon-fixture.j
 
 const reads = vi.hoisted(() => [] as string[]);
 vi.mock('node:fs/promises', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs/promises')>();
-  const readFile = ((path: Parameters<typeof fs.readFile>[0], ...rest: unknown[]) => {
-    reads.push(String(path));
-    return (fs.readFile as (...args: unknown[]) => unknown)(path, ...rest);
-  }) as typeof fs.readFile;
-  return { ...fs, readFile, default: { ...fs, readFile } };
+  const { recordingReads } = await import('../../test-support/read-recorder.js');
+  return recordingReads(await importOriginal<typeof import('node:fs/promises')>(), reads);
 });
 
 const HOOK_FILES = /\/(claude-hook-state|codex-hook-state|runtime-hook-launch|runtime-activity)\//;

@@ -6,12 +6,8 @@ import { OwnedFile, type FileCodec } from './owned-file.js';
 
 const reads = vi.hoisted(() => [] as string[]);
 vi.mock('node:fs/promises', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs/promises')>();
-  const readFile = ((path: Parameters<typeof fs.readFile>[0], ...rest: unknown[]) => {
-    reads.push(String(path));
-    return (fs.readFile as (...args: unknown[]) => unknown)(path, ...rest);
-  }) as typeof fs.readFile;
-  return { ...fs, readFile, default: { ...fs, readFile } };
+  const { recordingReads } = await import('../../test-support/read-recorder.js');
+  return recordingReads(await importOriginal<typeof import('node:fs/promises')>(), reads);
 });
 
 /** A counter file: missing is 0, anything unparsable is null (a corrupt record). */
