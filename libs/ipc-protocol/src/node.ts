@@ -5,6 +5,8 @@ export { resolveCcccHome, ensureCcccHome, daemonPaths, daemonDir } from './node/
 export { discoverEndpoint } from './node/discover.js';
 export { discoverEndpointWith, endpointFromDescriptor, describeEndpoint, type DaemonEndpoint, type SocketAddress } from './node/endpoint.js';
 export { exchangeLine, type ExchangedLine, type LineExchangeOptions } from './node/line-exchange.js';
+// Dependency-free too: `cccc hook` computes a UserPromptSubmit's prompt marks with it.
+export { promptMarks, typedMark, markOfLine, squashLine, PROMPT_MARK_PATTERN, MAX_PROMPT_MARKS } from './prompt-marks.js';
 export { DaemonClient, type DaemonClientOptions, type EventStream, type TermAttachment } from './node/client.js';
 export { DaemonCallError, DaemonTransportError, type TransportFailure } from './node/errors.js';
 export { IpcServer, type IpcServerOptions, type IpcListenTarget } from './node/server.js';

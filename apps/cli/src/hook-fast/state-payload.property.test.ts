@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HOOK_EVENT_NAMES, parseHookPayload } from '@cccc/hook-fence';
 import { RUNTIME_HOOK_PAYLOAD_KEYS, RuntimeHookPayload } from '@cccc/ipc-protocol';
+import { promptMarks } from '@cccc/ipc-protocol/node';
 import { pickStatePayload } from './state-payload.js';
 
 // The fast hook's dependency-free field pick held against the one payload schema
@@ -39,8 +40,11 @@ describe('the fast hook pick against the one payload schema', () => {
       fc.property(rawPayload, (raw) => {
         const picked = pickStatePayload(raw);
         const schema = RuntimeHookPayload.safeParse(schemaView(raw));
+        // A prompt's line marks, never its text, for a UserPromptSubmit that reports one.
+        const marks = 'payload' in picked && picked.payload.hook_event_name === 'UserPromptSubmit' && typeof raw.prompt === 'string' ? promptMarks(raw.prompt) : undefined;
+        if ('payload' in picked) expect(picked.payload.prompt_marks).toEqual(marks);
         // Never refuses what the schema accepts, and then sends exactly what the schema parsed.
-        if (schema.success) expect(picked).toEqual({ payload: schema.data });
+        if (schema.success) expect(picked).toEqual({ payload: marks ? { ...schema.data, prompt_marks: marks } : schema.data });
         if (!('payload' in picked)) return;
         expect(RuntimeHookPayload.parse(picked.payload)).toEqual(picked.payload);
         for (const key of RUNTIME_HOOK_PAYLOAD_KEYS) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RUNTIME_HOOK_PAYLOAD_KEYS, opCatalog } from '@cccc/ipc-protocol';
+import { typedMark } from '@cccc/ipc-protocol/node';
 import { PAYLOAD_FIELDS, missingIdentity, pickStatePayload, readStateAnswer, stateRequestLine } from './state-payload.js';
 
 const args = opCatalog.runtime_hook_event.args;
@@ -22,6 +23,22 @@ describe('the hand-written hook payload check mirrors the op catalog', () => {
         if (sent) expect(args.parse(sent)).toEqual(sent);
       }
     }
+  });
+
+  it('a UserPromptSubmit sends its prompt\'s line marks, never the prompt: the daemon matches each delivery it carries', () => {
+    const prompt = '[cccc] user → peer1 [event_id=e1]: SECRET first\nSECRET body\n\n[cccc] user → peer1 [event_id=e2]: SECRET second';
+    const picked = pickStatePayload({ hook_event_name: 'UserPromptSubmit', session_id: 's', prompt_id: 'p1', prompt });
+    expect('payload' in picked).toBe(true);
+    if (!('payload' in picked)) return;
+    expect(picked.payload.prompt_marks).toContain(typedMark('[cccc] user → peer1 [event_id=e1]: SECRET first\nmore typed'));
+    expect(picked.payload.prompt_marks).toContain(typedMark('[cccc] user →  peer1 [event_id=e2]:  SECRET second'));
+    expect(picked.payload.prompt_marks).not.toContain(typedMark('[cccc] user → peer1 [event_id=e3]: SECRET first'));
+    const line = stateRequestLine('claude', env, picked.payload);
+    expect('line' in line && line.line).not.toMatch(/SECRET/);
+    if ('line' in line) expect(args.parse(JSON.parse(line.line).args).payload.prompt_marks).toEqual(picked.payload.prompt_marks);
+    // Other events never carry marks, even with a prompt-like field.
+    const stop = pickStatePayload({ hook_event_name: 'Stop', session_id: 's', prompt });
+    expect('payload' in stop && stop.payload.prompt_marks).toBeUndefined();
   });
 
   it('never copies prompts, commands, tool inputs/outputs or notification text', () => {

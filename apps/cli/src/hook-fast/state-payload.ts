@@ -2,6 +2,8 @@
 // so it imports nothing: no zod, no op catalog (their load time is most of a hook's wall time).
 // The daemon validates the request fully; this only keeps the request well-formed and private.
 
+import { promptMarks } from '@cccc/ipc-protocol/node';
+
 export type StateHookRuntime = 'claude' | 'codex';
 
 /**
@@ -24,9 +26,13 @@ export const PAYLOAD_FIELDS = {
 export const IDENTITY_ENV = ['CCCC_HOME', 'CCCC_GROUP_ID', 'CCCC_ACTOR_ID', 'CCCC_HOOK_LAUNCH_TOKEN'] as const;
 const MAX_TOKEN = 128;
 
-export type StatePayload = Partial<Record<keyof typeof PAYLOAD_FIELDS, string>>;
+export type StatePayload = Partial<Record<keyof typeof PAYLOAD_FIELDS, string>> & { prompt_marks?: string[] };
 
-/** Copy the allowed string fields of `raw`; the error names the first failing field. */
+/**
+ * Copy the allowed string fields of `raw`; the error names the first failing field. A
+ * UserPromptSubmit's prompt never leaves: only its line marks do (`promptMarks`), so the daemon
+ * can tell which typed deliveries the prompt took in.
+ */
 export function pickStatePayload(raw: unknown): { payload: StatePayload } | { error: string } {
   const source = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   const payload: StatePayload = {};
@@ -39,6 +45,7 @@ export function pickStatePayload(raw: unknown): { payload: StatePayload } | { er
     if (value.length < rule.min || value.length > rule.max) return { error: `payload.${key}` };
     payload[key] = value;
   }
+  if (payload.hook_event_name === 'UserPromptSubmit' && typeof source.prompt === 'string') payload.prompt_marks = promptMarks(source.prompt);
   return { payload };
 }
 

@@ -1,3 +1,4 @@
+import { promptMarks } from '@cccc/ipc-protocol/node';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeliveryConfirmations, type ConfirmationOutcome } from './delivery-confirmations.js';
 
@@ -31,9 +32,9 @@ describe('delivery confirmations (each submit confirmed by its own prompt hook)'
     const e = c.begin('g', 'peer1', session, 'delivery', batch('m1'));
     c.accepted('g', 'peer1', e, [item('m1'), item('m2')]);
     now += 400;
-    c.promptSubmitted('g', 'peer1', session, 'claude_hook_UserPromptSubmit', prompt('m1'));
+    c.promptSubmitted('g', 'peer1', session, 'claude_hook_UserPromptSubmit', promptMarks(prompt('m1')));
     expect(brief()).toEqual(['m1:confirmed:400', 'm2:confirmed:400']);
-    c.promptSubmitted('g', 'peer1', session, 'claude_hook_UserPromptSubmit', prompt('m1'));
+    c.promptSubmitted('g', 'peer1', session, 'claude_hook_UserPromptSubmit', promptMarks(prompt('m1')));
     vi.advanceTimersByTime(20_000);
     expect(out).toHaveLength(2);
   });
@@ -44,7 +45,7 @@ describe('delivery confirmations (each submit confirmed by its own prompt hook)'
     expect(out).toEqual([]);
     vi.advanceTimersByTime(1);
     expect(out).toEqual([expect.objectContaining({ state: 'unconfirmed', latencyMs: null, evidence: 'no_UserPromptSubmit_within_15000ms' })]);
-    c.promptSubmitted('g', 'peer1', session, 'late', prompt('m1'));
+    c.promptSubmitted('g', 'peer1', session, 'late', promptMarks(prompt('m1')));
     expect(out).toHaveLength(1);
   });
 
@@ -52,9 +53,9 @@ describe('delivery confirmations (each submit confirmed by its own prompt hook)'
     const pre = c.begin('g', 'peer1', session, 'preamble', '[CCCC] You are peer1 (foreman)\nmore');
     c.accepted('g', 'peer1', pre, []);
     const e = c.begin('g', 'peer1', session, 'delivery', batch('m1'));
-    c.promptSubmitted('g', 'peer1', session, 'ev', 'something the user typed');
-    c.promptSubmitted('g', 'peer1', session, 'ev', prompt('m1')); // the delivery's, before its accepted settle
-    c.promptSubmitted('g', 'peer1', session, 'ev', '[CCCC] You are peer1 (foreman)\nmore'); // the preamble's, late
+    c.promptSubmitted('g', 'peer1', session, 'ev', promptMarks('something the user typed'));
+    c.promptSubmitted('g', 'peer1', session, 'ev', promptMarks(prompt('m1'))); // the delivery's, before its accepted settle
+    c.promptSubmitted('g', 'peer1', session, 'ev', promptMarks('[CCCC] You are peer1 (foreman)\nmore')); // the preamble's, late
     expect(out).toEqual([]);
     expect(c.pending('g', 'peer1')).toBe(1);
     c.accepted('g', 'peer1', e, [item('m1')]);
@@ -68,7 +69,7 @@ describe('delivery confirmations (each submit confirmed by its own prompt hook)'
     now += 100;
     deliver('m2');
     now += 200;
-    c.promptSubmitted('g', 'peer1', session, 'ev', prompt('m2'));
+    c.promptSubmitted('g', 'peer1', session, 'ev', promptMarks(prompt('m2')));
     expect(brief()).toEqual(['m2:confirmed:200']);
     vi.advanceTimersByTime(15_000);
     expect(brief()).toEqual(['m2:confirmed:200', 'm1:unconfirmed:null']);
@@ -77,7 +78,7 @@ describe('delivery confirmations (each submit confirmed by its own prompt hook)'
   it('queued prompts merged into one submit confirm each delivery they carry', () => {
     deliver('m1');
     deliver('m2');
-    c.promptSubmitted('g', 'peer1', session, 'ev', `${prompt('m1')}\n\n${prompt('m2')}`);
+    c.promptSubmitted('g', 'peer1', session, 'ev', promptMarks(`${prompt('m1')}\n\n${prompt('m2')}`));
     expect(brief()).toEqual(['m1:confirmed:0', 'm2:confirmed:0']);
   });
 
@@ -93,13 +94,13 @@ describe('delivery confirmations (each submit confirmed by its own prompt hook)'
 
   it('prompts of another session, of an unknown actor, or for a submit that was not accepted confirm nothing', () => {
     const e = c.begin('g', 'peer1', session, 'delivery', batch('m1'));
-    c.promptSubmitted('g', 'peer1', {}, 'other session', prompt('m1'));
-    c.promptSubmitted('g', 'peer2', session, 'other actor', prompt('m1'));
+    c.promptSubmitted('g', 'peer1', {}, 'other session', promptMarks(prompt('m1')));
+    c.promptSubmitted('g', 'peer2', session, 'other actor', promptMarks(prompt('m1')));
     c.accepted('g', 'peer1', e, [item('m1')]);
     expect(out).toEqual([]);
     const f = c.begin('g', 'peer1', session, 'delivery', batch('m2'));
     c.abandon('g', 'peer1', f);
-    c.promptSubmitted('g', 'peer1', session, 'ev', prompt('m2'));
+    c.promptSubmitted('g', 'peer1', session, 'ev', promptMarks(prompt('m2')));
     vi.advanceTimersByTime(15_000);
     expect(brief()).toEqual(['m1:unconfirmed:null']);
     expect(c.pending('g', 'peer1')).toBe(0);

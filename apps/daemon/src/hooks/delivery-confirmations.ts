@@ -1,4 +1,4 @@
-import { promptCarries, promptMarker } from './prompt-evidence.js';
+import { typedMark } from '@cccc/ipc-protocol/node';
 
 /**
  * Delivery confirmation (issue 7): after an `accepted` PTY delivery to a hooked runtime, the
@@ -6,9 +6,10 @@ import { promptCarries, promptMarker } from './prompt-evidence.js';
  * unconfirmed (typed but perhaps never submitted). Nothing is ever resubmitted.
  *
  * Every submit the daemon types into a hooked session (preamble or delivery batch) is an
- * expectation, registered before the first byte is written, with the marker its prompt hook must
- * carry (prompt-evidence.ts). A UserPromptSubmit confirms exactly the open expectations whose
- * marker its prompt carries (several, when the runtime merged queued prompts into one): neither
+ * expectation, registered before the first byte is written, with the mark its prompt hook must
+ * carry: that of its first line, whose delivery header names the event id (`prompt-marks.ts` of
+ * ipc-protocol; the hook sends the marks of its prompt's lines, never the text). A
+ * UserPromptSubmit confirms exactly the open expectations whose mark its prompt carries (several, when the runtime merged queued prompts into one): neither
  * the preamble's prompt hook nor a user's typed prompt can stand in for a delivery, and an
  * expectation left open can never take a later delivery's hook. A hook that outruns the
  * `accepted` settle is still matched. Only a runtime that reports no prompt text falls back to
@@ -32,7 +33,8 @@ export interface ConfirmationOutcome {
 export interface Expectation {
   readonly kind: 'preamble' | 'delivery';
   readonly session: object;
-  readonly marker: string;
+  /** The mark of the typed text's first line ('' when it has none). */
+  readonly mark: string;
   acceptedAt?: number;
   items?: readonly ConfirmedItem[];
   promptAt?: number;
@@ -61,7 +63,7 @@ export class DeliveryConfirmations implements Disposable {
   /** Right before a submit into a hooked session starts. */
   begin(groupId: string, actorId: string, session: object, kind: Expectation['kind'], typed: string): Expectation {
     const key = DeliveryConfirmations.key(groupId, actorId);
-    const exp: Expectation = { kind, session, marker: promptMarker(typed) };
+    const exp: Expectation = { kind, session, mark: typedMark(typed) };
     const list = this.fifo.get(key) ?? [];
     list.push(exp);
     this.fifo.set(key, list);
@@ -88,10 +90,10 @@ export class DeliveryConfirmations implements Disposable {
     this.remove(groupId, actorId, exp);
   }
 
-  /** A fenced UserPromptSubmit of the actor's live session was accepted; `prompt` is its text when reported. */
-  promptSubmitted(groupId: string, actorId: string, session: object | undefined, evidence: string, prompt: string | null): void {
+  /** A fenced UserPromptSubmit of the actor's live session was accepted; `marks` are its prompt's line marks when reported. */
+  promptSubmitted(groupId: string, actorId: string, session: object | undefined, evidence: string, marks: readonly string[] | null): void {
     const open = (this.fifo.get(DeliveryConfirmations.key(groupId, actorId)) ?? []).filter((e) => e.session === session && e.promptAt === undefined);
-    const evidenced = prompt === null ? open.slice(0, 1) : open.filter((e) => promptCarries(prompt, e.marker));
+    const evidenced = marks === null ? open.slice(0, 1) : open.filter((e) => e.mark !== '' && marks.includes(e.mark));
     for (const exp of evidenced) {
       exp.promptAt = this.now();
       exp.promptEvidence = evidence;

@@ -12,14 +12,14 @@ export interface HookAcceptanceDeps {
 }
 
 /**
- * What follows an accepted hook event: a UserPromptSubmit may confirm the delivery its `prompt`
- * carries (read for the match, never stored), and the actor's working state is derived again
+ * What follows an accepted hook event: a UserPromptSubmit may confirm the deliveries its prompt's
+ * line marks name (read for the match, never stored), and the actor's working state is derived again
  * now rather than at the next tick.
  */
 export function hookAcceptance(deps: HookAcceptanceDeps): (accepted: HookAccepted) => void {
-  return ({ groupId, actorId, runtime, event, prompt }) => {
+  return ({ groupId, actorId, runtime, event, marks }) => {
     if (event === 'UserPromptSubmit') {
-      deps.confirmations.promptSubmitted(groupId, actorId, deps.runtimes.get(groupId, actorId)?.session, `${runtime}_hook_UserPromptSubmit`, prompt);
+      deps.confirmations.promptSubmitted(groupId, actorId, deps.runtimes.get(groupId, actorId)?.session, `${runtime}_hook_UserPromptSubmit`, marks);
     }
     deps.workingState.refreshGroup(groupId, actorId).catch((error) => {
       deps.logger.log('warn', 'working state derivation failed', { group_id: groupId, ...errorFields(error) });

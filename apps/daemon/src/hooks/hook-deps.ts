@@ -8,8 +8,8 @@ export interface HookAccepted {
   readonly actorId: string;
   readonly runtime: string;
   readonly event: string;
-  /** A UserPromptSubmit's prompt: read to match a delivery, never stored. */
-  readonly prompt: string | null;
+  /** A UserPromptSubmit's prompt line marks (never its text): read to match deliveries, never stored. */
+  readonly marks: readonly string[] | null;
 }
 
 /** What the hook commit path reaches: the hook channel (state in memory, written through), the locks, the activity fan-out, and who hears an accepted event. */

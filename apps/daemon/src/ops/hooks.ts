@@ -4,7 +4,6 @@ import { activitySnapshot, commitHookEvent, parseHookPayload } from '@cccc/hook-
 import type { OpRouter } from '@cccc/ipc-protocol';
 import { hookActorLockKey } from '../hooks/hook-files.js';
 import { commitHookTransition } from '../hooks/hook-transition.js';
-import { submittedPrompt } from '../hooks/prompt-evidence.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 import type { StoreDeps } from '../kernel/store-deps.js';
 import type { HookDeps } from '../hooks/hook-deps.js';
@@ -38,7 +37,7 @@ export function registerHooksOps(router: OpRouter, deps: HooksOpsDeps): void {
       if (!state) return { accepted: false, reason: 'hook_state_unavailable' };
       const session = deps.runtimes.get(gid, aid)?.session;
       const livePid = session && !session.exited ? session.pid : null;
-      return commitHookTransition(deps, { groupId: gid, actorId: aid, event: event.event, prompt: submittedPrompt(args.payload) }, state, (entries) =>
+      return commitHookTransition(deps, { groupId: gid, actorId: aid, event: event.event, marks: args.payload.prompt_marks ?? null }, state, (entries) =>
         commitHookEvent({
           state,
           entries,

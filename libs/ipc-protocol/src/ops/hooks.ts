@@ -26,11 +26,20 @@ export const RuntimeHookPayload = z.strictObject({
   tool_name: z.string().max(256).optional(),
   notification_type: z.string().max(64).optional(),
   agent_id: Id.optional(),
+  /**
+   * UserPromptSubmit only: a digest of each distinct line of the prompt (`prompt-marks.ts`), so
+   * the daemon can tell which typed submits the prompt took in. Never the text; read, not stored.
+   */
+  // The pattern and bound of `prompt-marks.ts` (not imported: that module stays out of the chunk
+  // this one shares with the node entry, so `cccc hook` bundles it without zod; a test holds them equal).
+  prompt_marks: z.array(z.string().regex(/^[0-9a-f]{16}$/)).max(1024).optional(),
 });
 export type RuntimeHookPayload = z.infer<typeof RuntimeHookPayload>;
 
-/** The keys `cccc hook` copies out of a raw payload before sending it. */
-export const RUNTIME_HOOK_PAYLOAD_KEYS = Object.keys(RuntimeHookPayload.shape) as (keyof RuntimeHookPayload)[];
+/** The keys `cccc hook` copies out of a raw payload before sending it (`prompt_marks` it derives). */
+export const RUNTIME_HOOK_PAYLOAD_KEYS = (Object.keys(RuntimeHookPayload.shape) as (keyof RuntimeHookPayload)[]).filter(
+  (k): k is Exclude<keyof RuntimeHookPayload, 'prompt_marks'> => k !== 'prompt_marks',
+);
 
 /** One display revision of the runtime activity channel (seed `pty-runtime-activity.md`). */
 export const RuntimeActivityRecord = z.strictObject({
