@@ -32,7 +32,8 @@ import { kindsOf, searchEvents, type EventPage } from './projections/pages.js';
 import type { UndeliveredView } from './projections/undelivered.js';
 import { chatClientId, roleOrPeer } from './projections/recipients.js';
 import { GroupCommitAppender, type Decide } from './storage/appender.js';
-import { compactLocked, MAX_ACTIVE_BYTES, type CompactReport } from './storage/compact.js';
+import { SegmentVerification } from './storage/segment-verification.js';
+import { compactLocked, compressSegment, MAX_ACTIVE_BYTES, segmentsToCompress, type CompactReport } from './storage/compact.js';
 import { MIN_COMPACT_INTERVAL_MS } from './storage/compact-policy.js';
 import { LedgerFollower } from './storage/follower.js';
 import { LedgerFiles } from './storage/ledger-files.js';
@@ -77,6 +78,7 @@ export class FileLedgerStore implements LedgerStore {
   private autoCompaction: Promise<void> | undefined;
   private nextAutoCompactMs = 0;
   private thresholdSeen: { value: number; atMs: number } | undefined;
+  private readonly segmentVerification = new SegmentVerification();
   /** Outcome of the last automatic compaction (observability and tests). */
   lastAutoCompaction: { report?: CompactReport; error?: unknown } | undefined;
 
@@ -442,11 +444,15 @@ export class FileLedgerStore implements LedgerStore {
     }
   }
 
+  /**
+   * Rotate under the writer lock (a rename, a new active file, the manifest, an index range
+   * update: the cost of what is sealed, not of the history), then gzip older sealed segments
+   * with the lock released and the work on zlib's threads: appends never wait on compression.
+   */
   async compact(opts: { reason?: string; force?: boolean; maxActiveBytes?: number } = {}): Promise<CompactReport> {
-    this.ensureOpen();
-    const lock = await FileLock.acquire(this.paths.lock, this.opts.lockTimeoutMs ?? 30_000);
-    try {
-      this.ensureOpen(); // closed while we waited for the lock
+    // Sealed history is checked for damage before the lock, segment by segment (once per process).
+    await this.segmentVerification.verifyAll(this.paths.segmentsDir);
+    const report = await this.underWriterLock(() => {
       this.appender.flushIndex();
       catchUpActive(this.index, this.files);
       return compactLocked(this.paths, this.files, this.index, {
@@ -455,7 +461,23 @@ export class FileLedgerStore implements LedgerStore {
         force: opts.force ?? false,
         maxActiveBytes: opts.maxActiveBytes ?? this.threshold(),
         minIntervalMs: this.opts.compactMinIntervalMs ?? MIN_COMPACT_INTERVAL_MS,
+        verification: this.segmentVerification,
       });
+    });
+    if (!report.rotated) return report;
+    const compressed: number[] = [];
+    for (const seq of segmentsToCompress(this.paths)) {
+      if (await compressSegment(this.paths, seq, (step) => this.underWriterLock(step), this.index, this.files, this.segmentVerification)) compressed.push(seq);
+    }
+    return { ...report, compressed };
+  }
+
+  private async underWriterLock<T>(step: () => T): Promise<T> {
+    this.ensureOpen();
+    const lock = await FileLock.acquire(this.paths.lock, this.opts.lockTimeoutMs ?? 30_000);
+    try {
+      this.ensureOpen(); // closed while we waited for the lock
+      return step();
     } finally {
       lock.release();
     }

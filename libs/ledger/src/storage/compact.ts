@@ -1,7 +1,9 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
-import { fsyncDirSync, writeFileAtomicSync } from '@cccc/durable-fs';
+import { createGzip, gunzipSync } from 'node:zlib';
+import { fsyncDirSync } from '@cccc/durable-fs';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
 import type { LedgerIndex } from '../index-db/ledger-index.js';
 import type { LedgerPaths } from '../paths.js';
@@ -9,7 +11,8 @@ import type { LedgerFiles } from './ledger-files.js';
 import { readManifest, writeManifest, type Manifest, type ManifestSegment } from './manifest.js';
 import { listSegments, readSegmentBytes, segmentFileName, type SegmentFile } from './segment-files.js';
 import { compactDecision, lastRotationMs, MIN_COMPACT_INTERVAL_MS } from './compact-policy.js';
-import { scanStrict } from './snapshot.js';
+import type { SegmentVerification } from './segment-verification.js';
+import { scanActiveStrict } from './snapshot.js';
 
 /** Reference default: rotate when the active file reaches this size (unless forced). */
 export const MAX_ACTIVE_BYTES = 5_000_000;
@@ -47,6 +50,8 @@ function entryFor(seg: SegmentFile, bytes: Buffer, at: string, reason: string): 
  * leftover of an interrupted gzip step and is resolved only when both hold the same bytes.
  */
 function reconcile(paths: LedgerPaths, manifest: Manifest, nowIso: string): { segments: SegmentFile[]; added: number[] } {
+  // A gzip that a crash interrupted before its rename: the plain segment is still the record.
+  for (const name of readdirSync(paths.segmentsDir)) if (name.endsWith(PARTIAL_GZ)) unlinkSync(join(paths.segmentsDir, name));
   const segments = listSegments(paths.segmentsDir);
   for (const seg of segments) {
     if (!seg.gzTwin) continue;
@@ -86,7 +91,7 @@ export function compactLocked(
   paths: LedgerPaths,
   files: LedgerFiles,
   index: LedgerIndex,
-  opts: { now: Date; reason: string; force: boolean; maxActiveBytes?: number; minIntervalMs?: number },
+  opts: { now: Date; reason: string; force: boolean; maxActiveBytes?: number; minIntervalMs?: number; verification: SegmentVerification },
 ): CompactReport {
   if (!existsSync(paths.segmentsDir)) {
     mkdirSync(paths.segmentsDir, { recursive: true });
@@ -96,7 +101,7 @@ export function compactLocked(
   const stamp = manifestStamp(opts.now);
   // The rotation time of the newest segment before this call (reconcile may stamp recovered ones now).
   const lastRotation = lastRotationMs(manifest);
-  const { added } = reconcile(paths, manifest, stamp);
+  const { segments, added } = reconcile(paths, manifest, stamp);
   files.invalidate();
   const size = existsSync(paths.active) ? statSync(paths.active).size : 0;
   const decision = compactDecision({
@@ -113,8 +118,13 @@ export function compactLocked(
     if (added.length) writeManifest(paths.manifest, { ...manifest, updated_at: stamp });
     return { rotated: false, reason: decision.reason, reconciled: added, compressed: [] };
   }
-  // Reject damage before rotating: sealing a malformed record would hide it in a segment.
-  scanStrict(files, () => undefined);
+  // Reject damage before rotating: sealing a malformed record would hide it in a segment. Only
+  // the active file is read (sealed segments were checked when sealed), in bounded chunks, so a
+  // rotation costs the size of what it seals, not of the whole history.
+  // Sealed history: checked once per process, before the lock (`SegmentVerification.verifyAll`);
+  // here only a segment that changed since is read.
+  for (const seg of segments) opts.verification.verify(seg);
+  const lineCount = scanActiveStrict(files);
 
   const seq = manifest.next_segment_seq;
   const name = segmentFileName(opts.now, seq);
@@ -125,8 +135,9 @@ export function compactLocked(
   fsyncDirSync(paths.groupDir);
 
   const sealed: SegmentFile = { seq, path: target, relPath: `state/ledger/segments/${name}`, compressed: false };
-  const bytes = readFileSync(target);
-  const entry = entryFor(sealed, bytes, stamp, opts.reason);
+  const sealedBytes = statSync(target).size;
+  opts.verification.markVerified(sealed);
+  const entry: ManifestSegment = { id: String(seq).padStart(6, '0'), seq, path: sealed.relPath, compressed: false, created_at: stamp, sealed_at: stamp, reason: opts.reason, size_bytes: sealedBytes, line_count: lineCount };
   manifest.segments.push(entry);
   manifest.next_segment_seq = seq + 1;
   manifest.updated_at = stamp;
@@ -137,25 +148,68 @@ export function compactLocked(
     index.db.prepare('UPDATE events SET src = ? WHERE ord > ?').run(seq, index.sealedMaxOrd());
     index.setMeta('sealed_max_ord', index.eventCount());
     index.db.prepare('UPDATE damage SET src = ? WHERE src = 0').run(seq);
-    index.db.prepare('INSERT OR REPLACE INTO sources(src, lines, bytes) VALUES (?, ?, ?)').run(seq, entry.line_count, bytes.length);
+    index.db.prepare('INSERT OR REPLACE INTO sources(src, lines, bytes) VALUES (?, ?, ?)').run(seq, entry.line_count, sealedBytes);
     index.setMeta('active_hwm', 0);
   });
 
-  // Older sealed segments are gzipped; the newest stays plain for cheap follower reads.
-  const compressed: number[] = [];
-  for (const m of manifest.segments) {
-    if (m.compressed || m.seq === seq) continue;
-    const plainPath = join(paths.groupDir, m.path);
-    writeFileAtomicSync(plainPath + '.gz', gzipSync(readFileSync(plainPath)));
+  files.invalidate();
+  return { rotated: true, reason: opts.reason, segment: entry, reconciled: added, compressed: [] };
+}
+
+/** Where a segment's gzip is written before it takes the segment's place. */
+const PARTIAL_GZ = '.gz.partial';
+
+/** The sealed segments older than the newest that are still plain: what `compressSegment` takes. */
+export function segmentsToCompress(paths: LedgerPaths): number[] {
+  const manifest = readManifest(paths.manifest);
+  const newest = Math.max(0, ...manifest.segments.map((m) => m.seq));
+  return manifest.segments.filter((m) => !m.compressed && m.seq !== newest).map((m) => m.seq);
+}
+
+/**
+ * Gzip one sealed segment without holding the writer lock or the event loop: a sealed segment
+ * never changes, so its bytes are streamed through zlib (its thread pool) into a partial file and
+ * synced first; only the swap (rename, manifest, removal of the plain file) runs under the lock,
+ * in `swap`. The older segments are gzipped; the newest stays plain for cheap follower reads.
+ */
+export async function compressSegment(
+  paths: LedgerPaths,
+  seq: number,
+  underLock: <T>(step: () => T) => Promise<T>,
+  index: LedgerIndex,
+  files: LedgerFiles,
+  verification: SegmentVerification,
+): Promise<boolean> {
+  const entry = readManifest(paths.manifest).segments.find((m) => m.seq === seq);
+  if (!entry || entry.compressed) return false;
+  const plainPath = join(paths.groupDir, entry.path);
+  const partial = plainPath + PARTIAL_GZ;
+  await pipeline(createReadStream(plainPath), createGzip(), createWriteStream(partial, { mode: 0o644 }));
+  const handle = await open(partial, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return underLock(() => {
+    const manifest = readManifest(paths.manifest);
+    const m = manifest.segments.find((x) => x.seq === seq);
+    if (!m || m.compressed || !existsSync(plainPath)) {
+      unlinkSync(partial);
+      return false;
+    }
+    renameSync(partial, plainPath + '.gz');
+    fsyncDirSync(paths.segmentsDir);
+    // Written from a checked plain segment: the gzip holds the same records.
+    verification.markVerified({ seq, path: plainPath + '.gz', relPath: `${m.path}.gz`, compressed: true });
     m.compressed = true;
     m.path = `${m.path}.gz`;
     m.size_bytes = statSync(plainPath + '.gz').size;
-    writeManifest(paths.manifest, manifest);
+    writeManifest(paths.manifest, { ...manifest, updated_at: manifestStamp(new Date()) });
     unlinkSync(plainPath);
     fsyncDirSync(paths.segmentsDir);
     index.db.prepare('UPDATE sources SET bytes = ? WHERE src = ?').run(m.size_bytes, m.seq);
-    compressed.push(m.seq);
-  }
-  files.invalidate();
-  return { rotated: true, reason: opts.reason, segment: entry, reconciled: added, compressed };
+    files.invalidate();
+    return true;
+  });
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { writeFileAtomicSync } from '@cccc/durable-fs';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
 import type { LedgerEvent } from '../types.js';
-import type { LedgerFiles } from './ledger-files.js';
+import type { LedgerFiles, SourcedLine } from './ledger-files.js';
 import { decodeLine, encodeEvent } from './line-codec.js';
 
 export interface SnapshotReport {
@@ -23,7 +23,22 @@ export interface SnapshotReport {
  * a torn tail fails the snapshot: an integrity report must never silently omit a record.
  */
 export function scanStrict(files: LedgerFiles, visit: (event: LedgerEvent) => void): void {
-  for (const line of files.forward()) {
+  scanLinesStrict(files, files.forward(), visit);
+}
+
+/**
+ * The active file alone, strictly (what a rotation is about to seal; sealed segments were
+ * checked when they were sealed). Returns its line count, as the manifest records it.
+ */
+export function scanActiveStrict(files: LedgerFiles): number {
+  let lines = 0;
+  scanLinesStrict(files, files.activeLinesFrom(0).lines, () => undefined, () => lines++);
+  return lines;
+}
+
+function scanLinesStrict(files: LedgerFiles, lines: Iterable<SourcedLine>, visit: (event: LedgerEvent) => void, onLine: () => void = () => undefined): void {
+  for (const line of lines) {
+    onLine();
     if (line.bytes.toString('utf8').trim() === '') continue;
     const decoded = decodeLine(line.bytes.toString('utf8'));
     if (!decoded.ok) {
