@@ -108,20 +108,29 @@ export const MATRIX_CASES: readonly MatrixCase[] = [
   },
 ];
 
-/** Runs every case `runs` times; a case shares one ready team across its runs unless it owns one. */
+/**
+ * Runs every case `runs` times. The cases on a ready agent share one team (each run starts from
+ * an idle agent; starting Claude Code and its preamble turn is most of a case's cost), and a
+ * case that owns its team (a fresh launch) starts one per run.
+ */
 export async function runMatrix(runs: number, cases: readonly MatrixCase[] = MATRIX_CASES, log: (line: string) => void = () => {}): Promise<CaseRow[]> {
   const rows: CaseRow[] = [];
-  for (const c of cases) {
-    const samples: Sample[] = [];
-    if (c.ownTeam) {
-      for (let i = 0; i < runs; i++) samples.push(...(await c.run(undefined)));
-    } else {
-      await using team = await readyTeam();
-      for (let i = 0; i < runs; i++) samples.push(...(await c.run(team)));
+  let shared: ClaudeTeam | undefined;
+  try {
+    for (const c of cases) {
+      const samples: Sample[] = [];
+      if (c.ownTeam) {
+        for (let i = 0; i < runs; i++) samples.push(...(await c.run(undefined)));
+      } else {
+        shared ??= await readyTeam();
+        for (let i = 0; i < runs; i++) samples.push(...(await c.run(shared)));
+      }
+      const row = summarize(c.name, samples);
+      log(`${c.name}: ${JSON.stringify(row)}`);
+      rows.push(row);
     }
-    const row = summarize(c.name, samples);
-    log(`${c.name}: ${JSON.stringify(row)}`);
-    rows.push(row);
+  } finally {
+    await shared?.[Symbol.asyncDispose]();
   }
   return rows;
 }
