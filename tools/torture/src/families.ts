@@ -1,0 +1,5 @@
+import { crashFamily } from './cases/crash.js';
+import type { Family } from './family.js';
+
+/** In run order. */
+export const FAMILIES: readonly Family[] = [crashFamily];
