@@ -1,5 +1,6 @@
 import { crashFamily } from './cases/crash.js';
+import { inputFamily } from './cases/input.js';
 import type { Family } from './family.js';
 
 /** In run order. */
-export const FAMILIES: readonly Family[] = [crashFamily];
+export const FAMILIES: readonly Family[] = [inputFamily, crashFamily];
