@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tryCall } from './wire.js';
 
@@ -51,6 +51,8 @@ export class TortureDaemon implements AsyncDisposable {
     const out = openSync(output, 'a', 0o600);
     const child = spawn(process.execPath, [CLI, 'daemon', 'run'], {
       detached: true,
+      // Relative paths in hostile requests resolve inside the sandbox, never in the checkout.
+      cwd: dirname(home),
       stdio: ['ignore', out, out],
       env: { ...cleanEnv(), ...env, CCCC_HOME: home },
     });

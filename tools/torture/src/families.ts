@@ -1,6 +1,7 @@
 import { crashFamily } from './cases/crash.js';
+import { fuzzFamily } from './cases/fuzz.js';
 import { inputFamily } from './cases/input.js';
 import type { Family } from './family.js';
 
 /** In run order. */
-export const FAMILIES: readonly Family[] = [inputFamily, crashFamily];
+export const FAMILIES: readonly Family[] = [inputFamily, fuzzFamily, crashFamily];

@@ -25,7 +25,7 @@ export async function hostile(
   probe: Probe,
   what: string,
   payload: string | Buffer,
-  options: ExchangeOptions & { mayClose?: boolean; mayAccept?: boolean } = {},
+  options: ExchangeOptions & { mayClose?: boolean; mayAccept?: boolean; internalErrors?: string[] } = {},
 ): Promise<HostileOutcome> {
   const before = ledgerSizes(probe.home);
   const reply = await exchange(probe.sock, payload, { timeoutMs: options.timeoutMs ?? 10_000, waitClose: options.waitClose });
@@ -37,7 +37,11 @@ export async function hostile(
       throw new Error(`${what}: the answer is not a response envelope: ${reply.line.slice(0, 200)}`);
     }
     if (response.ok) check(options.mayAccept, `${what}: accepted (${reply.line.slice(0, 200)})`);
-    else check(response.error?.code !== 'internal_error', `${what}: internal_error ${JSON.stringify(response.error)}`);
+    else if (response.error?.code === 'internal_error') {
+      // Collected by the caller (to report them all), or the case fails here.
+      check(options.internalErrors, `${what}: internal_error ${JSON.stringify(response.error)}`);
+      options.internalErrors.push(what);
+    }
   } else check(options.mayClose && reply.closed, `${what}: no answer (${reply.error ?? (reply.closed ? 'closed' : 'timeout')})`);
   if (!response?.ok) {
     const changed = sameSizes(before, ledgerSizes(probe.home));
