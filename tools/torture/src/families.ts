@@ -1,7 +1,8 @@
 import { crashFamily } from './cases/crash.js';
 import { fuzzFamily } from './cases/fuzz.js';
+import { hostileFamily } from './cases/hostile.js';
 import { inputFamily } from './cases/input.js';
 import type { Family } from './family.js';
 
 /** In run order. */
-export const FAMILIES: readonly Family[] = [inputFamily, fuzzFamily, crashFamily];
+export const FAMILIES: readonly Family[] = [inputFamily, fuzzFamily, hostileFamily, crashFamily];
