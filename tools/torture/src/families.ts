@@ -1,3 +1,4 @@
+import { connectionsFamily } from './cases/connections.js';
 import { crashFamily } from './cases/crash.js';
 import { fuzzFamily } from './cases/fuzz.js';
 import { hostileFamily } from './cases/hostile.js';
@@ -5,4 +6,4 @@ import { inputFamily } from './cases/input.js';
 import type { Family } from './family.js';
 
 /** In run order. */
-export const FAMILIES: readonly Family[] = [inputFamily, fuzzFamily, hostileFamily, crashFamily];
+export const FAMILIES: readonly Family[] = [inputFamily, fuzzFamily, hostileFamily, connectionsFamily, crashFamily];
