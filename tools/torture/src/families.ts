@@ -2,8 +2,9 @@ import { connectionsFamily } from './cases/connections.js';
 import { crashFamily } from './cases/crash.js';
 import { fuzzFamily } from './cases/fuzz.js';
 import { hostileFamily } from './cases/hostile.js';
+import { streamsFamily } from './cases/streams.js';
 import { inputFamily } from './cases/input.js';
 import type { Family } from './family.js';
 
 /** In run order. */
-export const FAMILIES: readonly Family[] = [inputFamily, fuzzFamily, hostileFamily, connectionsFamily, crashFamily];
+export const FAMILIES: readonly Family[] = [inputFamily, fuzzFamily, hostileFamily, connectionsFamily, streamsFamily, crashFamily];
