@@ -3,8 +3,9 @@ import { crashFamily } from './cases/crash.js';
 import { fuzzFamily } from './cases/fuzz.js';
 import { hostileFamily } from './cases/hostile.js';
 import { streamsFamily } from './cases/streams.js';
+import { webFamily } from './cases/web.js';
 import { inputFamily } from './cases/input.js';
 import type { Family } from './family.js';
 
 /** In run order. */
-export const FAMILIES: readonly Family[] = [inputFamily, fuzzFamily, hostileFamily, connectionsFamily, streamsFamily, crashFamily];
+export const FAMILIES: readonly Family[] = [inputFamily, fuzzFamily, hostileFamily, connectionsFamily, streamsFamily, webFamily, crashFamily];
