@@ -104,7 +104,9 @@ export class TortureDaemon implements AsyncDisposable {
       await this.exited;
       clearTimeout(timer);
     }
-    reapStrays(this.home);
+    const strays = reapStrays(this.home);
+    // Actors orphaned by a kill -9 (own sessions, outside the daemon's group): said, not hidden.
+    if (strays.length > 0) process.stdout.write(`   # killed ${strays.length} process(es) left by a daemon of ${this.home}: ${strays.join(', ')}\n`);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
