@@ -80,6 +80,7 @@ interface Trial {
 }
 
 const mb = (n: number) => `${(n / MiB).toFixed(1)} MB`;
+const signed = (n: number) => `${n < 0 ? '-' : '+'}${mb(Math.abs(n))}`;
 
 /** One run of the scenario in a fresh daemon; functional checks throw, the RSS figures are returned. */
 async function stuckTrial(sends: number, signal: AbortSignal): Promise<Trial> {
@@ -150,7 +151,7 @@ async function stuckTrial(sends: number, signal: AbortSignal): Promise<Trial> {
   check(events === 2 * sends, `the reading subscriber got ${events} of ${2 * sends} events`);
   reader.socket.destroy();
 
-  return { growth: peak - baseline, afterGrowth: after - baseline, figures: `RSS under the same sends without stuck subscribers ${mb(baseline)} (peak), with them ${mb(peak)} (+${mb(peak - baseline)}), after they closed ${mb(after)} (+${mb(after - baseline)})` };
+  return { growth: peak - baseline, afterGrowth: after - baseline, figures: `RSS under the same sends without stuck subscribers ${mb(baseline)} (peak), with them ${mb(peak)} (${signed(peak - baseline)}), after they closed ${mb(after)} (${signed(after - baseline)})` };
 }
 
 /** The daemon's open sockets (listener, peers): a subscriber it let go of leaves this count. */
