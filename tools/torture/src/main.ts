@@ -6,6 +6,7 @@ import { killEverything } from './daemon-process.js';
 import { FAMILIES } from './families.js';
 import { PROFILES, type Profile } from './profile.js';
 import { Runner } from './runner.js';
+import { removeEverySandbox } from './sandbox.js';
 
 function parseArgs(argv: readonly string[]): { profile: Profile; only: string[] } {
   let profile: Profile = PROFILES.short;
@@ -25,11 +26,14 @@ function parseArgs(argv: readonly string[]): { profile: Profile; only: string[] 
   return { profile, only };
 }
 
-// Whatever ends this process, the daemons it started end with it.
-process.on('exit', killEverything);
+// Whatever ends this process, the daemons it started end with it, and their temp homes go.
+process.on('exit', () => {
+  killEverything();
+  removeEverySandbox();
+});
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
-    killEverything();
+    console.log(`# ${signal}: killing every daemon this run started`);
     process.exit(1);
   });
 }
@@ -39,6 +43,13 @@ const families = only.length > 0 ? FAMILIES.filter((f) => only.includes(f.name))
 if (families.length === 0) throw new Error(`no family named ${only.join(', ')}; families: ${FAMILIES.map((f) => f.name).join(', ')}`);
 const runner = new Runner();
 const started = performance.now();
+// A hung family must not hang CI: past the profile's deadline everything started is killed.
+setTimeout(() => {
+  runner.fail(`deadline of ${profile.deadlineMs / 1000} s for profile ${profile.name}`, new Error('the run did not finish; every daemon it started was killed'));
+  killEverything();
+  console.log(`${runner.passed} passed, ${runner.failed} failed`);
+  process.exit(1);
+}, profile.deadlineMs).unref();
 console.log(`# torture, profile ${profile.name} (node ${process.version}, ${new Date().toISOString()}): ${families.map((f) => f.name).join(', ')}`);
 for (const family of families) {
   const familyStarted = performance.now();

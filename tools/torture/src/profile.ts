@@ -3,6 +3,8 @@
 
 export interface Profile {
   readonly name: 'short' | 'long';
+  /** Hard stop for the whole run: what is left is killed and the run fails (cases have their own timeouts). */
+  readonly deadlineMs: number;
   /** kill -9 cycles under concurrent writers. */
   readonly crashCycles: number;
   /** Concurrent writer clients during the crash cycles. */
@@ -26,6 +28,7 @@ export interface Profile {
 export const PROFILES: Record<Profile['name'], Profile> = {
   short: {
     name: 'short',
+    deadlineMs: 7 * 60_000,
     crashCycles: 10,
     crashWriters: 4,
     garbageLines: 300,
@@ -38,6 +41,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
   },
   long: {
     name: 'long',
+    deadlineMs: 90 * 60_000,
     crashCycles: 60,
     crashWriters: 8,
     garbageLines: 5000,
