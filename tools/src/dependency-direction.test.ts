@@ -25,6 +25,7 @@ const LAYER: Record<string, number> = {
   '@cccc/web': 3,
   '@cccc/cli': 4,
   '@cccc/tools': 5,
+  '@cccc/torture': 5,
 };
 /** mcp talks to the daemon only through the ipc-protocol client. */
 const ONLY: Record<string, string[]> = { '@cccc/mcp': ['@cccc/ipc-protocol'] };

@@ -37,7 +37,8 @@ const SETTINGS: Record<string, SettingSpec> = {
 const BY_PATH = new Map(Object.values(SETTINGS).map((s) => [`${s.section}.${s.key}`, s]));
 
 function specFor(name: string): SettingSpec | undefined {
-  return SETTINGS[name] ?? BY_PATH.get(name);
+  // Own keys only: `constructor`, `toString`, ... are names a patch may carry, not settings.
+  return (Object.hasOwn(SETTINGS, name) ? SETTINGS[name] : undefined) ?? BY_PATH.get(name);
 }
 
 function checkValue(name: string, spec: SettingSpec, value: unknown): unknown {

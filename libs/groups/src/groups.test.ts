@@ -83,7 +83,7 @@ describe('groups', () => {
     expect(raw.terminal_transcript).toEqual({ visibility: 'all' });
     expect(raw.automation.keepalive_delay_seconds).toBe(60);
     expect(raw.automation.rules[0].id).toBe('standup');
-    for (const bad of [{ default_send_to: 'everyone' }, { mail_notice_after_seconds: -1 }, { mail_notice_after_seconds: 1.5 }, { nope: 1 }, { delivery: { nope: 1 } }, {}, { terminal_transcript_notify_tail: 'yes' }]) {
+    for (const bad of [{ default_send_to: 'everyone' }, { mail_notice_after_seconds: -1 }, { mail_notice_after_seconds: 1.5 }, { nope: 1 }, { delivery: { nope: 1 } }, {}, { terminal_transcript_notify_tail: 'yes' }, { constructor: 1 }, { toString: 'x' }, JSON.parse('{"__proto__": {"x": 1}}')]) {
       await expect(updateGroupSettings(home.layout, g.group_id, bad)).rejects.toMatchObject({ code: 'invalid_patch' });
     }
   });

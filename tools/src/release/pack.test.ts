@@ -33,7 +33,7 @@ const packOf = (name: string): PackResult => packs.get(name) ?? expect.unreachab
 const filesOf = (name: string): string[] => packOf(name).files.map((f) => f.path);
 
 describe('which packages are published', () => {
-  it('every library with content, the CLI and what the CLI runs (daemon, web); the empty ones and tools stay private', () => {
+  it('every library with content, the CLI and what the CLI runs (daemon, web); the empty ones, tools and the torture suite stay private', () => {
     expect(published.map((p) => p.name)).toEqual([
       '@cccc/cli',
       '@cccc/context',
@@ -48,7 +48,7 @@ describe('which packages are published', () => {
       '@cccc/web',
     ]);
     const privateOnes = workspacePackages().filter((p) => p.json.private).map((p) => p.name);
-    expect(privateOnes.sort()).toEqual([...STILL_EMPTY, '@cccc/tools'].sort());
+    expect(privateOnes.sort()).toEqual([...STILL_EMPTY, '@cccc/tools', '@cccc/torture'].sort());
   });
 
   it('a package of ours depends on another of ours by a caret or exact range that its workspace version satisfies', () => {

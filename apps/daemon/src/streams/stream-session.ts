@@ -19,6 +19,24 @@ export interface StreamSessionOptions {
 }
 
 /**
+ * The `{t:"event"}` line of each event, encoded once per fan-out pass and shared by every
+ * subscriber it goes to: a socket queues a reference to the same bytes, so N slow subscribers
+ * hold one copy of an event, not N (and the encoding is done once, not N times).
+ */
+export class EncodedEvents {
+  private readonly lines = new Map<string, Buffer>();
+
+  of(event: CCCSEventV1): Buffer {
+    let line = this.lines.get(event.id);
+    if (!line) {
+      line = Buffer.from(encodeLineText({ t: 'event', event }));
+      this.lines.set(event.id, line);
+    }
+    return line;
+  }
+}
+
+/**
  * One `events_stream` / `global_events_stream` subscriber: pulls from its own follower whenever
  * the hub says the ledger grew, writes `{t:"event"}` items, heartbeats while idle.
  */
@@ -45,7 +63,7 @@ export class StreamSession {
   }
 
   /** Deliver everything new. Called once at start and after every append to the group. */
-  pump(): void {
+  pump(encoded: EncodedEvents = new EncodedEvents()): void {
     if (this.ended) return;
     let events: CCCSEventV1[];
     try {
@@ -57,7 +75,7 @@ export class StreamSession {
     }
     for (const event of events) {
       if (!this.options.accept(event)) continue;
-      if (!this.write({ t: 'event', event })) return;
+      if (!this.write(encoded.of(event))) return;
       this.delivered++;
     }
   }
@@ -80,14 +98,14 @@ export class StreamSession {
     this.options.onEnd(reason);
   }
 
-  private write(item: Record<string, unknown>): boolean {
+  private write(item: Record<string, unknown> | Buffer): boolean {
     if (this.ended) return false;
     const queued = this.connection.pendingBytes;
     if (queued > this.options.maxPendingBytes) {
       this.fail('slow_subscriber', `subscriber fell more than ${this.options.maxPendingBytes} bytes behind; reconnect and reconcile`, { queued_bytes: queued, limit: this.options.maxPendingBytes });
       return false;
     }
-    this.connection.write(encodeLineText(item));
+    this.connection.write(Buffer.isBuffer(item) ? item : encodeLineText(item));
     return true;
   }
 }
