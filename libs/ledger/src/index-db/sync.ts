@@ -107,6 +107,10 @@ export function staleReason(index: LedgerIndex, files: LedgerFiles): string | un
 
 /** Throw the index away and reindex every segment and the active file, in append order. */
 export function rebuildIndex(index: LedgerIndex, files: LedgerFiles): void {
+  index.withRebuildCache(() => rebuildLocked(index, files));
+}
+
+function rebuildLocked(index: LedgerIndex, files: LedgerFiles): void {
   index.exclusive(() => {
     index.clear();
     for (const seg of files.segments()) {
