@@ -33,6 +33,7 @@ import type { UndeliveredView } from './projections/undelivered.js';
 import { chatClientId, roleOrPeer } from './projections/recipients.js';
 import { GroupCommitAppender, type Decide } from './storage/appender.js';
 import { SegmentVerification } from './storage/segment-verification.js';
+import { prescanActive } from './storage/active-prescan.js';
 import { compactLocked, compressSegment, MAX_ACTIVE_BYTES, segmentsToCompress, type CompactReport } from './storage/compact.js';
 import { MIN_COMPACT_INTERVAL_MS } from './storage/compact-policy.js';
 import { LedgerFollower } from './storage/follower.js';
@@ -450,12 +451,18 @@ export class FileLedgerStore implements LedgerStore {
    * with the lock released and the work on zlib's threads: appends never wait on compression.
    */
   async compact(opts: { reason?: string; force?: boolean; maxActiveBytes?: number } = {}): Promise<CompactReport> {
-    // Sealed history is checked for damage before the lock, segment by segment (once per process).
+    // Sealed history is checked for damage before the lock, segment by segment (once per process),
+    // and so is the active file up to its current end; the index takes what the background
+    // writer holds. Under the lock only what was appended meanwhile is read and indexed.
     await this.segmentVerification.verifyAll(this.paths.segmentsDir);
+    const activeScanned = await prescanActive(this.paths.active);
+    this.ensureOpen();
+    this.appender.flushIndex();
     const report = await this.underWriterLock(() => {
       this.appender.flushIndex();
       catchUpActive(this.index, this.files);
       return compactLocked(this.paths, this.files, this.index, {
+        activeScanned,
         now: this.now(),
         reason: opts.reason ?? 'manual',
         force: opts.force ?? false,

@@ -5,13 +5,8 @@ import { readFileSync } from 'node:fs';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { bareAppendFsyncSamples } from './fsync-baseline.js';
 import { startBenchDaemon } from './ping.js';
+import { rssMiB } from './rss.js';
 import { fmt, printTable, summarize } from './stats.js';
-
-function rssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb / 1024;
-}
 
 async function timed(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
   const out: number[] = [];

@@ -22,7 +22,7 @@ const SENDS = 200;
 const WARMUP = 20;
 
 /** `cccc web --port` as its own process (as a user runs it), ready once it prints its URL. */
-async function startWeb(home: string): Promise<{ url: string; child: ChildProcess }> {
+export async function startWeb(home: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const cli = require.resolve('@cccc/cli/bin/cccc.js');
   const child = spawn(process.execPath, [cli, 'web', '--port', String(port)], {

@@ -28,6 +28,7 @@ describe('debug_snapshot', () => {
     const gid = await groupWithTeam(d);
     const global = await d.call('debug_snapshot', {});
     expect(global).toMatchObject({ developer_mode: true, daemon: { pid: process.pid } });
+    expect(global.observability['memory']).toMatchObject({ rss: expect.any(Number), heap_used: expect.any(Number), external: expect.any(Number), after_gc: false });
     expect(global.group).toBeUndefined();
     expect(await d.codeOf('debug_snapshot', { by: 'lead' })).toBe('permission_denied');
 

@@ -25,6 +25,18 @@ export function developerModeEnabled(env: NodeJS.ProcessEnv = process.env): bool
 
 type Snapshot = OpResult<'debug_snapshot'>;
 
+/**
+ * This process's memory in bytes: what is V8 heap, what is outside it (buffers, SQLite, ...).
+ * A daemon started with `node --expose-gc` (benchmarks, a developer chasing a leak) collects
+ * garbage first, so the figures are what is retained rather than what the GC has not reached yet.
+ */
+function memoryFigures(): Record<string, number | boolean> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (typeof gc === 'function') gc();
+  const m = process.memoryUsage();
+  return { rss: m.rss, heap_total: m.heapTotal, heap_used: m.heapUsed, external: m.external, array_buffers: m.arrayBuffers, after_gc: typeof gc === 'function' };
+}
+
 /** §8.1 debug_snapshot: user, or the group's foreman when group_id is given. */
 export function registerDebugOps(router: OpRouter, deps: DebugOpsDeps): void {
   router.register('debug_snapshot', async (args) => {
@@ -43,6 +55,7 @@ export function registerDebugOps(router: OpRouter, deps: DebugOpsDeps): void {
         // Actors run as PTY processes owned by this daemon; this many are alive now.
         runtimes: 'pty',
         running_actors: deps.runtimes.entries().filter((e) => e.terminal.session && !e.terminal.session.exited).length,
+        memory: memoryFigures(),
       },
       daemon: { pid: process.pid, version: DAEMON_VERSION, ts: new Date().toISOString() },
     };

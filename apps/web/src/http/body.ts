@@ -15,6 +15,11 @@ const MAX_DRAIN_BYTES = 128 * 1024 * 1024;
 
 /** Read the raw body, refusing more than `limit` bytes with 413 payload_too_large. */
 export async function readBody(req: IncomingMessage, limit = MAX_JSON_BODY_BYTES): Promise<Buffer> {
+  return Buffer.concat(await readBodyChunks(req, limit));
+}
+
+/** The raw body as the chunks it arrived in (no copy into one buffer), within `limit` like `readBody`. */
+export async function readBodyChunks(req: IncomingMessage, limit: number): Promise<Buffer[]> {
   const tooLarge = () => new HttpError(413, 'payload_too_large', `request body exceeds ${limit} bytes`, { limit });
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit + MAX_DRAIN_BYTES) {
@@ -34,7 +39,7 @@ export async function readBody(req: IncomingMessage, limit = MAX_JSON_BODY_BYTES
     }
   }
   if (over) throw tooLarge();
-  return Buffer.concat(chunks);
+  return chunks;
 }
 
 /** Parse a JSON body with a zod schema: empty body = `{}`, bad JSON or shape = 400 invalid_request. */

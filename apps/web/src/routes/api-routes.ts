@@ -3,6 +3,7 @@ import type { DaemonClient, EventStream } from '@cccc/ipc-protocol/node';
 import type { z } from 'zod';
 import { parseWith, readJson } from '../http/body.js';
 import { readMultipart, type MultipartForm, type MultipartLimits } from '../http/multipart.js';
+import { UploadGate } from '../http/upload-gate.js';
 import { Router, type RequestContext } from '../http/router.js';
 import { DEFAULT_SSE_HEARTBEAT_MS, SseClient, type SseOptions } from '../sse/sse.js';
 import { assertOpArgs, bodySchemaOf, filledArgs, patchSchemaOf, refuseRejectedArgs } from './op-args.js';
@@ -20,6 +21,9 @@ import {
   type WebRoutes,
 } from './route-map.js';
 import { RESPONDED, bridge, type SseFrame, type StreamItem } from './sse-bridge.js';
+
+/** Uploads whose bodies are in memory at once; more wait for a turn before their body is read. */
+export const MAX_CONCURRENT_UPLOADS = 4;
 
 /** The Web always acts as the user (§8.2). */
 export const BY = 'user';
@@ -64,6 +68,8 @@ export type RouteHandler<N extends RouteName> = (ctx: RequestContext, params: Ro
 export class ApiRoutes {
   readonly router = new Router();
   private readonly registered = new Set<RouteName>();
+  /** Upload bodies held in memory at once (each up to its route's body limit). */
+  readonly uploads = new UploadGate(MAX_CONCURRENT_UPLOADS);
 
   constructor(
     readonly client: DaemonClient,
@@ -108,14 +114,15 @@ export class ApiRoutes {
 
   /**
    * A multipart upload: the body is read within `limits` (413 / 400 before anything is stored)
-   * and handed over with the path parameters.
+   * and handed over with the path parameters; at most MAX_CONCURRENT_UPLOADS at once, from
+   * reading the body until the handler is done with it.
    */
   upload<N extends FormRouteName>(
     name: N,
     limits: MultipartLimits,
     handler: (form: MultipartForm, params: RouteParams<N>, ctx: RequestContext) => Promise<RouteResult<N>>,
   ): this {
-    return this.route(name, async (ctx, params) => handler(await readMultipart(ctx.req, limits), params, ctx));
+    return this.route(name, (ctx, params) => this.uploads.run(async () => handler(await readMultipart(ctx.req, limits), params, ctx)));
   }
 
   /** Any route of the table, answering what the table says it answers. */

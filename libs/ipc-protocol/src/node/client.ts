@@ -97,12 +97,15 @@ export class DaemonClient {
    * Store one file in the group blob store through the daemon (`blob_upload`): the handshake
    * checks the group and the size, then the raw bytes go over the same connection and the daemon
    * answers with the attachment record. Rejects with DaemonCallError (`file_too_large`, ...).
+   * `content` may be a list of chunks (e.g. views of a request body), written in order uncopied.
    */
-  async uploadBlob(args: { group_id: string; name: string; content: Uint8Array; by?: string }): Promise<AttachmentRefV1> {
-    const { socket } = await this.upgrade('blob_upload', { group_id: args.group_id, name: args.name, bytes: args.content.length, ...(args.by ? { by: args.by } : {}) });
+  async uploadBlob(args: { group_id: string; name: string; content: Uint8Array | readonly Uint8Array[]; by?: string }): Promise<AttachmentRefV1> {
+    const chunks: readonly Uint8Array[] = args.content instanceof Uint8Array ? [args.content] : args.content;
+    const bytes = chunks.reduce((n, c) => n + c.length, 0);
+    const { socket } = await this.upgrade('blob_upload', { group_id: args.group_id, name: args.name, bytes, ...(args.by ? { by: args.by } : {}) });
     try {
       const reading = readFirstLine(socket, MAX_RESPONSE_LINE_BYTES, this.timeoutMs, 'blob_upload');
-      socket.write(args.content);
+      for (const chunk of chunks) socket.write(chunk);
       const { line } = await reading;
       let outcome: BlobUploadOutcome;
       try {

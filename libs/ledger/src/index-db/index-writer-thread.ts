@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { buildIndexOps, type IndexedEvent } from './index-ops.js';
+import { INDEX_CACHE_KIB } from './ledger-index.js';
 
 /** Acknowledged bytes `[start, end)` of the active file and the events on them. */
 export interface AcknowledgedBatch {
@@ -54,7 +55,7 @@ export class IndexWriterThread {
   private constructor() {
     // tsup emits the worker next to the bundle that holds this module (dist/); the sources keep
     // it next to this file, so the same relative URL works for both.
-    this.worker = new Worker(new URL('./index-writer-worker.js', import.meta.url), { workerData: { shared: this.shared.buffer } });
+    this.worker = new Worker(new URL('./index-writer-worker.js', import.meta.url), { workerData: { shared: this.shared.buffer, cacheKiB: INDEX_CACHE_KIB } });
     this.worker.on('message', (reply: { indexed?: number; error?: string }) => {
       this.stats.messages += 1;
       if (reply.error !== undefined) {

@@ -35,7 +35,8 @@ function connect(path) {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
   db.pragma('busy_timeout = 10000');
-  db.pragma('cache_size = -65536');
+  // Bounded like the owner's (INDEX_CACHE_KIB, passed in): resident memory must not grow with the index.
+  db.pragma(`cache_size = -${Number(workerData.cacheKiB) || 4096}`);
   db.pragma('temp_store = MEMORY');
   const statements = new Map();
   const getMeta = db.prepare('SELECT value FROM meta WHERE key = ?');

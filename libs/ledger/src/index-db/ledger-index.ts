@@ -14,6 +14,19 @@ export interface Located {
 export type { IndexedEvent } from './index-ops.js';
 
 /**
+ * SQLite page cache of each index connection, in KiB (the owner's and the background writer's).
+ * The index lives on disk and in the OS page cache; a connection keeps only its hot pages, so a
+ * daemon's resident memory does not grow with the number of events (a 64 MiB cache per
+ * connection did: it filled at open, from quick_check, and under load, from random id inserts).
+ */
+export const INDEX_CACHE_KIB = 4096;
+/**
+ * The cache while a rebuild runs: it inserts every id of the history into a B-tree in random
+ * order, and a small cache turned a 1M-event rebuild into a disk-seek benchmark. Only then.
+ */
+export const REBUILD_CACHE_KIB = 65536;
+
+/**
  * Writer side of the derived SQLite index. It is never authority: every row can be recomputed
  * from the JSONL, which is why a corrupt or foreign file is simply deleted and rebuilt.
  */
@@ -69,9 +82,7 @@ export class LedgerIndex {
       // The index is rebuildable, so commits need not wait for fsync.
       db.pragma('synchronous = OFF');
       db.pragma('busy_timeout = 10000');
-      // Random 128-bit ids make the id index insert all over the B-tree; the 2 MB default page
-      // cache turned a 1M-event rebuild into a disk-seek benchmark.
-      db.pragma('cache_size = -65536');
+      db.pragma(`cache_size = -${INDEX_CACHE_KIB}`);
       db.pragma('temp_store = MEMORY');
       if (!fresh) {
         const check = db.pragma('quick_check', { simple: true });
@@ -139,6 +150,16 @@ export class LedgerIndex {
 
   recordDamage(src: number, off: number, len: number, reason: string): void {
     this.stmts.insDamage.run(src, off, len, reason);
+  }
+
+  /** Run `fn` with the rebuild's larger page cache, given back (and freed) when it returns. */
+  withRebuildCache<T>(fn: () => T): T {
+    this.db.pragma(`cache_size = -${REBUILD_CACHE_KIB}`);
+    try {
+      return fn();
+    } finally {
+      this.db.pragma(`cache_size = -${INDEX_CACHE_KIB}`);
+    }
   }
 
   /** Run `fn` in an IMMEDIATE transaction so two processes never index the same bytes twice. */

@@ -2,7 +2,6 @@ import { statSync } from 'node:fs';
 import { readManifest } from '../storage/manifest.js';
 import { ACTIVE_SRC, type LedgerFiles, type SourcedLine } from '../storage/ledger-files.js';
 import { decodeLine } from '../storage/line-codec.js';
-import { linesOfBuffer } from '../storage/line-scan.js';
 import type { IndexedEvent, LedgerIndex } from './ledger-index.js';
 
 const BATCH = 5_000;
@@ -107,11 +106,15 @@ export function staleReason(index: LedgerIndex, files: LedgerFiles): string | un
 
 /** Throw the index away and reindex every segment and the active file, in append order. */
 export function rebuildIndex(index: LedgerIndex, files: LedgerFiles): void {
+  index.withRebuildCache(() => rebuildLocked(index, files));
+}
+
+function rebuildLocked(index: LedgerIndex, files: LedgerFiles): void {
   index.exclusive(() => {
     index.clear();
     for (const seg of files.segments()) {
       const lines = (function* () {
-        for (const l of linesOfBuffer(files.segmentBytes(seg.seq), 0, true)) yield { ...l, src: seg.seq };
+        for (const l of files.segmentLines(seg.seq)) yield { ...l, src: seg.seq };
       })();
       const { lines: n } = indexLines(index, lines);
       index.db.prepare('INSERT INTO sources(src, lines, bytes) VALUES (?, ?, ?)').run(seg.seq, n, statSync(seg.path).size);

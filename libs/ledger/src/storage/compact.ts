@@ -11,6 +11,7 @@ import type { LedgerFiles } from './ledger-files.js';
 import { readManifest, writeManifest, type Manifest, type ManifestSegment } from './manifest.js';
 import { listSegments, readSegmentBytes, segmentFileName, type SegmentFile } from './segment-files.js';
 import { compactDecision, lastRotationMs, MIN_COMPACT_INTERVAL_MS } from './compact-policy.js';
+import type { ActiveScan } from './active-prescan.js';
 import type { SegmentVerification } from './segment-verification.js';
 import { scanActiveStrict } from './snapshot.js';
 
@@ -91,7 +92,16 @@ export function compactLocked(
   paths: LedgerPaths,
   files: LedgerFiles,
   index: LedgerIndex,
-  opts: { now: Date; reason: string; force: boolean; maxActiveBytes?: number; minIntervalMs?: number; verification: SegmentVerification },
+  opts: {
+    now: Date;
+    reason: string;
+    force: boolean;
+    maxActiveBytes?: number;
+    minIntervalMs?: number;
+    verification: SegmentVerification;
+    /** The active file as read strictly before the lock: only what follows it is read here. */
+    activeScanned?: ActiveScan;
+  },
 ): CompactReport {
   if (!existsSync(paths.segmentsDir)) {
     mkdirSync(paths.segmentsDir, { recursive: true });
@@ -120,11 +130,12 @@ export function compactLocked(
   }
   // Reject damage before rotating: sealing a malformed record would hide it in a segment. Only
   // the active file is read (sealed segments were checked when sealed), in bounded chunks, so a
-  // rotation costs the size of what it seals, not of the whole history.
+  // rotation costs the size of what it seals, not of the whole history; and of that, only what
+  // was appended after the pre-scan the caller made before taking the lock.
   // Sealed history: checked once per process, before the lock (`SegmentVerification.verifyAll`);
   // here only a segment that changed since is read.
   for (const seg of segments) opts.verification.verify(seg);
-  const lineCount = scanActiveStrict(files);
+  const lineCount = scanActiveStrict(files, opts.activeScanned);
 
   const seq = manifest.next_segment_seq;
   const name = segmentFileName(opts.now, seq);

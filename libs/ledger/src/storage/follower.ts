@@ -3,7 +3,6 @@ import { ledgerError, LedgerErrorCodes } from '../errors.js';
 import type { LedgerEvent } from '../types.js';
 import { ACTIVE_SRC, type LedgerFiles } from './ledger-files.js';
 import { decodeLine } from './line-codec.js';
-import { linesOfBuffer } from './line-scan.js';
 
 /** Where a follower stands: just after the last event it returned. */
 export interface FollowPosition {
@@ -39,10 +38,10 @@ export class LedgerFollower implements AsyncIterable<LedgerEvent>, Disposable {
     const out: LedgerEvent[] = [];
     for (let guard = 0; guard < 10_000; guard++) {
       if (this.pos.src !== ACTIVE_SRC) {
-        const bytes = this.files.segmentBytes(this.pos.src);
-        if (bytes.length < this.pos.off) this.vanished('segment shorter than the cursor');
-        this.take(out, linesOfBuffer(bytes.subarray(this.pos.off), this.pos.off, true), this.pos.src);
-        this.pos.off = bytes.length;
+        // A sealed segment is read in chunks from the cursor on, never held whole.
+        const size = this.files.segmentLinesFrom(this.pos.src, this.pos.off, (line) => this.takeLine(out, line));
+        if (size < this.pos.off) this.vanished('segment shorter than the cursor');
+        this.pos.off = size;
         const next = this.files.segments().find((s) => s.seq > this.pos.src);
         this.pos.maxSeq = Math.max(this.pos.maxSeq, this.pos.src);
         if (next) this.pos = { ...this.pos, src: next.seq, off: 0 };
@@ -85,23 +84,23 @@ export class LedgerFollower implements AsyncIterable<LedgerEvent>, Disposable {
   }
 
   private take(out: LedgerEvent[], lines: Iterable<{ bytes: Buffer }>, _src: number): void {
-    for (const line of lines) {
-      const decoded = decodeLine(line.bytes.toString('utf8'));
-      if (!decoded.ok) continue; // damage is reported by integrity(); streams carry events only
-      out.push(decoded.event);
-      this.pos.lastId = decoded.event.id;
-    }
+    for (const line of lines) this.takeLine(out, line);
+  }
+
+  private takeLine(out: LedgerEvent[], line: { bytes: Buffer }): void {
+    const decoded = decodeLine(line.bytes.toString('utf8'));
+    if (!decoded.ok) return; // damage is reported by integrity(); streams carry events only
+    out.push(decoded.event);
+    this.pos.lastId = decoded.event.id;
   }
 
   /** After a rotation, the line ending at our offset must still be the last event we saw. */
   private verifyBoundary(): void {
-    const bytes = this.files.segmentBytes(this.pos.src);
-    if (bytes.length < this.pos.off) this.vanished('rotated segment is shorter than the cursor');
+    const { size, line } = this.files.segmentLineEndingAt(this.pos.src, this.pos.off);
+    if (size < this.pos.off) this.vanished('rotated segment is shorter than the cursor');
     if (this.pos.off === 0 || this.pos.lastId === undefined) return;
-    const end = this.pos.off - 1;
-    const start = end > 0 ? bytes.lastIndexOf(0x0a, end - 1) + 1 : 0;
-    const decoded = decodeLine(bytes.subarray(start, end).toString('utf8'));
-    if (!decoded.ok || decoded.event.id !== this.pos.lastId) this.vanished(`event ${this.pos.lastId} is no longer at the cursor`);
+    const decoded = line ? decodeLine(line.toString('utf8')) : undefined;
+    if (!decoded?.ok || decoded.event.id !== this.pos.lastId) this.vanished(`event ${this.pos.lastId} is no longer at the cursor`);
   }
 
   private vanished(why: string): never {

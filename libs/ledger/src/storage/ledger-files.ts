@@ -1,8 +1,9 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
 import type { LedgerPaths } from '../paths.js';
-import { completeEnd, fileLinesBackward, FileLineReader, linesOfBuffer, type LineSpan } from './line-scan.js';
+import { completeEnd, fileLinesBackward, FileLineReader, type LineSpan } from './line-scan.js';
 import { listSegments, SegmentCache, type SegmentFile } from './segment-files.js';
+import { SegmentReads } from './segment-reads.js';
 
 /** A line located in the ledger: src is a segment seq, or 0 for the active file. */
 export type SourcedLine = LineSpan & { src: number; bytes: Buffer };
@@ -15,7 +16,9 @@ export const ACTIVE_SRC = 0;
  */
 export class LedgerFiles {
   private segmentList: SegmentFile[] | undefined;
+  /** Decompressed .gz segments only: plain ones are read in chunks, never held whole. */
   private readonly cache = new SegmentCache(2);
+  private readonly reads = new SegmentReads((seg) => this.cache.get(seg));
   private activeFd: number | undefined;
   private activeIno = -1;
 
@@ -24,6 +27,11 @@ export class LedgerFiles {
   segments(): SegmentFile[] {
     this.segmentList ??= listSegments(this.paths.segmentsDir);
     return this.segmentList;
+  }
+
+  /** Bytes of decompressed .gz segments held for reads (plain segments are never held). */
+  get cachedSegmentBytes(): number {
+    return this.cache.bytes;
   }
 
   /** Forget cached listings after a rotation (ours or another process's). */
@@ -45,15 +53,33 @@ export class LedgerFiles {
     return seg;
   }
 
-  segmentBytes(seq: number): Buffer {
+  /**
+   * Run `read` on segment `seq`; a plain file gzipped (and removed) since we listed it is
+   * looked up again once and read from its .gz.
+   */
+  private withSegment<T>(seq: number, read: (seg: SegmentFile) => T): T {
     try {
-      return this.cache.get(this.segment(seq));
+      return read(this.segment(seq));
     } catch (err) {
-      // A compaction may have gzipped it since we listed: list again once.
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       this.invalidate();
-      return this.cache.get(this.segment(seq));
+      return read(this.segment(seq));
     }
+  }
+
+  /** Visit the lines of segment `seq` from byte `start` (in chunks); returns the segment's length. */
+  segmentLinesFrom(seq: number, start: number, visit: (line: LineSpan & { bytes: Buffer }) => void): number {
+    return this.withSegment(seq, (seg) => this.reads.eachLineFrom(seg, start, visit));
+  }
+
+  /** Segment `seq`'s length and the line ending just before byte `end`. */
+  segmentLineEndingAt(seq: number, end: number): { size: number; line: Buffer | undefined } {
+    return this.withSegment(seq, (seg) => this.reads.lineEndingAt(seg, end));
+  }
+
+  /** Every line of segment `seq` in order, read in chunks (a .gz decompressed whole). */
+  *segmentLines(seq: number): Generator<LineSpan & { bytes: Buffer }> {
+    yield* this.reads.forward(this.segment(seq));
   }
 
   /** A read fd on the current active file, reopened when the inode changed (rotation). */
@@ -84,7 +110,7 @@ export class LedgerFiles {
    * short read looks for the current file.
    */
   readAt(src: number, off: number, len: number): Buffer {
-    if (src !== ACTIVE_SRC) return this.segmentBytes(src).subarray(off, off + len);
+    if (src !== ACTIVE_SRC) return this.withSegment(src, (seg) => this.reads.range(seg, off, len));
     const buf = Buffer.allocUnsafe(len);
     if (this.activeFd !== undefined && readSync(this.activeFd, buf, 0, len, off) === len) return buf;
     const { fd } = this.activeReadFd();
@@ -130,10 +156,7 @@ export class LedgerFiles {
   *forward(): Generator<SourcedLine> {
     const { segments, fd } = this.pinnedView();
     try {
-      for (const seg of segments) {
-        const bytes = this.cache.get(seg);
-        for (const l of linesOfBuffer(bytes, 0, true)) yield { ...l, src: seg.seq };
-      }
+      for (const seg of segments) for (const l of this.reads.forward(seg)) yield { ...l, src: seg.seq };
       if (fd < 0) return;
       for (const l of new FileLineReader(fd, 0, fstatSync(fd).size).lines()) yield { ...l, src: ACTIVE_SRC };
     } finally {
@@ -147,8 +170,7 @@ export class LedgerFiles {
       if (fd >= 0) for (const l of fileLinesBackward(fd, fstatSync(fd).size)) yield { ...l, src: ACTIVE_SRC };
       for (let i = segments.length - 1; i >= 0; i--) {
         const seg = segments[i] as SegmentFile;
-        const lines = [...linesOfBuffer(this.cache.get(seg), 0, true)];
-        for (let j = lines.length - 1; j >= 0; j--) yield { ...(lines[j] as LineSpan & { bytes: Buffer }), src: seg.seq };
+        for (const l of this.reads.backward(seg)) yield { ...l, src: seg.seq };
       }
     } finally {
       if (fd >= 0) closeSync(fd);

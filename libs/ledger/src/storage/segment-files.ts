@@ -58,13 +58,13 @@ export function listSegments(segmentsDir: string): SegmentFile[] {
     });
 }
 
-/** Segments are small (rotation at ~5 MB), so a reader holds the decompressed bytes. */
+/** A segment whole (a .gz decompressed): for .gz reads and rare whole-segment checks only. */
 export function readSegmentBytes(seg: SegmentFile): Buffer {
   const raw = readFileSync(seg.path);
   return seg.compressed ? gunzipSync(raw) : raw;
 }
 
-/** A tiny cache: followers and id lookups tend to hit the same gz segment repeatedly. */
+/** A tiny cache of decompressed .gz segments: id lookups tend to hit the same one repeatedly. */
 export class SegmentCache {
   private entries: Array<{ key: string; bytes: Buffer }> = [];
   constructor(private readonly capacity = 2) {}
@@ -77,6 +77,11 @@ export class SegmentCache {
     this.entries.unshift({ key, bytes });
     this.entries.length = Math.min(this.entries.length, this.capacity);
     return bytes;
+  }
+
+  /** Decompressed bytes held now (observability and tests). */
+  get bytes(): number {
+    return this.entries.reduce((n, e) => n + e.bytes.length, 0);
   }
 
   clear(): void {

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
 import { decodeLine } from './line-codec.js';
-import { linesOfBuffer } from './line-scan.js';
+import { SegmentReads } from './segment-reads.js';
 import { listSegments, readSegmentBytes, type SegmentFile } from './segment-files.js';
 
 /**
@@ -59,11 +59,13 @@ export class SegmentVerification {
   }
 }
 
+/** A plain segment is read in chunks; a .gz is decompressed whole for the scan, then dropped. */
+const strictReads = new SegmentReads(readSegmentBytes);
+
 export function scanSegmentStrict(seg: SegmentFile): void {
-  const bytes = readSegmentBytes(seg);
-  for (const line of linesOfBuffer(bytes, 0, true)) {
+  strictReads.eachLineFrom(seg, 0, (line) => {
     const text = line.bytes.toString('utf8');
-    if (text.trim() === '') continue;
+    if (text.trim() === '') return;
     const decoded = decodeLine(text);
     if (!decoded.ok) {
       throw ledgerError(LedgerErrorCodes.malformedLedger, `malformed ledger record (${decoded.reason}) in segment ${seg.seq} at byte ${line.off}`, {
@@ -72,5 +74,5 @@ export function scanSegmentStrict(seg: SegmentFile): void {
         reason: decoded.reason,
       });
     }
-  }
+  });
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { writeFileAtomicSync } from '@cccc/durable-fs';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
 import type { LedgerEvent } from '../types.js';
+import type { ActiveScan } from './active-prescan.js';
 import type { LedgerFiles, SourcedLine } from './ledger-files.js';
 import { decodeLine, encodeEvent } from './line-codec.js';
 
@@ -28,11 +29,15 @@ export function scanStrict(files: LedgerFiles, visit: (event: LedgerEvent) => vo
 
 /**
  * The active file alone, strictly (what a rotation is about to seal; sealed segments were
- * checked when they were sealed). Returns its line count, as the manifest records it.
+ * checked when they were sealed). Returns its line count, as the manifest records it. With
+ * `from` (a `prescanActive` of the same file, taken before the writer lock) only the bytes
+ * appended since are read: the file only grows at its end.
  */
-export function scanActiveStrict(files: LedgerFiles): number {
-  let lines = 0;
-  scanLinesStrict(files, files.activeLinesFrom(0).lines, () => undefined, () => lines++);
+export function scanActiveStrict(files: LedgerFiles, from?: ActiveScan): number {
+  const { ino, size } = files.activeReadFd();
+  const resume = from && from.ino === ino && from.end <= size ? from : undefined;
+  let lines = resume?.lines ?? 0;
+  scanLinesStrict(files, files.activeLinesFrom(resume?.end ?? 0).lines, () => undefined, () => lines++);
   return lines;
 }
 
