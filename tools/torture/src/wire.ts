@@ -31,6 +31,11 @@ export interface ExchangeOptions {
   readonly timeoutMs?: number;
   /** After the first line, wait (within `timeoutMs`) for the daemon to close the connection. */
   readonly waitClose?: boolean;
+  /**
+   * Connect again (within `timeoutMs`) when the socket's accept queue is full (EAGAIN): nothing
+   * was sent yet, so a client may retry (IPC §4.3); a flood leaves that queue full for a while.
+   */
+  readonly retryFullQueue?: boolean;
 }
 
 /** Every response line read by any exchange, for the secret-leak sweep. */
@@ -42,8 +47,19 @@ export function tapResponses(listener: (line: string) => void): Disposable {
 }
 
 /** Write `payload` on a fresh connection and read the first response line. Never rejects. */
-export function exchange(sock: string, payload: string | Buffer, options: ExchangeOptions = {}): Promise<Reply> {
+export async function exchange(sock: string, payload: string | Buffer, options: ExchangeOptions = {}): Promise<Reply> {
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const started = performance.now();
+  for (;;) {
+    const reply = await exchangeOnce(sock, payload, { ...options, timeoutMs: timeoutMs - (performance.now() - started) });
+    const left = timeoutMs - (performance.now() - started);
+    if (reply.error !== 'EAGAIN' || !options.retryFullQueue || left < 10) return { ...reply, ms: performance.now() - started };
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+function exchangeOnce(sock: string, payload: string | Buffer, options: ExchangeOptions & { timeoutMs: number }): Promise<Reply> {
+  const timeoutMs = options.timeoutMs;
   const started = performance.now();
   return new Promise((resolve) => {
     const socket = createConnection(sock);
@@ -117,7 +133,7 @@ export async function refused(sock: string, op: string, args: unknown, timeoutMs
 
 /** The daemon answers ping within `withinMs` (after every hostile request). */
 export async function pingWithin(sock: string, withinMs = 1000): Promise<number> {
-  const reply = await exchange(sock, requestLine('ping', {}), { timeoutMs: withinMs });
+  const reply = await exchange(sock, requestLine('ping', {}), { timeoutMs: withinMs, retryFullQueue: true });
   if (reply.line === undefined) throw new Error(`ping not answered within ${withinMs} ms (${reply.error ?? (reply.closed ? 'closed' : 'timeout')})`);
   const response = parseResponse(reply.line);
   if (!response.ok) throw new Error(`ping failed: ${JSON.stringify(response.error)}`);

@@ -1,12 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { CrashAccount, verifyCursors, verifyWrites, type MailCursorSeen } from '../accounting.js';
 import { TortureDaemon } from '../daemon-process.js';
 import { randomInt, sleep, type Family } from '../family.js';
-import { readLedger, activeLedger } from '../ledger-files.js';
+import { activeLedger, readLedger } from '../ledger-files.js';
 import { check } from '../runner.js';
 import { Sandbox } from '../sandbox.js';
 import { exchange, ok, parseResponse, requestLine } from '../wire.js';
 import { createGroup, mail } from './setup.js';
-import { readFileSync } from 'node:fs';
 
 // kill -9 under concurrent writers (client_id sends) and a Mail reader (inbox_read): after each
 // crash and restart, every acknowledged event is in the ledger exactly once (unanswered sends are

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createConnection } from 'node:net';
 import { TortureDaemon } from '../daemon-process.js';
 import { randomInt, type Family } from '../family.js';
 import { expectCode, hostile, type Probe } from '../probes.js';
@@ -136,8 +137,7 @@ export const inputFamily: Family = {
 };
 
 /** Write `payload` once on one connection and collect `count` answer lines. */
-async function pipelined(sock: string, payload: string, count: number): Promise<string[]> {
-  const { createConnection } = await import('node:net');
+function pipelined(sock: string, payload: string, count: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const socket = createConnection(sock);
     let text = '';
