@@ -1,5 +1,21 @@
 import { encodeLineText, type CCCSEventV1, type UpgradedConnection } from '@cccc/ipc-protocol';
 
+/**
+ * The `{t:"event"}` line of each event, encoded once: the followers of a group hand every
+ * subscriber the same decoded event, so N subscribers share one buffer per event (a socket
+ * queues a buffer by reference; a string would be copied per socket). Entries go with the event.
+ */
+const eventLines = new WeakMap<CCCSEventV1, Buffer>();
+
+export function eventLine(event: CCCSEventV1): Buffer {
+  let line = eventLines.get(event);
+  if (!line) {
+    line = Buffer.from(encodeLineText({ t: 'event', event }));
+    eventLines.set(event, line);
+  }
+  return line;
+}
+
 /** The part of a ledger follower a stream needs: drain whatever was appended since last time. */
 export interface EventSource {
   poll(): CCCSEventV1[];
@@ -57,7 +73,7 @@ export class StreamSession {
     }
     for (const event of events) {
       if (!this.options.accept(event)) continue;
-      if (!this.write({ t: 'event', event })) return;
+      if (!this.write(eventLine(event))) return;
       this.delivered++;
     }
   }
@@ -80,14 +96,14 @@ export class StreamSession {
     this.options.onEnd(reason);
   }
 
-  private write(item: Record<string, unknown>): boolean {
+  private write(item: Record<string, unknown> | Buffer): boolean {
     if (this.ended) return false;
     const queued = this.connection.pendingBytes;
     if (queued > this.options.maxPendingBytes) {
       this.fail('slow_subscriber', `subscriber fell more than ${this.options.maxPendingBytes} bytes behind; reconnect and reconcile`, { queued_bytes: queued, limit: this.options.maxPendingBytes });
       return false;
     }
-    this.connection.write(encodeLineText(item));
+    this.connection.write(Buffer.isBuffer(item) ? item : encodeLineText(item));
     return true;
   }
 }
