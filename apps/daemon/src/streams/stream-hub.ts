@@ -1,5 +1,5 @@
 import { GroupSubscribers } from './group-subscribers.js';
-import { EncodedEvents, type StreamSession } from './stream-session.js';
+import type { StreamSession } from './stream-session.js';
 
 /**
  * Fan-out point: the daemon is the single writer, so it knows when a group's ledger grew and
@@ -13,8 +13,7 @@ export class StreamHub {
   }
 
   notify(groupId: string): void {
-    const encoded = new EncodedEvents();
-    for (const key of [groupId, '*']) for (const session of this.sessions.of(key)) session.pump(encoded);
+    for (const key of [groupId, '*']) for (const session of this.sessions.of(key)) session.pump();
   }
 
   get subscriberCount(): number {

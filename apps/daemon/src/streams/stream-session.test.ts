@@ -1,50 +1,43 @@
 import type { CCCSEventV1, UpgradedConnection } from '@cccc/ipc-protocol';
 import { describe, expect, it } from 'vitest';
-import { StreamHub } from './stream-hub.js';
 import { StreamSession, type EventSource } from './stream-session.js';
 
-/** A connection that never sends: every write stays queued, like a subscriber that stopped reading. */
-class StuckConnection implements UpgradedConnection {
-  readonly written: Array<Uint8Array | string> = [];
-  write(data: Uint8Array | string): boolean {
-    this.written.push(data);
-    return false;
-  }
-  onData = () => ({ [Symbol.dispose]: () => {} });
-  onDrain = () => ({ [Symbol.dispose]: () => {} });
-  onClose = () => ({ [Symbol.dispose]: () => {} });
-  get pendingBytes(): number {
-    return this.written.reduce((n, d) => n + (typeof d === 'string' ? Buffer.byteLength(d) : d.byteLength), 0);
-  }
-  closed = false;
-  close(): void {
-    this.closed = true;
-  }
+/** A connection that records what is written to it. */
+function recordingConnection(): UpgradedConnection & { writes: Array<Uint8Array | string> } {
+  const writes: Array<Uint8Array | string> = [];
+  const none = { [Symbol.dispose]: () => {} };
+  return {
+    writes,
+    write: (data) => (writes.push(data), true),
+    onData: () => none,
+    onDrain: () => none,
+    onClose: () => none,
+    pendingBytes: 0,
+    closed: false,
+    close: () => {},
+  };
 }
 
-const event = (id: string): CCCSEventV1 => ({ v: 1, id, ts: 't', kind: 'chat.message', group_id: 'g', scope_key: '', by: 'user', data: { text: 'x'.repeat(1000) } }) as CCCSEventV1;
+const event = (n: number): CCCSEventV1 =>
+  ({ v: 1, id: n.toString(16).padStart(32, '0'), ts: '2026-12-01T00:00:00.000000Z', kind: 'chat.message', group_id: 'g_x', scope_key: '', by: 'user', data: { text: `m${n}` } }) as CCCSEventV1;
 
-/** Each subscriber has its own follower: the same events, parsed into objects of its own. */
-function source(ids: string[]): EventSource {
-  let pending = ids.map(event);
-  return { poll: () => pending.splice(0), close: () => (pending = []) };
-}
-
-describe('StreamSession fan-out (issue 20 point 2)', () => {
-  it('subscribers of one append share the encoded bytes of each event instead of holding a copy each', () => {
-    const hub = new StreamHub();
-    const connections = [new StuckConnection(), new StuckConnection(), new StuckConnection()];
-    for (const c of connections) {
-      const session = new StreamSession(c, source(['e1', 'e2']), { accept: () => true, heartbeatMs: 60_000, maxPendingBytes: 1 << 20, onEnd: () => {} });
-      hub.add('g', session);
-    }
-    hub.notify('g');
-    const [first, ...others] = connections.map((c) => c.written);
-    expect(first).toHaveLength(2);
-    // Bytes (an object every socket queue can reference), not a string converted per socket.
-    for (const chunk of first!) expect(chunk).toBeInstanceOf(Uint8Array);
-    expect(JSON.parse(Buffer.from(first![0] as Uint8Array).toString('utf8'))).toMatchObject({ t: 'event', event: { id: 'e1' } });
-    for (const written of others) for (const [i, chunk] of written.entries()) expect(chunk).toBe(first![i]);
-    hub.closeAll();
+// Issue 20: each subscriber encoded each event into a string of its own, which its socket then
+// copied again; 20 stuck subscribers held 20 copies of everything queued.
+describe('StreamSession', () => {
+  it('subscribers of the same events write one shared buffer per event', () => {
+    const shared = [event(1), event(2)];
+    const source = (): EventSource => {
+      let done = false;
+      return { poll: () => (done ? [] : ((done = true), shared)), close: () => {} };
+    };
+    const options = { accept: () => true, heartbeatMs: 60_000, maxPendingBytes: 1 << 20, onEnd: () => {} };
+    const [a, b] = [recordingConnection(), recordingConnection()];
+    const sessions = [new StreamSession(a, source(), options), new StreamSession(b, source(), options)];
+    for (const s of sessions) s.pump();
+    expect(a.writes).toHaveLength(2);
+    expect(Buffer.isBuffer(a.writes[0])).toBe(true);
+    expect(JSON.parse(a.writes[0]!.toString())).toEqual({ t: 'event', event: shared[0] });
+    a.writes.forEach((w, i) => expect(b.writes[i]).toBe(w));
+    for (const s of sessions) s.end('client closed');
   });
 });

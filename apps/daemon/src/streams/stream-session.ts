@@ -1,5 +1,21 @@
 import { encodeLineText, type CCCSEventV1, type UpgradedConnection } from '@cccc/ipc-protocol';
 
+/**
+ * The `{t:"event"}` line of each event, encoded once: the followers of a group hand every
+ * subscriber the same decoded event, so N subscribers share one buffer per event (a socket
+ * queues a buffer by reference; a string would be copied per socket). Entries go with the event.
+ */
+const eventLines = new WeakMap<CCCSEventV1, Buffer>();
+
+export function eventLine(event: CCCSEventV1): Buffer {
+  let line = eventLines.get(event);
+  if (!line) {
+    line = Buffer.from(encodeLineText({ t: 'event', event }));
+    eventLines.set(event, line);
+  }
+  return line;
+}
+
 /** The part of a ledger follower a stream needs: drain whatever was appended since last time. */
 export interface EventSource {
   poll(): CCCSEventV1[];
@@ -16,24 +32,6 @@ export interface StreamSessionOptions {
    */
   readonly maxPendingBytes: number;
   readonly onEnd: (reason: string) => void;
-}
-
-/**
- * The `{t:"event"}` line of each event, encoded once per fan-out pass and shared by every
- * subscriber it goes to: a socket queues a reference to the same bytes, so N slow subscribers
- * hold one copy of an event, not N (and the encoding is done once, not N times).
- */
-export class EncodedEvents {
-  private readonly lines = new Map<string, Buffer>();
-
-  of(event: CCCSEventV1): Buffer {
-    let line = this.lines.get(event.id);
-    if (!line) {
-      line = Buffer.from(encodeLineText({ t: 'event', event }));
-      this.lines.set(event.id, line);
-    }
-    return line;
-  }
 }
 
 /**
@@ -63,7 +61,7 @@ export class StreamSession {
   }
 
   /** Deliver everything new. Called once at start and after every append to the group. */
-  pump(encoded: EncodedEvents = new EncodedEvents()): void {
+  pump(): void {
     if (this.ended) return;
     let events: CCCSEventV1[];
     try {
@@ -75,7 +73,7 @@ export class StreamSession {
     }
     for (const event of events) {
       if (!this.options.accept(event)) continue;
-      if (!this.write(encoded.of(event))) return;
+      if (!this.write(eventLine(event))) return;
       this.delivered++;
     }
   }

@@ -75,16 +75,14 @@ export class LedgerFollower implements AsyncIterable<LedgerEvent>, Disposable {
         continue;
       }
       if (size < this.pos.off) this.vanished('active ledger shrank below the cursor');
-      const { lines, reader } = this.files.activeLinesFrom(this.pos.off);
-      this.take(out, lines, ACTIVE_SRC);
-      this.pos.off = reader.tailStart;
+      // Decoded once for every follower at this position (shared, read-only events).
+      const { events, end } = this.files.activeEventsFrom(this.pos.off);
+      for (const event of events) out.push(event);
+      if (events.length > 0) this.pos.lastId = events[events.length - 1]!.id;
+      this.pos.off = end;
       return out;
     }
     return out;
-  }
-
-  private take(out: LedgerEvent[], lines: Iterable<{ bytes: Buffer }>, _src: number): void {
-    for (const line of lines) this.takeLine(out, line);
   }
 
   private takeLine(out: LedgerEvent[], line: { bytes: Buffer }): void {

@@ -4,11 +4,16 @@ import type { LedgerPaths } from '../paths.js';
 import { completeEnd, fileLinesBackward, FileLineReader, type LineSpan } from './line-scan.js';
 import { listSegments, SegmentCache, type SegmentFile } from './segment-files.js';
 import { SegmentReads } from './segment-reads.js';
+import { decodeLine } from './line-codec.js';
+import type { LedgerEvent } from '../types.js';
 
 /** A line located in the ledger: src is a segment seq, or 0 for the active file. */
 export type SourcedLine = LineSpan & { src: number; bytes: Buffer };
 
 export const ACTIVE_SRC = 0;
+
+/** The largest decode of new active records kept for the next follower (one group-commit batch). */
+const SHARED_DECODE_MAX_EVENTS = 512;
 
 /**
  * The read boundary shared by every reader: sealed segments in sequence order, then the active
@@ -20,6 +25,7 @@ export class LedgerFiles {
   private readonly cache = new SegmentCache(2);
   private readonly reads = new SegmentReads((seg) => this.cache.get(seg));
   private activeFd: number | undefined;
+  private lastActiveEvents: { ino: number; start: number; size: number; events: LedgerEvent[]; end: number } | undefined;
   private activeIno = -1;
 
   constructor(readonly paths: LedgerPaths) {}
@@ -27,6 +33,27 @@ export class LedgerFiles {
   segments(): SegmentFile[] {
     this.segmentList ??= listSegments(this.paths.segmentsDir);
     return this.segmentList;
+  }
+
+  /**
+   * Events of the active file's complete records from `start`, and where those records end.
+   * Every follower of a ledger polls the same new bytes after an append, so the last answer is
+   * kept (when it is one batch or less): N subscribers cost one read and one decode of each
+   * event, not N. The events are shared between the callers and must not be changed.
+   */
+  activeEventsFrom(start: number): { events: readonly LedgerEvent[]; end: number } {
+    const { ino, size } = this.activeReadFd();
+    const last = this.lastActiveEvents;
+    if (last && last.ino === ino && last.start === start && last.size === size) return last;
+    const { lines, reader } = this.activeLinesFrom(start, size);
+    const events: LedgerEvent[] = [];
+    for (const line of lines) {
+      const decoded = decodeLine(line.bytes.toString('utf8'));
+      if (decoded.ok) events.push(decoded.event); // damage is reported by integrity(), not streamed
+    }
+    const answer = { ino, start, size, events, end: reader.tailStart };
+    this.lastActiveEvents = events.length <= SHARED_DECODE_MAX_EVENTS ? answer : undefined;
+    return answer;
   }
 
   /** Bytes of decompressed .gz segments held for reads (plain segments are never held). */
@@ -187,5 +214,6 @@ export class LedgerFiles {
 
   close(): void {
     this.invalidate();
+    this.lastActiveEvents = undefined;
   }
 }
