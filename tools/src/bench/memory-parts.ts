@@ -76,7 +76,7 @@ export async function webUploadRounds(o: { rounds: number; perRound: number; fil
       payloads.forEach((p, k) => form.append('files', new Blob([p]), `file-${i}-${k}.bin`));
       return post(`${web.url}/api/v1/groups/${gid}/send_upload`, form);
     });
-    await sleep(5000);
+    await sleep(10_000);
     const settled = rssMiB(pid);
     const row = (name: string, xs: number[]) => ({
       case: name,
@@ -87,7 +87,7 @@ export async function webUploadRounds(o: { rounds: number; perRound: number; fil
       { case: 'Web at start', 'RSS after each round (MiB)': mib(start), 'last - first round': '' },
       row(`${o.rounds} rounds x ${o.perRound} JSON sends (baseline)`, plain),
       row(`${o.rounds} rounds x ${o.perRound} uploads of ${o.files} x ${(o.fileBytes / 1048576).toFixed(0)} MiB`, uploads),
-      { case: 'Web 5 s after the last upload', 'RSS after each round (MiB)': mib(settled), 'last - first round': '' },
+      { case: 'Web 10 s after the last upload', 'RSS after each round (MiB)': mib(settled), 'last - first round': '' },
     ];
   } finally {
     web.child.kill('SIGTERM');

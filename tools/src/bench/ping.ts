@@ -24,11 +24,11 @@ async function waitForLine(child: ChildProcess): Promise<void> {
  * The built daemon (`cccc daemon run`) as its own process in a temp CCCC_HOME, or in `home` when
  * given (a restart on an existing home: `stop()` then leaves it for the caller to remove).
  */
-export async function startBenchDaemon(env: NodeJS.ProcessEnv = {}, options: { home?: string; nodeArgs?: readonly string[] } = {}) {
+export async function startBenchDaemon(env: NodeJS.ProcessEnv = {}, options: { home?: string } = {}) {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'cccc-bench-'));
   const cli = require.resolve('@cccc/cli/bin/cccc.js');
   // e.g. CCCC_BENCH_DAEMON_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the daemon
-  const nodeArgs = [...(options.nodeArgs ?? []), ...(process.env['CCCC_BENCH_DAEMON_NODE_ARGS'] ?? '').split(' ').filter(Boolean)];
+  const nodeArgs = (process.env['CCCC_BENCH_DAEMON_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, cli, 'daemon', 'run'], {
     env: { ...process.env, ...env, CCCC_HOME: home },
     stdio: ['ignore', 'pipe', 'inherit'],

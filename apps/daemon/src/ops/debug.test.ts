@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEVELOPER_MODE_ENV } from './debug.js';
+import { DEBUG_MEMORY_GC_ENV, DEVELOPER_MODE_ENV } from './debug.js';
 import { groupWithTeam, DaemonFixture } from '../../test-support/daemon-fixture.js';
 
 describe('debug_snapshot', () => {
@@ -21,6 +21,17 @@ describe('debug_snapshot', () => {
     const error = await d.errorOf('debug_snapshot', {});
     expect(error.code).toBe('developer_mode_required');
     expect(error.details).toMatchObject({ env: DEVELOPER_MODE_ENV });
+  });
+
+  it('reports memory, after collecting all garbage when CCCC_DEBUG_MEMORY_GC is set', async () => {
+    process.env[DEVELOPER_MODE_ENV] = '1';
+    process.env[DEBUG_MEMORY_GC_ENV] = '1';
+    try {
+      const snap = await d.call('debug_snapshot', {});
+      expect(snap.observability['memory']).toMatchObject({ rss: expect.any(Number), heap_total: expect.any(Number), after_gc: true });
+    } finally {
+      delete process.env[DEBUG_MEMORY_GC_ENV];
+    }
   });
 
   it('global snapshot is user only; group snapshot for user or foreman', async () => {

@@ -19,22 +19,43 @@ export type DebugOpsDeps = Pick<StoreDeps, 'layout' | 'ledgers'> & {
   readonly actorRuntime: Pick<ActorRuntimeService, 'session'>;
 };
 
+const envFlag = (env: NodeJS.ProcessEnv, name: string) => /^(1|true|yes|on)$/i.test((env[name] ?? '').trim());
+
 export function developerModeEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return /^(1|true|yes|on)$/i.test((env[DEVELOPER_MODE_ENV] ?? '').trim());
+  return envFlag(env, DEVELOPER_MODE_ENV);
 }
 
 type Snapshot = OpResult<'debug_snapshot'>;
 
+/** With this set (1/true/yes/on), debug_snapshot collects all garbage before it reports memory (benchmarks, leak hunts). */
+export const DEBUG_MEMORY_GC_ENV = 'CCCC_DEBUG_MEMORY_GC';
+
 /**
- * This process's memory in bytes: what is V8 heap, what is outside it (buffers, SQLite, ...).
- * A daemon started with `node --expose-gc` (benchmarks, a developer chasing a leak) collects
- * garbage first, so the figures are what is retained rather than what the GC has not reached yet.
+ * Collect everything collectable and give unused heap back, as a heap snapshot or the
+ * inspector's "collect garbage" does (a plain `gc()` leaves the grown heap in place). Through an
+ * in-process inspector session; false where this node has no inspector.
  */
-function memoryFigures(): Record<string, number | boolean> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (typeof gc === 'function') gc();
+async function collectAllGarbage(): Promise<boolean> {
+  try {
+    const { Session } = await import('node:inspector');
+    const session = new Session();
+    session.connect();
+    try {
+      await new Promise<void>((resolve, reject) => session.post('HeapProfiler.collectGarbage', (err) => (err ? reject(err) : resolve())));
+    } finally {
+      session.disconnect();
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** This process's memory in bytes: what is V8 heap, what is outside it (buffers, SQLite, ...). */
+async function memoryFigures(): Promise<Record<string, number | boolean>> {
+  const collected = envFlag(process.env, DEBUG_MEMORY_GC_ENV) && (await collectAllGarbage());
   const m = process.memoryUsage();
-  return { rss: m.rss, heap_total: m.heapTotal, heap_used: m.heapUsed, external: m.external, array_buffers: m.arrayBuffers, after_gc: typeof gc === 'function' };
+  return { rss: m.rss, heap_total: m.heapTotal, heap_used: m.heapUsed, external: m.external, array_buffers: m.arrayBuffers, after_gc: collected };
 }
 
 /** §8.1 debug_snapshot: user, or the group's foreman when group_id is given. */
@@ -55,7 +76,7 @@ export function registerDebugOps(router: OpRouter, deps: DebugOpsDeps): void {
         // Actors run as PTY processes owned by this daemon; this many are alive now.
         runtimes: 'pty',
         running_actors: deps.runtimes.entries().filter((e) => e.terminal.session && !e.terminal.session.exited).length,
-        memory: memoryFigures(),
+        memory: await memoryFigures(),
       },
       daemon: { pid: process.pid, version: DAEMON_VERSION, ts: new Date().toISOString() },
     };

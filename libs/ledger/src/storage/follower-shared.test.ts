@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openGroupLedger } from '../open-ledger.js';
 import { TempHomes } from '../test-support/homes.js';
+import type { AppendInput } from '../types.js';
 
 const homes = new TempHomes();
 afterEach(() => homes.cleanup());
 const G = 'g_followers001';
 
-const mail = (text: string) => ({ kind: 'chat.message', by: 'user', data: { text, message_mode: 'mail', to: ['peer1'] } }) as const;
+const mail = (text: string): AppendInput<'chat.message'> => ({ kind: 'chat.message', by: 'user', data: { text, message_mode: 'mail', to: ['peer1'] } });
 
 // Issue 20: every events_stream subscriber has its own follower, and each decoded every new
 // record again (20 subscribers: 20 parses and 20 event objects per append).

@@ -24,6 +24,11 @@ export class SegmentVerification {
     }
   }
 
+  /** Segments remembered as checked (tests). */
+  get size(): number {
+    return this.verified.size;
+  }
+
   isVerified(seg: SegmentFile): boolean {
     const stamp = SegmentVerification.stamp(seg);
     return stamp !== undefined && this.verified.get(seg.path) === stamp;
@@ -48,7 +53,11 @@ export class SegmentVerification {
    * files, reads a segment left unchecked again and refuses with the record's position.
    */
   async verifyAll(segmentsDir: string): Promise<void> {
-    for (const seg of listSegments(segmentsDir)) {
+    const segments = listSegments(segmentsDir);
+    // Files gone since (a plain segment now gzipped) are forgotten: one entry per segment on disk.
+    const present = new Set(segments.map((s) => s.path));
+    for (const path of this.verified.keys()) if (!present.has(path)) this.verified.delete(path);
+    for (const seg of segments) {
       try {
         this.verify(seg);
       } catch {
