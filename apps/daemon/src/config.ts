@@ -21,6 +21,11 @@ export interface RuntimeTuning {
   readonly preambleGapMs: number;
   /** Window after an accepted PTY delivery to a hooked runtime for its UserPromptSubmit (issue 7: 15 s). */
   readonly deliveryConfirmMs: number;
+  /**
+   * Most a stop or restart waits for a delivery already submitted to be taken up by the agent
+   * (its prompt hook) before the process goes (issue 19: 5 s; 0 never waits).
+   */
+  readonly stopDrainMs: number;
   /** Period of the working-state derivation (REFERENCE_NOTES §4: once per second). */
   readonly workingStateTickMs: number;
   /**
@@ -68,6 +73,7 @@ function runtimeTuning(env: NodeJS.ProcessEnv): RuntimeTuning {
     stopGraceMs: nonNegativeInt(env, 'CCCC_STOP_GRACE_MS', 3000),
     preambleGapMs: nonNegativeInt(env, 'CCCC_PREAMBLE_GAP_MS', 1000),
     deliveryConfirmMs: positiveInt(env, 'CCCC_DELIVERY_CONFIRM_MS', 15_000),
+    stopDrainMs: nonNegativeInt(env, 'CCCC_STOP_DRAIN_MS', 5000),
     workingStateTickMs: positiveInt(env, 'CCCC_WORKING_STATE_TICK_MS', 1000),
     earlyExitWindowMs: nonNegativeInt(env, 'CCCC_EARLY_EXIT_WINDOW_MS', 1500),
   };

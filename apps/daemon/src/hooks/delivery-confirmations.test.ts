@@ -105,4 +105,45 @@ describe('delivery confirmations (each submit confirmed by its own prompt hook)'
     expect(brief()).toEqual(['m1:unconfirmed:null']);
     expect(c.pending('g', 'peer1')).toBe(0);
   });
+
+  it('settled: at once with nothing submitted; after the prompt hook of what was submitted; at the bound when none comes', async () => {
+    const log: string[] = [];
+    await c.settled('g', 'peer1', session, 5_000).then(() => log.push('nothing open'));
+    const typing = c.begin('g', 'peer1', session, 'delivery', batch('m0')); // not yet accepted: not waited for
+    void c.settled('g', 'peer1', session, 5_000).then(() => log.push('typing only'));
+    await vi.advanceTimersByTimeAsync(0);
+    c.abandon('g', 'peer1', typing);
+    deliver('m1');
+    void c.settled('g', 'peer1', session, 5_000).then(() => log.push('m1 taken up'));
+    void c.settled('g', 'peer1', {}, 5_000).then(() => log.push('other session'));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(log).toEqual(['nothing open', 'typing only', 'other session']);
+    c.promptSubmitted('g', 'peer1', session, 'ev', promptMarks(prompt('m1')));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(log).toEqual(['nothing open', 'typing only', 'other session', 'm1 taken up']);
+    deliver('m2');
+    void c.settled('g', 'peer1', session, 5_000).then(() => log.push('bound'));
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(log).toHaveLength(4);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(log.at(-1)).toBe('bound');
+  });
+
+  it('a session that ended: what it was submitted is unconfirmed at once, and so is a submit accepted after the end; a confirmed one stays confirmed', () => {
+    deliver('m1');
+    c.promptSubmitted('g', 'peer1', session, 'ev', promptMarks(prompt('m1')));
+    deliver('m2');
+    const late = c.begin('g', 'peer1', session, 'delivery', batch('m3'));
+    const other = {};
+    const e = c.begin('g', 'peer1', other, 'delivery', batch('m4'));
+    c.accepted('g', 'peer1', e, [item('m4')]);
+    c.sessionEnded('g', 'peer1', session);
+    expect(out.map((o) => `${o.item.sourceEventId}:${o.state}:${o.evidence}`)).toEqual([
+      'm1:confirmed:ev',
+      'm2:unconfirmed:session_ended_before_UserPromptSubmit',
+    ]);
+    c.accepted('g', 'peer1', late, [item('m3')]);
+    expect(brief().slice(2)).toEqual(['m3:unconfirmed:null']);
+    expect(c.pending('g', 'peer1')).toBe(1); // the other session's delivery is still open
+  });
 });

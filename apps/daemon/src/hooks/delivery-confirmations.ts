@@ -16,6 +16,8 @@ import { typedMark } from '@cccc/ipc-protocol/node';
  * the oldest open expectation of the session.
  */
 
+const SESSION_ENDED = 'session_ended_before_UserPromptSubmit';
+
 export interface ConfirmedItem {
   readonly sourceEventId: string;
   readonly deliveryId: string;
@@ -39,6 +41,8 @@ export interface Expectation {
   items?: readonly ConfirmedItem[];
   promptAt?: number;
   promptEvidence?: string;
+  /** Its session ended before the submit settled: no prompt hook can confirm it any more. */
+  sessionEnded?: boolean;
   timer?: ReturnType<typeof setTimeout>;
 }
 
@@ -50,6 +54,8 @@ export interface ConfirmationDeps {
 
 export class DeliveryConfirmations implements Disposable {
   private readonly fifo = new Map<string, Expectation[]>();
+  /** Who waits for an actor's submitted expectations to settle (a stop draining its input). */
+  private readonly settleWaiters = new Map<string, Set<() => void>>();
   private readonly now: () => number;
 
   constructor(private readonly deps: ConfirmationDeps) {
@@ -78,6 +84,10 @@ export class DeliveryConfirmations implements Disposable {
       this.finish(groupId, actorId, exp, 'confirmed', exp.promptEvidence ?? 'hook_UserPromptSubmit', Math.max(0, exp.promptAt - exp.acceptedAt));
       return;
     }
+    if (exp.sessionEnded) {
+      this.finish(groupId, actorId, exp, 'unconfirmed', SESSION_ENDED, null);
+      return;
+    }
     exp.timer = setTimeout(
       () => this.finish(groupId, actorId, exp, 'unconfirmed', `no_UserPromptSubmit_within_${this.deps.windowMs}ms`, null),
       this.deps.windowMs,
@@ -101,6 +111,45 @@ export class DeliveryConfirmations implements Disposable {
     }
   }
 
+  /**
+   * Resolves once no submitted (accepted) expectation of `session` is open, or after `maxMs`:
+   * what a stop waits for, so a restart does not kill an agent between Enter and its prompt hook.
+   */
+  settled(groupId: string, actorId: string, session: object, maxMs: number): Promise<void> {
+    const key = DeliveryConfirmations.key(groupId, actorId);
+    const open = () => (this.fifo.get(key) ?? []).some((e) => e.session === session && e.acceptedAt !== undefined);
+    if (!open()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiters = this.settleWaiters.get(key) ?? new Set();
+      this.settleWaiters.set(key, waiters);
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(check);
+        if (waiters.size === 0) this.settleWaiters.delete(key);
+        resolve();
+      };
+      const check = () => {
+        if (!open()) done();
+      };
+      const timer = setTimeout(done, maxMs);
+      timer.unref?.();
+      waiters.add(check);
+    });
+  }
+
+  /**
+   * The session is gone (stopped, replaced or exited): no prompt hook of it can come any more,
+   * so its submitted deliveries are unconfirmed now, not at the window's end, and a submit still
+   * settling is unconfirmed as soon as it is accepted.
+   */
+  sessionEnded(groupId: string, actorId: string, session: object): void {
+    for (const exp of [...(this.fifo.get(DeliveryConfirmations.key(groupId, actorId)) ?? [])]) {
+      if (exp.session !== session || exp.promptAt !== undefined) continue;
+      if (exp.acceptedAt === undefined) exp.sessionEnded = true;
+      else this.finish(groupId, actorId, exp, 'unconfirmed', SESSION_ENDED, null);
+    }
+  }
+
   /** Expectations still open for an actor (diagnostics and tests). */
   pending(groupId: string, actorId: string): number {
     return this.fifo.get(DeliveryConfirmations.key(groupId, actorId))?.length ?? 0;
@@ -120,6 +169,7 @@ export class DeliveryConfirmations implements Disposable {
     if (!list || i < 0) return false;
     list.splice(i, 1);
     if (list.length === 0) this.fifo.delete(key);
+    for (const check of [...(this.settleWaiters.get(key) ?? [])]) check();
     return true;
   }
 
@@ -127,5 +177,6 @@ export class DeliveryConfirmations implements Disposable {
   [Symbol.dispose](): void {
     for (const list of this.fifo.values()) for (const e of list) if (e.timer) clearTimeout(e.timer);
     this.fifo.clear();
+    for (const waiters of [...this.settleWaiters.values()]) for (const check of [...waiters]) check();
   }
 }

@@ -45,6 +45,16 @@ export interface ActorRuntimeDeps {
   readonly groupLocks: KeyedMutex;
   readonly hookChannel: HookChannel;
   readonly logger: Logger;
+  /** What a stop waits for and tells about the input it typed into the session (delivery confirmations). */
+  readonly inputDrain?: SessionInputDrain;
+}
+
+/** The input typed into a session, as the stop path sees it. */
+export interface SessionInputDrain {
+  /** Resolves once what was submitted into the session has been taken up (or a bound passed). */
+  settled(groupId: string, actorId: string, session: TerminalSession): Promise<void>;
+  /** The session is gone: nothing typed into it can be taken up any more. */
+  ended(groupId: string, actorId: string, session: TerminalSession): void;
 }
 
 export interface StartOutcome {
@@ -245,6 +255,11 @@ export class ActorRuntimeService implements AsyncDisposable {
   private async stopLocked(groupId: string, actorId: string): Promise<PtyExit | undefined> {
     const terminal = this.deps.runtimes.get(groupId, actorId);
     const session = terminal?.session;
+    // A restart must not cut a delivery in half (issue 19): the submit being typed finishes and a
+    // submitted prompt gets its hook (bounded) before the process goes. The input lane stays held
+    // until the session is detached, so no new submit starts into a session about to die; one
+    // queued meanwhile fails unwritten and is delivered to the next session.
+    const releaseInput = session && !session.exited && !this.disposed ? await this.drainInput(groupId, actorId, session) : undefined;
     this.deps.runtimes.delete(groupId, actorId);
     this.reports.forget(groupId, actorId);
     if (!terminal || !session) {
@@ -253,11 +268,33 @@ export class ActorRuntimeService implements AsyncDisposable {
     }
     this.expectedExits.add(session);
     terminal.detachSession();
+    releaseInput?.();
+    this.deps.inputDrain?.ended(groupId, actorId, session);
     const exit = await stopPtySession(session.pty, { graceMs: this.tuning.stopGraceMs });
     session[Symbol.dispose]();
     removeOwnershipRecord(this.deps.layout, groupId, actorId);
     this.deps.logger.log('info', 'actor stopped', { group_id: groupId, actor_id: actorId, pid: session.pid });
     return exit;
+  }
+
+  /** Takes the session's input lane once its submitted input settled; returns the release. */
+  private drainInput(groupId: string, actorId: string, session: TerminalSession): Promise<() => void> {
+    const drain = this.deps.inputDrain;
+    if (!drain) return Promise.resolve(() => {});
+    return new Promise((held) => {
+      void session.runExclusive(
+        () =>
+          new Promise<void>((release) => {
+            // An agent that dies meanwhile takes nothing up any more: stop waiting for it.
+            let exitWatch: Disposable | undefined;
+            const exited = new Promise<void>((resolve) => (exitWatch = session.onExit(() => resolve())));
+            void Promise.race([drain.settled(groupId, actorId, session), exited]).finally(() => {
+              exitWatch?.[Symbol.dispose]();
+              held(release);
+            });
+          }),
+      );
+    });
   }
 
   private newTerminal(groupId: string, actorId: string): ActorTerminal {
@@ -273,6 +310,7 @@ export class ActorRuntimeService implements AsyncDisposable {
   private async onExitedOnItsOwn(groupId: string, actorId: string, terminal: ActorTerminal, session: TerminalSession, exit: PtyExit): Promise<void> {
     if (terminal.session !== session) return;
     terminal.detachSession();
+    this.deps.inputDrain?.ended(groupId, actorId, session);
     session[Symbol.dispose]();
     if (this.deps.runtimes.get(groupId, actorId) === terminal) this.deps.runtimes.delete(groupId, actorId);
     removeOwnershipRecord(this.deps.layout, groupId, actorId);
