@@ -41,6 +41,12 @@ for (const o of optional) {
 }
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+// A section named on the command line that is not built must say so, not run nothing.
+const unknown = only.filter((name) => !sections.some((s) => s.name === name));
+if (unknown.length > 0) {
+  console.error(`no bench section named ${unknown.join(', ')} (built: ${sections.map((s) => s.name).join(', ')})`);
+  process.exit(2);
+}
 console.log(`# CCCC-TS benchmarks (node ${process.version}, ${new Date().toISOString()})`);
 for (const section of sections) {
   if (only.length > 0 ? !only.includes(section.name) : section.byNameOnly) continue;

@@ -23,7 +23,8 @@ import { errorFields, fileLogger, type Logger } from './log.js';
 import { MessagingService } from './messaging/messaging-service.js';
 import { registerCoreOps } from './ops/core.js';
 import { registerDaemonOps } from './ops/index.js';
-import { ActorRuntimeService, type SessionInputDrain } from './runtime/actor-runtime-service.js';
+import { ActorRuntimeService } from './runtime/actor-runtime-service.js';
+import { sessionInputDrain } from './runtime/input-drain.js';
 import { cliLauncher } from './runtime/cli-launcher.js';
 import { RuntimeRegistry } from './runtime/runtime-registry.js';
 import { ActivityHub } from './streams/activity-hub.js';
@@ -71,10 +72,7 @@ function buildServices(config: DaemonConfig, logger: Logger) {
   const cli = cliLauncher(config.cliEntry);
   if (!cli) logger.log('warn', 'no CLI entry configured: claude and codex actors launch without CCCC hooks and MCP wiring');
   const confirmations = new DeliveryConfirmations({ windowMs: config.runtime.deliveryConfirmMs, record: confirmationRecorder(ledgers, logger) });
-  const inputDrain: SessionInputDrain = {
-    settled: (groupId, actorId, session) => confirmations.settled(groupId, actorId, session, config.runtime.stopDrainMs),
-    ended: (groupId, actorId, session) => confirmations.sessionEnded(groupId, actorId, session),
-  };
+  const inputDrain = sessionInputDrain(confirmations, config.runtime.stopDrainMs);
   const actorRuntime = new ActorRuntimeService({ ...store, runtimes, hookChannel, logger, inputDrain }, config.runtime, cli);
   const workingState = new WorkingStateService({ hookChannel, groups, ledgers, runtimes, logger }, config.runtime.workingStateTickMs);
   const hookAccepted = hookAcceptance({ runtimes, confirmations, workingState, logger });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DELIVERY_CONFIRMATION_KIND, isEventOfKind, type CCCSEventV1, type EventOf } from '@cccc/ipc-protocol';
-import { thinkThenReply } from '../fake-model/index.js';
-import { startClaudeTeam, type ClaudeTeam } from './claude-team.js';
+import { callBash, reply, thinkThenReply } from '../fake-model/index.js';
+import { startClaudeTeam, type ClaudeTeam, type ClaudeTeamOptions } from './claude-team.js';
 import { summarize, type CaseRow, type Sample } from './report.js';
 
 // The fault-matrix cases against the real claude TUI. Each run delivers and measures what reached
@@ -35,28 +35,42 @@ async function measure(team: ClaudeTeam, eventId: string, mark: string): Promise
   const claimed = delivery('claimed');
   const accepted = delivery('accepted');
   const confirmation = conf ? conf.data.state : null;
+  const settledBadly = team.ledger().some((e) => isEventOfKind(e, 'runtime.delivery') && e.data.source_event_id === eventId && (e.data.state === 'ambiguous' || e.data.state === 'failed'));
   return {
     modelCount: team.model.countOccurrences(mark),
     onScreen: (await team.screen()).includes(mark),
     confirmation,
     latencyMs: confirmation === 'confirmed' && claimed && conf ? Date.parse(conf.ts) - Date.parse(claimed.ts) : null,
     submitMs: claimed && accepted ? Date.parse(accepted.ts) - Date.parse(claimed.ts) : null,
+    hookMs: confirmation === 'confirmed' && conf ? conf.data.latency_ms : null,
+    flagged: confirmation === 'unconfirmed' || settledBadly,
+    trace: [
+      ...team.ledger().flatMap((e) => (isEventOfKind(e, 'runtime.delivery') && e.data.source_event_id === eventId ? [`${e.data.state}${e.data.reason ? `(${e.data.reason})` : ''}`] : [])),
+      conf ? `${conf.data.state}(${conf.data.evidence})` : 'no confirmation',
+      `model×${team.model.countOccurrences(mark)}`,
+    ].join(' → '),
   };
 }
 
 /** A team whose start-up turn (the preamble) is over. */
-async function readyTeam(): Promise<ClaudeTeam> {
-  const team = await startClaudeTeam({ confirmWindowMs: CONFIRM_WINDOW_MS });
+async function readyTeam(options: Partial<ClaudeTeamOptions> = {}): Promise<ClaudeTeam> {
+  const team = await startClaudeTeam({ confirmWindowMs: CONFIRM_WINDOW_MS, ...options });
   await poll(() => (team.model.requests.some((r) => r.main) ? true : undefined), 90_000);
   await idle(team);
   return team;
 }
 
+/**
+ * Which team a case runs on: `shared`, the ready bypass-mode team the cases share; `permission`,
+ * a ready team in claude's default permission mode (it asks before Bash); `own`, one per run.
+ */
+export type TeamKind = 'shared' | 'permission' | 'own';
+
 export interface MatrixCase {
   readonly name: string;
-  /** One run on a ready team (or its own, for `fresh`); returns one sample per measured delivery. */
-  run(team: ClaudeTeam | undefined): Promise<Sample[]>;
-  readonly ownTeam?: boolean;
+  /** One run (the run's index given) on its team; returns one sample per measured delivery. */
+  run(team: ClaudeTeam | undefined, index: number): Promise<Sample[]>;
+  readonly team?: TeamKind;
 }
 
 const single = (name: string, text: (mark: string) => string): MatrixCase => ({
@@ -86,11 +100,21 @@ export const MATRIX_CASES: readonly MatrixCase[] = [
   },
   {
     name: 'fresh launch',
-    ownTeam: true,
+    team: 'own',
     run: async () => {
       await using team = await startClaudeTeam({ confirmWindowMs: CONFIRM_WINDOW_MS });
-      const mark = marker();
-      return [await measure(team, await team.send(`fresh ${mark}`), mark)];
+      // The agent is ready when its SessionStart hook is taken; the hook state shows it until the next hook.
+      let readyAt: number | undefined;
+      const watch = setInterval(() => (readyAt ??= team.sessionStartedAt()), 20);
+      try {
+        const mark = marker();
+        const eventId = await team.send(`fresh ${mark}`);
+        const sample = await measure(team, eventId, mark);
+        const conf = team.ledger().find((e) => isEventOfKind(e, DELIVERY_CONFIRMATION_KIND) && e.data.source_event_id === eventId && e.data.state === 'confirmed');
+        return [{ ...sample, readyMs: readyAt !== undefined && conf ? Date.parse(conf.ts) - readyAt : null }];
+      } finally {
+        clearInterval(watch);
+      }
     },
   },
   single('long multi-line prompt (≥ 8 KiB)', (m) => `long ${m}\n${Array.from({ length: 120 }, (_, i) => `line ${i} ${'x'.repeat(64)}`).join('\n')}`),
@@ -106,31 +130,79 @@ export const MATRIX_CASES: readonly MatrixCase[] = [
       return Promise.all(ids.map((id, i) => measure(t, id, marks[i]!)));
     },
   },
+  {
+    // Sent while claude asks whether it may run a Bash command: held (nothing typed into the
+    // dialog), then delivered once after the user approves at the terminal.
+    name: 'waiting on a permission prompt',
+    team: 'permission',
+    run: async (team) => {
+      const t = team!;
+      await idle(t);
+      t.model.setScript([callBash(`touch marker-${marker()}`, 'Create a marker file'), reply('Marker created')]);
+      await t.send(`please create a marker ${marker()}`);
+      const waiting = await poll(async () => ((await t.workingState()) === 'waiting' ? true : undefined), 60_000);
+      if (!waiting) return [{ modelCount: 0, onScreen: false, confirmation: null, latencyMs: null, violation: 'the agent never waited on the permission prompt' }];
+      const mark = marker();
+      const id = await t.send(`held ${mark}`);
+      await sleep(1_500);
+      const typedIntoPrompt = (await t.screen()).includes(mark) || t.model.countOccurrences(mark) > 0;
+      await t.typeAtTerminal('\r'); // "1. Yes" is the highlighted choice
+      const sample = await measure(t, id, mark);
+      return [typedIntoPrompt ? { ...sample, violation: 'the held message was typed while the permission prompt waited' } : sample];
+    },
+  },
+  {
+    // actor_restart at a point of the delivery that moves with the run: right at the claim,
+    // during the paste, around Enter, while the prompt hook runs.
+    name: 'restarted mid-delivery',
+    run: async (team, index) => {
+      const t = team!;
+      await idle(t);
+      const mark = marker();
+      const id = await t.send(`restart ${mark}`);
+      await poll(() => (t.ledger().some((e) => isEventOfKind(e, 'runtime.delivery') && e.data.source_event_id === id) ? true : undefined), 30_000);
+      await sleep((index % 6) * 120);
+      await t.client.call('actor_restart', { group_id: t.groupId, actor_id: 'peer1' });
+      return [await measure(t, id, mark)];
+    },
+  },
 ];
+
+/** CCCC_MATRIX_CASES: a comma-separated list of words; only cases whose name has one run. */
+export function selectedCases(filter = process.env.CCCC_MATRIX_CASES): readonly MatrixCase[] {
+  const words = (filter ?? '').split(',').map((w) => w.trim().toLowerCase()).filter((w) => w !== '');
+  return words.length === 0 ? MATRIX_CASES : MATRIX_CASES.filter((c) => words.some((w) => c.name.toLowerCase().includes(w)));
+}
 
 /**
  * Runs every case `runs` times. The cases on a ready agent share one team (each run starts from
  * an idle agent; starting Claude Code and its preamble turn is most of a case's cost), and a
  * case that owns its team (a fresh launch) starts one per run.
  */
-export async function runMatrix(runs: number, cases: readonly MatrixCase[] = MATRIX_CASES, log: (line: string) => void = () => {}): Promise<CaseRow[]> {
+export async function runMatrix(runs: number, cases: readonly MatrixCase[] = selectedCases(), log: (line: string) => void = () => {}): Promise<CaseRow[]> {
   const rows: CaseRow[] = [];
-  let shared: ClaudeTeam | undefined;
+  const teams = new Map<TeamKind, ClaudeTeam>();
+  const teamFor = async (kind: TeamKind): Promise<ClaudeTeam | undefined> => {
+    if (kind === 'own') return undefined;
+    let team = teams.get(kind);
+    if (!team) teams.set(kind, (team = await readyTeam(kind === 'permission' ? { permissionMode: 'default' } : {})));
+    return team;
+  };
   try {
     for (const c of cases) {
       const samples: Sample[] = [];
-      if (c.ownTeam) {
-        for (let i = 0; i < runs; i++) samples.push(...(await c.run(undefined)));
-      } else {
-        shared ??= await readyTeam();
-        for (let i = 0; i < runs; i++) samples.push(...(await c.run(shared)));
+      const team = await teamFor(c.team ?? 'shared');
+      for (let i = 0; i < runs; i++) {
+        const got = await c.run(team, i);
+        for (const sample of got) log(`  ${c.name} #${i + 1}: ${sample.trace ?? ''}`);
+        samples.push(...got);
       }
       const row = summarize(c.name, samples);
       log(`${c.name}: ${JSON.stringify(row)}`);
       rows.push(row);
     }
   } finally {
-    await shared?.[Symbol.asyncDispose]();
+    for (const team of teams.values()) await team[Symbol.asyncDispose]();
   }
   return rows;
 }

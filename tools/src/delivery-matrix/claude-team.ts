@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { actorHookKey } from '@cccc/hook-fence';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { startFakeModel, type FakeModel } from '../fake-model/index.js';
 import { claudeEnv, readRealClis, seedClaudeHome } from '../real-clis/index.js';
@@ -20,8 +21,13 @@ export type LedgerLine = CCCSEventV1;
 
 export interface ClaudeTeam extends AsyncDisposable {
   readonly client: InstanceType<typeof DaemonClient>;
+  readonly home: string;
   readonly groupId: string;
   readonly model: FakeModel;
+  /** Keys typed at peer1's terminal through term_attach, as a user in the Web terminal types them. */
+  typeAtTerminal(keys: string): Promise<void>;
+  /** When peer1's current session's SessionStart hook was taken (ms since the epoch), once it was. */
+  sessionStartedAt(): number | undefined;
   /** Send from the user to peer1; returns the event id. */
   send(text: string): Promise<string>;
   screen(): Promise<string>;
@@ -29,7 +35,17 @@ export interface ClaudeTeam extends AsyncDisposable {
   ledger(): LedgerLine[];
 }
 
-export async function startClaudeTeam(options: { confirmWindowMs: number }): Promise<ClaudeTeam> {
+export interface ClaudeTeamOptions {
+  readonly confirmWindowMs: number;
+  /**
+   * `bypass` (default): claude skips every permission prompt. `default`: it asks before a Bash
+   * call, so the agent can be made to wait on a permission prompt.
+   */
+  readonly permissionMode?: 'bypass' | 'default';
+}
+
+export async function startClaudeTeam(options: ClaudeTeamOptions): Promise<ClaudeTeam> {
+  const bypass = (options.permissionMode ?? 'bypass') === 'bypass';
   const clis = readRealClis();
   if (!clis.ok) throw new Error(`real CLIs unavailable: ${clis.reason}`);
   const home = mkdtempSync(join(tmpdir(), 'cccc-matrix-'));
@@ -49,21 +65,38 @@ export async function startClaudeTeam(options: { confirmWindowMs: number }): Pro
     const scope = join(home, 'scope');
     mkdirSync(scope, { recursive: true });
     await client.call('attach', { path: scope, group_id });
-    seedClaudeHome(agentHome, scope, { acceptBypassPermissions: true });
+    seedClaudeHome(agentHome, scope, { acceptBypassPermissions: bypass });
     mkdirSync(join(agentHome, '.claude'), { recursive: true });
-    writeFileSync(join(agentHome, '.claude', 'settings.json'), JSON.stringify({ skipDangerousModePermissionPrompt: true }));
+    if (bypass) writeFileSync(join(agentHome, '.claude', 'settings.json'), JSON.stringify({ skipDangerousModePermissionPrompt: true }));
     const PATH = [clis.binDir, process.env.PATH ?? ''].join(':');
     await client.call('actor_add', {
       group_id,
       actor_id: 'peer1',
       runtime: 'claude',
+      // The catalog's claude command is bypass mode; the daemon still injects its hooks into this one.
+      ...(bypass ? {} : { command: ['claude', '--permission-mode', 'default'] }),
       env: { ...claudeEnv(model.url, agentHome, PATH), ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}) },
     });
     await client.call('group_start', { group_id });
+    const hookState = join(home, 'daemon', 'claude-hook-state', `${actorHookKey(group_id, 'peer1')}.json`);
     return {
       client,
+      home,
       groupId: group_id,
       model,
+      typeAtTerminal: async (keys) => {
+        await using attachment = await client.openTermAttach({ group_id, actor_id: 'peer1', mode: 'control' });
+        attachment.socket.write(keys);
+        await new Promise((resolve) => setTimeout(resolve, 300)); // the daemon reads the keys before the socket closes
+      },
+      sessionStartedAt: () => {
+        try {
+          const state = JSON.parse(readFileSync(hookState, 'utf8')) as { event?: string; awaiting_session_start?: boolean; updated_at?: string };
+          return state.event === 'SessionStart' && state.awaiting_session_start === false && state.updated_at ? Date.parse(state.updated_at) : undefined;
+        } catch {
+          return undefined;
+        }
+      },
       send: async (text) => (await client.call('send', { group_id, text, to: ['peer1'], message_mode: 'send' })).event.id,
       screen: async () => (await client.call('terminal_tail', { group_id, actor_id: 'peer1', strip_ansi: true, compact: true })).text,
       workingState: async () => (await client.call('actor_list', { group_id })).actors.find((a) => a.id === 'peer1')?.effective_working_state,

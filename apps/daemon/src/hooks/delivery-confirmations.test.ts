@@ -106,27 +106,33 @@ describe('delivery confirmations (each submit confirmed by its own prompt hook)'
     expect(c.pending('g', 'peer1')).toBe(0);
   });
 
-  it('settled: at once with nothing submitted; after the prompt hook of what was submitted; at the bound when none comes', async () => {
+  it('settled: at once with nothing begun; waits for every submit begun before the call (not later ones), answering whether one was taken up; a bound', async () => {
     const log: string[] = [];
-    await c.settled('g', 'peer1', session, 5_000).then(() => log.push('nothing open'));
-    const typing = c.begin('g', 'peer1', session, 'delivery', batch('m0')); // not yet accepted: not waited for
-    void c.settled('g', 'peer1', session, 5_000).then(() => log.push('typing only'));
-    await vi.advanceTimersByTimeAsync(0);
-    c.abandon('g', 'peer1', typing);
-    deliver('m1');
-    void c.settled('g', 'peer1', session, 5_000).then(() => log.push('m1 taken up'));
-    void c.settled('g', 'peer1', {}, 5_000).then(() => log.push('other session'));
+    log.push(await c.settled('g', 'peer1', session, 5_000));
+    const typing = c.begin('g', 'peer1', session, 'delivery', batch('m0'));
+    void c.settled('g', 'peer1', session, 5_000).then((how) => log.push(`m0 ${how}`));
+    deliver('m9'); // begun after the call: not waited for
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(log).toEqual(['nothing open', 'typing only', 'other session']);
+    expect(log).toEqual(['settled']);
+    c.abandon('g', 'peer1', typing);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(log).toEqual(['settled', 'm0 settled']);
+    c.promptSubmitted('g', 'peer1', session, 'ev', promptMarks(prompt('m9')));
+    const e = c.begin('g', 'peer1', session, 'delivery', batch('m1'));
+    void c.settled('g', 'peer1', session, 5_000).then((how) => log.push(`m1 ${how}`));
+    void c.settled('g', 'peer1', {}, 5_000).then((how) => log.push(`other session ${how}`));
+    c.accepted('g', 'peer1', e, [item('m1')]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(log.slice(2)).toEqual(['other session settled']);
     c.promptSubmitted('g', 'peer1', session, 'ev', promptMarks(prompt('m1')));
     await vi.advanceTimersByTimeAsync(0);
-    expect(log).toEqual(['nothing open', 'typing only', 'other session', 'm1 taken up']);
+    expect(log.slice(2)).toEqual(['other session settled', 'm1 taken_up']);
     deliver('m2');
-    void c.settled('g', 'peer1', session, 5_000).then(() => log.push('bound'));
+    void c.settled('g', 'peer1', session, 5_000).then((how) => log.push(`m2 ${how}`));
     await vi.advanceTimersByTimeAsync(4_999);
     expect(log).toHaveLength(4);
     await vi.advanceTimersByTimeAsync(1);
-    expect(log.at(-1)).toBe('bound');
+    expect(log.at(-1)).toBe('m2 bound');
   });
 
   it('a session that ended: what it was submitted is unconfirmed at once, and so is a submit accepted after the end; a confirmed one stays confirmed', () => {

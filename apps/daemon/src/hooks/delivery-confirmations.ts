@@ -43,6 +43,8 @@ export interface Expectation {
   promptEvidence?: string;
   /** Its session ended before the submit settled: no prompt hook can confirm it any more. */
   sessionEnded?: boolean;
+  /** How it left the open list. */
+  finishedAs?: 'confirmed' | 'unconfirmed' | 'abandoned';
   timer?: ReturnType<typeof setTimeout>;
 }
 
@@ -97,7 +99,7 @@ export class DeliveryConfirmations implements Disposable {
 
   /** The submit was not accepted (failed or ambiguous): nothing to confirm. */
   abandon(groupId: string, actorId: string, exp: Expectation): void {
-    this.remove(groupId, actorId, exp);
+    this.remove(groupId, actorId, exp, 'abandoned');
   }
 
   /** A fenced UserPromptSubmit of the actor's live session was accepted; `marks` are its prompt's line marks when reported. */
@@ -112,26 +114,30 @@ export class DeliveryConfirmations implements Disposable {
   }
 
   /**
-   * Resolves once no submitted (accepted) expectation of `session` is open, or after `maxMs`:
-   * what a stop waits for, so a restart does not kill an agent between Enter and its prompt hook.
+   * Resolves once every submit into `session` begun so far has settled (taken up by its prompt
+   * hook, unconfirmed, or not accepted), or after `maxMs`: what a stop waits for, so a restart
+   * does not kill an agent between Enter and its prompt hook. Submits begun later are not waited
+   * for (their writes queue behind the stop on the session's input lane). Answers whether one
+   * was taken up.
    */
-  settled(groupId: string, actorId: string, session: object, maxMs: number): Promise<void> {
+  settled(groupId: string, actorId: string, session: object, maxMs: number): Promise<'taken_up' | 'settled' | 'bound'> {
     const key = DeliveryConfirmations.key(groupId, actorId);
-    const open = () => (this.fifo.get(key) ?? []).some((e) => e.session === session && e.acceptedAt !== undefined);
-    if (!open()) return Promise.resolve();
+    const begun = (this.fifo.get(key) ?? []).filter((e) => e.session === session);
+    const outcome = (): 'taken_up' | 'settled' => (begun.some((e) => e.finishedAs === 'confirmed') ? 'taken_up' : 'settled');
+    if (begun.length === 0) return Promise.resolve('settled');
     return new Promise((resolve) => {
       const waiters = this.settleWaiters.get(key) ?? new Set();
       this.settleWaiters.set(key, waiters);
-      const done = () => {
+      const done = (how: 'taken_up' | 'settled' | 'bound') => {
         clearTimeout(timer);
         waiters.delete(check);
         if (waiters.size === 0) this.settleWaiters.delete(key);
-        resolve();
+        resolve(how);
       };
       const check = () => {
-        if (!open()) done();
+        if (begun.every((e) => e.finishedAs !== undefined)) done(outcome());
       };
-      const timer = setTimeout(done, maxMs);
+      const timer = setTimeout(() => done('bound'), maxMs);
       timer.unref?.();
       waiters.add(check);
     });
@@ -156,18 +162,19 @@ export class DeliveryConfirmations implements Disposable {
   }
 
   private finish(groupId: string, actorId: string, exp: Expectation, state: 'confirmed' | 'unconfirmed', evidence: string, latencyMs: number | null): void {
-    if (!this.remove(groupId, actorId, exp)) return;
+    if (!this.remove(groupId, actorId, exp, state)) return;
     if (exp.kind !== 'delivery') return;
     for (const item of exp.items ?? []) this.deps.record({ groupId, actorId, item, state, evidence, latencyMs });
   }
 
-  private remove(groupId: string, actorId: string, exp: Expectation): boolean {
+  private remove(groupId: string, actorId: string, exp: Expectation, as: NonNullable<Expectation['finishedAs']>): boolean {
     if (exp.timer) clearTimeout(exp.timer);
     const key = DeliveryConfirmations.key(groupId, actorId);
     const list = this.fifo.get(key);
     const i = list?.indexOf(exp) ?? -1;
     if (!list || i < 0) return false;
     list.splice(i, 1);
+    exp.finishedAs = as;
     if (list.length === 0) this.fifo.delete(key);
     for (const check of [...(this.settleWaiters.get(key) ?? [])]) check();
     return true;
@@ -175,7 +182,12 @@ export class DeliveryConfirmations implements Disposable {
 
   /** Shutdown: open windows are dropped (a confirmation is evidence, never a retry trigger). */
   [Symbol.dispose](): void {
-    for (const list of this.fifo.values()) for (const e of list) if (e.timer) clearTimeout(e.timer);
+    for (const list of this.fifo.values()) {
+      for (const e of list) {
+        if (e.timer) clearTimeout(e.timer);
+        e.finishedAs = 'abandoned';
+      }
+    }
     this.fifo.clear();
     for (const waiters of [...this.settleWaiters.values()]) for (const check of [...waiters]) check();
   }

@@ -51,7 +51,10 @@ export interface ActorRuntimeDeps {
 
 /** The input typed into a session, as the stop path sees it. */
 export interface SessionInputDrain {
-  /** Resolves once what was submitted into the session has been taken up (or a bound passed). */
+  /**
+   * Resolves once every submit begun into the session before this call has been taken up or
+   * settled otherwise (or a bound passed); what is begun later is not waited for.
+   */
   settled(groupId: string, actorId: string, session: TerminalSession): Promise<void>;
   /** The session is gone: nothing typed into it can be taken up any more. */
   ended(groupId: string, actorId: string, session: TerminalSession): void;
@@ -281,6 +284,8 @@ export class ActorRuntimeService implements AsyncDisposable {
   private drainInput(groupId: string, actorId: string, session: TerminalSession): Promise<() => void> {
     const drain = this.deps.inputDrain;
     if (!drain) return Promise.resolve(() => {});
+    // Asked before the lane is queued for: every submit begun so far is ahead of the stop on it.
+    const settled = drain.settled(groupId, actorId, session);
     return new Promise((held) => {
       void session.runExclusive(
         () =>
@@ -288,7 +293,7 @@ export class ActorRuntimeService implements AsyncDisposable {
             // An agent that dies meanwhile takes nothing up any more: stop waiting for it.
             let exitWatch: Disposable | undefined;
             const exited = new Promise<void>((resolve) => (exitWatch = session.onExit(() => resolve())));
-            void Promise.race([drain.settled(groupId, actorId, session), exited]).finally(() => {
+            void Promise.race([settled, exited]).finally(() => {
               exitWatch?.[Symbol.dispose]();
               held(release);
             });

@@ -17,12 +17,12 @@ const sessionIdOf = (fx: Fx, gid: string) => {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { session_id?: string }).session_id : undefined;
 };
 
-async function acceptedThenRestart(fx: Fx, gid: string, text: string) {
+async function restartWhen(fx: Fx, gid: string, text: string, state: 'claimed' | 'accepted') {
   await fx.client.call('group_start', { group_id: gid });
   await waitFor(() => sessionIdOf(fx, gid), 15_000, 'SessionStart');
   const { event } = await fx.client.call('send', { group_id: gid, text, to: ['peer1'], message_mode: 'send' });
   const of = (kind: string) => events(fx, gid).filter((e) => e.kind === kind && e.data['source_event_id'] === event.id);
-  await waitFor(() => of('runtime.delivery').some((e) => e.data['state'] === 'accepted'), 20_000, 'accepted');
+  await waitFor(() => of('runtime.delivery').some((e) => e.data['state'] === state), 20_000, state);
   const started = Date.now();
   await fx.client.call('actor_restart', { group_id: gid, actor_id: 'peer1' });
   return { restartMs: Date.now() - started, confirmation: () => of('x.cccc.delivery_confirmation') };
@@ -38,16 +38,23 @@ describe('restart mid-delivery (real daemon, real hooks)', () => {
   it('waits for the submitted delivery to be taken up before the agent goes: confirmed, typed once', async () => {
     fx = await hookedRuntimeFixture({ CCCC_STOP_DRAIN_MS: '10000' });
     const gid = await claudeGroup(fx, { env: { FAKE_AGENT_THINKING_MS: '1500' } });
-    const { restartMs, confirmation } = await acceptedThenRestart(fx, gid, 'restart me not yet');
+    const { restartMs, confirmation } = await restartWhen(fx, gid, 'restart me not yet', 'accepted');
     // Without the drain the agent is killed before its prompt hook, and the delivery is unconfirmed.
     expect(confirmation()).toEqual([expect.objectContaining({ data: expect.objectContaining({ state: 'confirmed', evidence: 'claude_hook_UserPromptSubmit' }) })]);
     expect(restartMs).toBeGreaterThan(500);
   }, 60_000);
 
+  it('restarted while the delivery is still being typed (before Enter): the submit finishes and is taken up first', async () => {
+    fx = await hookedRuntimeFixture({ CCCC_STOP_DRAIN_MS: '10000', CCCC_SUBMIT_DELAY_MS: '1000' });
+    const gid = await claudeGroup(fx, { env: { FAKE_AGENT_THINKING_MS: '300' } });
+    const { confirmation } = await restartWhen(fx, gid, 'typed while restarting', 'claimed');
+    expect(confirmation()).toEqual([expect.objectContaining({ data: expect.objectContaining({ state: 'confirmed' }) })]);
+  }, 60_000);
+
   it('an agent that takes nothing up within the bound is restarted anyway, and the delivery is flagged unconfirmed at once', async () => {
     fx = await hookedRuntimeFixture({ CCCC_STOP_DRAIN_MS: '800', CCCC_DELIVERY_CONFIRM_MS: '60000' });
     const gid = await claudeGroup(fx, { env: { FAKE_AGENT_THINKING_MS: '30000' } });
-    const { restartMs, confirmation } = await acceptedThenRestart(fx, gid, 'never taken up');
+    const { restartMs, confirmation } = await restartWhen(fx, gid, 'never taken up', 'accepted');
     expect(restartMs).toBeLessThan(20_000);
     // Flagged when the session ended, not 60 s later at the window's end.
     const [record] = await waitFor(() => (confirmation().length > 0 ? confirmation() : undefined), 5_000, 'unconfirmed record');
