@@ -19,6 +19,6 @@ export interface DeliveryDeps {
   readonly commits: CommitHooks;
   readonly actorRuntime: ActorRuntimeService;
   readonly workingState: Pick<WorkingStateService, 'derive' | 'onChanged'>;
-  readonly confirmations: Pick<DeliveryConfirmations, 'begin' | 'accepted' | 'abandon'>;
+  readonly confirmations: Pick<DeliveryConfirmations, 'begin' | 'accepted' | 'abandon' | 'settled'>;
   readonly logger: Logger;
 }

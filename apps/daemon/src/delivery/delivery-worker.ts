@@ -184,7 +184,12 @@ export class DeliveryWorker {
       if (result.outcome === 'accepted') this.deps.confirmations.accepted(groupId, actorId, expectation, []);
       else this.deps.confirmations.abandon(groupId, actorId, expectation);
     }
-    if (result.outcome === 'accepted') await pause(this.tuning.preambleGapMs, this.stopping);
+    if (result.outcome !== 'accepted') return;
+    // The gap lets the agent take the preamble up before the first delivery is typed. A hooked
+    // session shows when it has (the preamble's prompt hook): the gap ends there, at most the
+    // configured gap; any other session waits the whole gap.
+    if (expectation) await waitUntil(this.deps.confirmations.settled(groupId, actorId, session, this.tuning.preambleGapMs), this.tuning.preambleGapMs, this.stopping);
+    else await pause(this.tuning.preambleGapMs, this.stopping);
   }
 }
 
