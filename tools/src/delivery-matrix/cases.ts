@@ -42,7 +42,7 @@ async function measure(team: ClaudeTeam, eventId: string, mark: string): Promise
     confirmation,
     latencyMs: confirmation === 'confirmed' && claimed && conf ? Date.parse(conf.ts) - Date.parse(claimed.ts) : null,
     submitMs: claimed && accepted ? Date.parse(accepted.ts) - Date.parse(claimed.ts) : null,
-    hookMs: confirmation === 'confirmed' && conf ? conf.data.latency_ms : null,
+    promptMs: confirmation === 'confirmed' && claimed && accepted && typeof conf?.data.prompt_hook_ms === 'number' ? Date.parse(accepted.ts) - Date.parse(claimed.ts) + conf.data.prompt_hook_ms : null,
     flagged: confirmation === 'unconfirmed' || settledBadly,
     trace: [
       ...team.ledger().flatMap((e) => (isEventOfKind(e, 'runtime.delivery') && e.data.source_event_id === eventId ? [`${e.data.state}${e.data.reason ? `(${e.data.reason})` : ''}`] : [])),

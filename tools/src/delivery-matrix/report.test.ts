@@ -23,12 +23,12 @@ describe('delivery-matrix report', () => {
 
   it('counts what did not land once and was not flagged to the sender; hook latencies and violations apart', () => {
     const row = summarize('restart', [
-      sample({ hookMs: 120 }),
+      sample({ promptMs: 120 }),
       sample({ modelCount: 0, onScreen: false, confirmation: 'unconfirmed', flagged: true }),
       sample({ modelCount: 0, onScreen: false, confirmation: null }),
-      sample({ hookMs: 300, readyMs: 1900, violation: 'held message typed into the permission prompt' }),
+      sample({ promptMs: 300, readyMs: 1900, violation: 'held message typed into the permission prompt' }),
     ]);
-    expect(row).toMatchObject({ unflagged: 1, hookP50: 120, hookP95: 300, readyP50: 1900, counts: { once: 2, lost: 2 } });
+    expect(row).toMatchObject({ unflagged: 1, promptP50: 120, promptP95: 300, readyP50: 1900, counts: { once: 2, lost: 2 } });
     expect(formatReport([row])).toContain('Violations:\n- restart: held message typed into the permission prompt');
   });
 });

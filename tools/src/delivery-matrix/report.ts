@@ -13,8 +13,11 @@ export interface Sample {
   readonly latencyMs: number | null;
   /** `runtime.delivery` claimed → accepted (paste, the wait before Enter, Enter), ms. */
   readonly submitMs?: number | null;
-  /** accepted (Enter written) → the agent's UserPromptSubmit hook taken, ms (the confirmation's `latency_ms`). */
-  readonly hookMs?: number | null;
+  /**
+   * claimed → the agent running its UserPromptSubmit hook, ms: claim → accepted, then the
+   * confirmation's `prompt_hook_ms` (the hook's own start-up and transport left out).
+   */
+  readonly promptMs?: number | null;
   /** The sender was told it may not have landed: an `unconfirmed` confirmation, or an `ambiguous`/`failed` delivery. */
   readonly flagged?: boolean;
   /** A fresh launch: the agent's SessionStart hook → this delivery's confirmation, ms. */
@@ -45,8 +48,8 @@ export interface CaseRow {
   readonly p50: number | null;
   readonly p95: number | null;
   readonly submitP50: number | null;
-  readonly hookP50: number | null;
-  readonly hookP95: number | null;
+  readonly promptP50: number | null;
+  readonly promptP95: number | null;
   /** Deliveries that did not land once and were not flagged to the sender (target 0). */
   readonly unflagged: number;
   readonly readyP50: number | null;
@@ -58,7 +61,7 @@ export function summarize(name: string, samples: readonly Sample[]): CaseRow {
   for (const s of samples) counts[classify(s)]++;
   const latencies = samples.flatMap((s) => (s.confirmation === 'confirmed' && s.latencyMs !== null ? [s.latencyMs] : []));
   const numbers = (pick: (s: Sample) => number | null | undefined) => samples.flatMap((s) => (typeof pick(s) === 'number' ? [pick(s)!] : []));
-  const hook = numbers((s) => s.hookMs);
+  const prompt = numbers((s) => s.promptMs);
   return {
     name,
     runs: samples.length,
@@ -67,8 +70,8 @@ export function summarize(name: string, samples: readonly Sample[]): CaseRow {
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
     submitP50: percentile(numbers((s) => s.submitMs), 50),
-    hookP50: percentile(hook, 50),
-    hookP95: percentile(hook, 95),
+    promptP50: percentile(prompt, 50),
+    promptP95: percentile(prompt, 95),
     unflagged: samples.filter((s) => classify(s) !== 'once' && s.flagged !== true).length,
     readyP50: percentile(numbers((s) => s.readyMs), 50),
     violations: samples.flatMap((s) => (s.violation ? [s.violation] : [])),
@@ -79,11 +82,11 @@ const ms = (v: number | null) => (v === null ? '-' : `${Math.round(v)} ms`);
 
 export function formatReport(rows: readonly CaseRow[]): string {
   const head =
-    '| case | runs | once | twice | typed, not submitted | lost | not once and not flagged | confirmed | claim→confirm p50 | p95 | claim→accepted p50 | accepted→prompt hook p50 | p95 | SessionStart→confirmed p50 |';
+    '| case | runs | once | twice | typed, not submitted | lost | not once and not flagged | confirmed | claim→confirm p50 | p95 | claim→accepted p50 | claim→UserPromptSubmit p50 | p95 | SessionStart→confirmed p50 |';
   const lines = rows.map(
     (r) =>
       `| ${r.name} | ${r.runs} | ${r.counts.once} | ${r.counts.twice} | ${r.counts.typed_not_submitted} | ${r.counts.lost} | ${r.unflagged} | ${r.confirmed} | ` +
-      `${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.submitP50)} | ${ms(r.hookP50)} | ${ms(r.hookP95)} | ${ms(r.readyP50)} |`,
+      `${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.submitP50)} | ${ms(r.promptP50)} | ${ms(r.promptP95)} | ${ms(r.readyP50)} |`,
   );
   const violations = rows.flatMap((r) => r.violations.map((v) => `- ${r.name}: ${v}`));
   return [head, `|${'---|'.repeat(14)}`, ...lines, ...(violations.length > 0 ? ['', 'Violations:', ...violations] : [])].join('\n');

@@ -56,8 +56,12 @@ describe('the hand-written hook payload check mirrors the op catalog', () => {
     expect('line' in r && r.line.endsWith('\n') && r.line.indexOf('\n') === r.line.length - 1).toBe(true);
     expect(JSON.parse((r as { line: string }).line)).toEqual({
       v: 1, op: 'runtime_hook_event',
-      args: { group_id: 'g_1', actor_id: 'peer1', runtime: 'claude', launch_token: 'tok', payload: { hook_event_name: 'Stop', session_id: 's' } },
+      args: { group_id: 'g_1', actor_id: 'peer1', runtime: 'claude', launch_token: 'tok', payload: { hook_event_name: 'Stop', session_id: 's' }, fired_at_ms: expect.any(Number) },
     });
+    // When the agent ran the hook: this process's start, which is not after now.
+    const firedAt = JSON.parse((r as { line: string }).line).args.fired_at_ms as number;
+    expect(firedAt).toBeLessThanOrEqual(Date.now());
+    expect(firedAt).toBeGreaterThan(Date.now() - process.uptime() * 1000 - 1000);
     expect(stateRequestLine('claude', { ...env, CCCC_HOOK_LAUNCH_TOKEN: 'x'.repeat(129) }, {})).toEqual({ error: 'launch_token' });
     expect(missingIdentity({ ...env, CCCC_ACTOR_ID: '' })).toEqual(['CCCC_ACTOR_ID']);
     expect(readStateAnswer('{"v":1,"ok":true,"result":{"accepted":true},"error":null}')).toEqual({ accepted: true });

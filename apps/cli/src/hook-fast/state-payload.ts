@@ -58,7 +58,8 @@ export function missingIdentity(env: NodeJS.ProcessEnv): string[] {
 export function stateRequestLine(runtime: StateHookRuntime, env: NodeJS.ProcessEnv, payload: StatePayload): { line: string } | { error: string } {
   const token = env.CCCC_HOOK_LAUNCH_TOKEN ?? '';
   if (token.length > MAX_TOKEN) return { error: 'launch_token' };
-  const args = { group_id: env.CCCC_GROUP_ID, actor_id: env.CCCC_ACTOR_ID, runtime, launch_token: token, payload };
+  // The process's start is when the agent ran the hook (a shell and node's start-up later).
+  const args = { group_id: env.CCCC_GROUP_ID, actor_id: env.CCCC_ACTOR_ID, runtime, launch_token: token, payload, fired_at_ms: Math.round(performance.timeOrigin) };
   return { line: JSON.stringify({ v: 1, op: 'runtime_hook_event', args }) + '\n' };
 }
 

@@ -16,6 +16,7 @@ export function confirmationRecorder(ledgers: Pick<LedgerPool, 'append'>, logger
           state: o.state,
           evidence: o.evidence,
           latency_ms: o.latencyMs,
+          ...(o.promptHookMs === undefined || o.promptHookMs === null ? {} : { prompt_hook_ms: Math.round(o.promptHookMs) }),
         },
       })
       .catch((error: unknown) => {

@@ -152,4 +152,21 @@ describe('delivery confirmations (each submit confirmed by its own prompt hook)'
     expect(brief().slice(2)).toEqual(['m3:unconfirmed:null']);
     expect(c.pending('g', 'peer1')).toBe(1); // the other session's delivery is still open
   });
+
+  it("the agent's own part of the latency: accepted → when it ran its prompt hook, if the hook said (a start after it was taken is not believed)", () => {
+    const e = c.begin('g', 'peer1', session, 'delivery', batch('m1'));
+    c.accepted('g', 'peer1', e, [item('m1')]);
+    now += 400;
+    c.promptSubmitted('g', 'peer1', session, 'ev', promptMarks(prompt('m1')), now - 280);
+    deliver('m2');
+    now += 100;
+    c.promptSubmitted('g', 'peer1', session, 'ev', promptMarks(prompt('m2')), now + 5_000);
+    deliver('m3');
+    c.promptSubmitted('g', 'peer1', session, 'ev', promptMarks(prompt('m3')));
+    expect(out.map((o) => [o.item.sourceEventId, o.latencyMs, o.promptHookMs])).toEqual([
+      ['m1', 400, 120],
+      ['m2', 100, null],
+      ['m3', 0, null],
+    ]);
+  });
 });

@@ -30,6 +30,8 @@ export interface ConfirmationOutcome {
   readonly state: 'confirmed' | 'unconfirmed';
   readonly evidence: string;
   readonly latencyMs: number | null;
+  /** accepted → the agent running its prompt hook, when the hook said when it started. */
+  readonly promptHookMs?: number | null;
 }
 
 export interface Expectation {
@@ -40,6 +42,8 @@ export interface Expectation {
   acceptedAt?: number;
   items?: readonly ConfirmedItem[];
   promptAt?: number;
+  /** When the agent ran the prompt hook (its own clock of the hook's start), if it said. */
+  promptFiredAt?: number;
   promptEvidence?: string;
   /** Its session ended before the submit settled: no prompt hook can confirm it any more. */
   sessionEnded?: boolean;
@@ -103,11 +107,13 @@ export class DeliveryConfirmations implements Disposable {
   }
 
   /** A fenced UserPromptSubmit of the actor's live session was accepted; `marks` are its prompt's line marks when reported. */
-  promptSubmitted(groupId: string, actorId: string, session: object | undefined, evidence: string, marks: readonly string[] | null): void {
+  promptSubmitted(groupId: string, actorId: string, session: object | undefined, evidence: string, marks: readonly string[] | null, firedAtMs: number | null = null): void {
     const open = (this.fifo.get(DeliveryConfirmations.key(groupId, actorId)) ?? []).filter((e) => e.session === session && e.promptAt === undefined);
     const evidenced = marks === null ? open.slice(0, 1) : open.filter((e) => e.mark !== '' && marks.includes(e.mark));
     for (const exp of evidenced) {
       exp.promptAt = this.now();
+      // A hook cannot have started after it was taken: a clock that says so is not believed.
+      if (firedAtMs !== null && firedAtMs <= exp.promptAt) exp.promptFiredAt = firedAtMs;
       exp.promptEvidence = evidence;
       if (exp.acceptedAt !== undefined) this.finish(groupId, actorId, exp, 'confirmed', evidence, Math.max(0, exp.promptAt - exp.acceptedAt));
     }
@@ -164,7 +170,9 @@ export class DeliveryConfirmations implements Disposable {
   private finish(groupId: string, actorId: string, exp: Expectation, state: 'confirmed' | 'unconfirmed', evidence: string, latencyMs: number | null): void {
     if (!this.remove(groupId, actorId, exp, state)) return;
     if (exp.kind !== 'delivery') return;
-    for (const item of exp.items ?? []) this.deps.record({ groupId, actorId, item, state, evidence, latencyMs });
+    // The hook may have started before Enter's write returned (the agent took the paste's end): 0.
+    const promptHookMs = state === 'confirmed' && exp.promptFiredAt !== undefined && exp.acceptedAt !== undefined ? Math.max(0, exp.promptFiredAt - exp.acceptedAt) : null;
+    for (const item of exp.items ?? []) this.deps.record({ groupId, actorId, item, state, evidence, latencyMs, promptHookMs });
   }
 
   private remove(groupId: string, actorId: string, exp: Expectation, as: NonNullable<Expectation['finishedAs']>): boolean {

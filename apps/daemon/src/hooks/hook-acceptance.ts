@@ -17,9 +17,10 @@ export interface HookAcceptanceDeps {
  * now rather than at the next tick.
  */
 export function hookAcceptance(deps: HookAcceptanceDeps): (accepted: HookAccepted) => void {
-  return ({ groupId, actorId, runtime, event, marks }) => {
+  return ({ groupId, actorId, runtime, event, marks, firedAtMs }) => {
     if (event === 'UserPromptSubmit') {
-      deps.confirmations.promptSubmitted(groupId, actorId, deps.runtimes.get(groupId, actorId)?.session, `${runtime}_hook_UserPromptSubmit`, marks);
+      const session = deps.runtimes.get(groupId, actorId)?.session;
+      deps.confirmations.promptSubmitted(groupId, actorId, session, `${runtime}_hook_UserPromptSubmit`, marks, firedAtMs);
     }
     deps.workingState.refreshGroup(groupId, actorId).catch((error) => {
       deps.logger.log('warn', 'working state derivation failed', { group_id: groupId, ...errorFields(error) });

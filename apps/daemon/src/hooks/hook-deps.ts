@@ -10,6 +10,8 @@ export interface HookAccepted {
   readonly event: string;
   /** A UserPromptSubmit's prompt line marks (never its text): read to match deliveries, never stored. */
   readonly marks: readonly string[] | null;
+  /** When the agent ran the hook (the hook process's start, ms since the epoch), when it said. */
+  readonly firedAtMs: number | null;
 }
 
 /** What the hook commit path reaches: the hook channel (state in memory, written through), the locks, the activity fan-out, and who hears an accepted event. */

@@ -16,7 +16,7 @@ export type HookTransition =
  */
 export function commitHookTransition(
   deps: HookDeps,
-  ids: { groupId: string; actorId: string; event: string; marks?: readonly string[] | null },
+  ids: { groupId: string; actorId: string; event: string; marks?: readonly string[] | null; firedAtMs?: number | null },
   before: HookState,
   transition: (entries: readonly ActivityEntry[]) => HookTransition,
 ): Promise<{ accepted: boolean; reason?: string }> {
@@ -32,7 +32,7 @@ export function commitHookTransition(
     }
     await channel.writeActivity(groupId, change.entries);
     await channel.writeHookState(change.state);
-    deps.hookAccepted({ groupId, actorId, runtime: change.state.runtime, event, marks: ids.marks ?? null });
+    deps.hookAccepted({ groupId, actorId, runtime: change.state.runtime, event, marks: ids.marks ?? null, firedAtMs: ids.firedAtMs ?? null });
     deps.activity.publish(groupId, change.entries);
     return { accepted: true };
   });

@@ -204,6 +204,9 @@ describe('working state with provenance (real daemon, real hooks)', () => {
       evidence: 'claude_hook_UserPromptSubmit',
     });
     expect(confirmation.data['latency_ms']).toEqual(expect.any(Number));
+    // The built `cccc hook` says when it started: the agent's own part of the latency, apart.
+    expect(confirmation.data['prompt_hook_ms']).toEqual(expect.any(Number));
+    expect(confirmation.data['prompt_hook_ms'] as number).toBeLessThanOrEqual(confirmation.data['latency_ms'] as number);
     // Exactly one record per delivery: the preamble's own prompt hook did not stand in for it.
     expect(events(fx, gid).filter((e) => e.kind === 'x.cccc.delivery_confirmation')).toHaveLength(1);
     // The JSONL line can be read before its append is acknowledged: ask the op until it is.

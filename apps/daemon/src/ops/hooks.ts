@@ -37,7 +37,8 @@ export function registerHooksOps(router: OpRouter, deps: HooksOpsDeps): void {
       if (!state) return { accepted: false, reason: 'hook_state_unavailable' };
       const session = deps.runtimes.get(gid, aid)?.session;
       const livePid = session && !session.exited ? session.pid : null;
-      return commitHookTransition(deps, { groupId: gid, actorId: aid, event: event.event, marks: args.payload.prompt_marks ?? null }, state, (entries) =>
+      const ids = { groupId: gid, actorId: aid, event: event.event, marks: args.payload.prompt_marks ?? null, firedAtMs: args.fired_at_ms ?? null };
+      return commitHookTransition(deps, ids, state, (entries) =>
         commitHookEvent({
           state,
           entries,

@@ -17,7 +17,13 @@ export const DeliveryConfirmationData = z.looseObject({
   state: DeliveryConfirmationState,
   /** What decided it: the hook event that confirmed, or the window that ran out. */
   evidence: z.string().min(1),
-  /** accepted → UserPromptSubmit in ms; null when unconfirmed. */
+  /** accepted → UserPromptSubmit taken by the daemon, in ms; null when unconfirmed. */
   latency_ms: z.number().int().nonnegative().nullable(),
+  /**
+   * accepted → the agent running its UserPromptSubmit hook (the hook's start), in ms: the
+   * agent's own part of `latency_ms`, without the hook's start-up and transport. Absent when
+   * the hook did not say when it started.
+   */
+  prompt_hook_ms: z.number().int().nonnegative().nullable().optional(),
 });
 export type DeliveryConfirmationData = z.infer<typeof DeliveryConfirmationData>;

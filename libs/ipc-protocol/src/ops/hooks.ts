@@ -69,6 +69,11 @@ export const runtime_hook_event = defineOp({
     runtime: z.enum(['claude', 'codex']),
     launch_token: z.string().min(1).max(128),
     payload: RuntimeHookPayload,
+    /**
+     * When the agent ran this hook: the hook process's start, in ms since the epoch. It times a
+     * prompt hook apart from the hook's own start-up and transport (delivery confirmation).
+     */
+    fired_at_ms: z.number().int().nonnegative().optional(),
   }),
   result: z.object({ accepted: z.boolean(), reason: z.string().optional() }),
 });
