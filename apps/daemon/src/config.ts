@@ -15,6 +15,12 @@ export interface StreamTuning {
 export interface RuntimeTuning {
   /** Pause between a pasted payload and its submit key (REFERENCE_NOTES §3.3: 1.5 s). */
   readonly submitDelayMs: number;
+  /**
+   * Submit by evidence (issue 19, on by default): Enter follows the TUI's answer to the paste
+   * where the runtime has a verified rule, and the preamble gap ends at a hooked agent's prompt
+   * hook. CCCC_SUBMIT_EVIDENCE=0 keeps the fixed waits everywhere (the reference's behaviour).
+   */
+  readonly submitEvidence: boolean;
   /** SIGTERM → SIGKILL grace when stopping an actor's process group. */
   readonly stopGraceMs: number;
   /** Gap after the preamble before the first delivery of a session. */
@@ -70,6 +76,7 @@ function nonNegativeInt(env: NodeJS.ProcessEnv, name: string, fallback: number):
 function runtimeTuning(env: NodeJS.ProcessEnv): RuntimeTuning {
   return {
     submitDelayMs: nonNegativeInt(env, 'CCCC_SUBMIT_DELAY_MS', 1500),
+    submitEvidence: !/^(0|false|no|off)$/i.test(env.CCCC_SUBMIT_EVIDENCE?.trim() ?? ''),
     stopGraceMs: nonNegativeInt(env, 'CCCC_STOP_GRACE_MS', 3000),
     preambleGapMs: nonNegativeInt(env, 'CCCC_PREAMBLE_GAP_MS', 1000),
     deliveryConfirmMs: positiveInt(env, 'CCCC_DELIVERY_CONFIRM_MS', 15_000),

@@ -1,13 +1,19 @@
 import { formatReport } from '../delivery-matrix/report.js';
-import { runMatrix } from '../delivery-matrix/cases.js';
+import { MATRIX_CASES, runMatrix, selectedCases } from '../delivery-matrix/cases.js';
 
 /**
  * `npm run bench -- delivery-matrix`: the fault matrix of issue 19 against the real claude TUI
- * and the fake model; CCCC_MATRIX_RUNS runs per case (20 by default).
+ * and the fake model; CCCC_MATRIX_RUNS runs per case (20 by default), CCCC_MATRIX_CASES to pick
+ * cases by name. Then the baseline measured in the same run: the cases submit by evidence
+ * changes (a ready agent, a fresh launch) with the fixed waits of the reference
+ * (CCCC_SUBMIT_EVIDENCE=0: 1.5 s before Enter, the whole preamble gap).
  */
 export async function benchDeliveryMatrix(): Promise<void> {
   const runs = Number(process.env.CCCC_MATRIX_RUNS ?? 20);
+  const log = (line: string) => console.error(line);
   console.log(`\n## delivery-matrix (real claude, ${runs} runs per case)\n`);
-  const rows = await runMatrix(runs, undefined, (line) => console.error(line));
-  console.log(formatReport(rows));
+  console.log(formatReport(await runMatrix(runs, selectedCases(), log)));
+  const baselineCases = MATRIX_CASES.filter((c) => c.name === 'ready agent' || c.name === 'fresh launch');
+  console.log(`\n### baseline: the same cases with the fixed waits (CCCC_SUBMIT_EVIDENCE=0), ${runs} runs per case\n`);
+  console.log(formatReport(await runMatrix(runs, baselineCases, log, { daemonEnv: { CCCC_SUBMIT_EVIDENCE: '0' } })));
 }

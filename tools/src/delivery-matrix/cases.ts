@@ -69,7 +69,7 @@ export type TeamKind = 'shared' | 'permission' | 'own';
 export interface MatrixCase {
   readonly name: string;
   /** One run (the run's index given) on its team; returns one sample per measured delivery. */
-  run(team: ClaudeTeam | undefined, index: number): Promise<Sample[]>;
+  run(team: ClaudeTeam | undefined, index: number, options: Partial<ClaudeTeamOptions>): Promise<Sample[]>;
   readonly team?: TeamKind;
 }
 
@@ -101,8 +101,8 @@ export const MATRIX_CASES: readonly MatrixCase[] = [
   {
     name: 'fresh launch',
     team: 'own',
-    run: async () => {
-      await using team = await startClaudeTeam({ confirmWindowMs: CONFIRM_WINDOW_MS });
+    run: async (_shared, _index, options) => {
+      await using team = await startClaudeTeam({ confirmWindowMs: CONFIRM_WINDOW_MS, ...options });
       // The agent is ready when its SessionStart hook is taken; the hook state shows it until the next hook.
       let readyAt: number | undefined;
       const watch = setInterval(() => (readyAt ??= team.sessionStartedAt()), 20);
@@ -179,13 +179,18 @@ export function selectedCases(filter = process.env.CCCC_MATRIX_CASES): readonly 
  * an idle agent; starting Claude Code and its preamble turn is most of a case's cost), and a
  * case that owns its team (a fresh launch) starts one per run.
  */
-export async function runMatrix(runs: number, cases: readonly MatrixCase[] = selectedCases(), log: (line: string) => void = () => {}): Promise<CaseRow[]> {
+export async function runMatrix(
+  runs: number,
+  cases: readonly MatrixCase[] = selectedCases(),
+  log: (line: string) => void = () => {},
+  options: Partial<ClaudeTeamOptions> = {},
+): Promise<CaseRow[]> {
   const rows: CaseRow[] = [];
   const teams = new Map<TeamKind, ClaudeTeam>();
   const teamFor = async (kind: TeamKind): Promise<ClaudeTeam | undefined> => {
     if (kind === 'own') return undefined;
     let team = teams.get(kind);
-    if (!team) teams.set(kind, (team = await readyTeam(kind === 'permission' ? { permissionMode: 'default' } : {})));
+    if (!team) teams.set(kind, (team = await readyTeam({ ...options, ...(kind === 'permission' ? { permissionMode: 'default' } : {}) })));
     return team;
   };
   try {
@@ -193,7 +198,7 @@ export async function runMatrix(runs: number, cases: readonly MatrixCase[] = sel
       const samples: Sample[] = [];
       const team = await teamFor(c.team ?? 'shared');
       for (let i = 0; i < runs; i++) {
-        const got = await c.run(team, i);
+        const got = await c.run(team, i, options);
         for (const sample of got) log(`  ${c.name} #${i + 1}: ${sample.trace ?? ''}`);
         samples.push(...got);
       }

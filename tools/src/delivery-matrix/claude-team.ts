@@ -42,6 +42,8 @@ export interface ClaudeTeamOptions {
    * call, so the agent can be made to wait on a permission prompt.
    */
   readonly permissionMode?: 'bypass' | 'default';
+  /** More of the daemon's environment (CCCC_SUBMIT_EVIDENCE=0 for the fixed waits). */
+  readonly daemonEnv?: Readonly<Record<string, string>>;
 }
 
 export async function startClaudeTeam(options: ClaudeTeamOptions): Promise<ClaudeTeam> {
@@ -51,7 +53,7 @@ export async function startClaudeTeam(options: ClaudeTeamOptions): Promise<Claud
   const home = mkdtempSync(join(tmpdir(), 'cccc-matrix-'));
   const agentHome = mkdtempSync(join(tmpdir(), 'cccc-matrix-claude-'));
   const { CCCC_ACTOR_ID: _inherited, ...inherited } = process.env;
-  const env = { ...inherited, CCCC_HOME: home, CCCC_DELIVERY_CONFIRM_MS: String(options.confirmWindowMs) };
+  const env = { ...inherited, ...options.daemonEnv, CCCC_HOME: home, CCCC_DELIVERY_CONFIRM_MS: String(options.confirmWindowMs) };
   const model = await startFakeModel({ steps: [] });
   const cleanup = async () => {
     await run(process.execPath, [CCCC_BIN, 'daemon', 'stop'], { env, timeout: 30_000 }).catch(() => undefined);

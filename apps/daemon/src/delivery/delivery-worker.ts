@@ -104,7 +104,7 @@ export class DeliveryWorker {
       outcome = await terminal.submit(text, {
         submit: actor?.submit ?? runtime.submit,
         submitDelayMs: this.tuning.submitDelayMs,
-        ...(runtime.pasteSettle ? { pasteSettle: runtime.pasteSettle } : {}),
+        ...(runtime.pasteSettle && this.tuning.submitEvidence ? { pasteSettle: runtime.pasteSettle } : {}),
         ...(runtime.submitRepeat ? { submitRepeat: runtime.submitRepeat } : {}),
       });
     } catch (error) {
@@ -175,7 +175,7 @@ export class DeliveryWorker {
     const result = await terminal.submit(text, {
       submit: actor?.submit ?? runtime.submit,
       submitDelayMs: this.tuning.submitDelayMs,
-      ...(runtime.pasteSettle ? { pasteSettle: runtime.pasteSettle } : {}),
+      ...(runtime.pasteSettle && this.tuning.submitEvidence ? { pasteSettle: runtime.pasteSettle } : {}),
       ...(runtime.submitRepeat ? { submitRepeat: runtime.submitRepeat } : {}),
     });
     // Anything but a proven non-write counts as sent: a preamble is never pasted twice.
@@ -188,7 +188,7 @@ export class DeliveryWorker {
     // The gap lets the agent take the preamble up before the first delivery is typed. A hooked
     // session shows when it has (the preamble's prompt hook): the gap ends there, at most the
     // configured gap; any other session waits the whole gap.
-    if (expectation) await waitUntil(this.deps.confirmations.settled(groupId, actorId, session, this.tuning.preambleGapMs), this.tuning.preambleGapMs, this.stopping);
+    if (expectation && this.tuning.submitEvidence) await waitUntil(this.deps.confirmations.settled(groupId, actorId, session, this.tuning.preambleGapMs), this.tuning.preambleGapMs, this.stopping);
     else await pause(this.tuning.preambleGapMs, this.stopping);
   }
 }
