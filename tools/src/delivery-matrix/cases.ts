@@ -19,6 +19,12 @@ async function poll<T>(check: () => T | undefined | Promise<T | undefined>, time
   }
 }
 
+const deliveryStates = (team: ClaudeTeam, eventId: string) =>
+  team
+    .ledger()
+    .flatMap((e) => (isEventOfKind(e, 'runtime.delivery') && e.data.source_event_id === eventId ? [e.data.state] : []))
+    .join(',');
+
 const marker = () => `m${randomBytes(4).toString('hex')}`;
 const idle = (team: ClaudeTeam) => poll(async () => ((await team.workingState()) === 'idle' ? true : undefined), 60_000);
 
@@ -52,12 +58,22 @@ async function measure(team: ClaudeTeam, eventId: string, mark: string): Promise
   };
 }
 
-/** A team whose start-up turn (the preamble) is over. */
+/**
+ * A team whose session has had its preamble and a first message, both turns over: a case's
+ * script then meets the case's own deliveries, never the preamble's turn (which would take a
+ * scripted Bash call and wait on a permission prompt before the case sent anything).
+ */
 async function readyTeam(options: Partial<ClaudeTeamOptions> = {}): Promise<ClaudeTeam> {
   const team = await startClaudeTeam({ confirmWindowMs: CONFIRM_WINDOW_MS, ...options });
-  await poll(() => (team.model.requests.some((r) => r.main) ? true : undefined), 90_000);
-  await idle(team);
-  return team;
+  try {
+    const mark = marker();
+    const sample = await measure(team, await team.send(`warm-up ${mark}`), mark);
+    if (sample.modelCount !== 1) throw new Error(`the warm-up message did not reach the model once: ${sample.trace}`);
+    return team;
+  } catch (error) {
+    await team[Symbol.asyncDispose]();
+    throw error;
+  }
 }
 
 /**
@@ -145,10 +161,15 @@ export const MATRIX_CASES: readonly MatrixCase[] = [
       const mark = marker();
       const id = await t.send(`held ${mark}`);
       await sleep(1_500);
-      const typedIntoPrompt = (await t.screen()).includes(mark) || t.model.countOccurrences(mark) > 0;
+      const screen = await t.screen();
+      const typedIntoPrompt = screen.includes(mark) || t.model.countOccurrences(mark) > 0;
+      const stateThen = await t.workingState();
+      const deliveriesThen = deliveryStates(t, id);
       await t.typeAtTerminal('\r'); // "1. Yes" is the highlighted choice
       const sample = await measure(t, id, mark);
-      return [typedIntoPrompt ? { ...sample, violation: 'the held message was typed while the permission prompt waited' } : sample];
+      if (!typedIntoPrompt) return [sample];
+      const seen = `on screen: ${screen.includes(mark)}, model: ${t.model.countOccurrences(mark)}, state: ${stateThen}, deliveries: ${deliveriesThen}`;
+      return [{ ...sample, violation: `the held message was typed while the permission prompt waited (${seen})` }];
     },
   },
   {
