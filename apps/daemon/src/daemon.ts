@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { HomeLayout } from '@cccc/groups';
+import { HomeLayout, readObservability } from '@cccc/groups';
 import { OpRouter } from '@cccc/ipc-protocol';
 import { IpcServer, daemonPaths, ensureCcccHome, type DaemonEndpoint } from '@cccc/ipc-protocol/node';
 import { KeyedMutex } from './concurrency/keyed-mutex.js';
@@ -19,7 +19,7 @@ import { GroupDocCache } from './kernel/group-cache.js';
 import { LedgerPool } from './kernel/ledger-pool.js';
 import { acquireHomeLock } from './lifecycle/home-lock.js';
 import { removeRuntimeFiles, removeStaleRuntimeFiles, writeRuntimeFiles } from './lifecycle/runtime-files.js';
-import { errorFields, fileLogger, type Logger } from './log.js';
+import { errorFields, fileLogger, LogThreshold, type Logger } from './log.js';
 import { MessagingService } from './messaging/messaging-service.js';
 import { registerCoreOps } from './ops/core.js';
 import { registerDaemonOps } from './ops/index.js';
@@ -51,8 +51,17 @@ export interface StartDaemonOptions {
   readonly logEcho?: NodeJS.WritableStream;
 }
 
+/** The stored `observability.log_level`; a settings file that cannot be read means the default. */
+function observabilityLogLevel(home: string): string {
+  try {
+    return readObservability(new HomeLayout(home)).log_level;
+  } catch {
+    return 'INFO';
+  }
+}
+
 /** The service graph, leaves first. Nothing here touches the disk or the network. */
-function buildServices(config: DaemonConfig, logger: Logger) {
+function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogThreshold) {
   const layout = new HomeLayout(config.home);
   const groups = new GroupDocCache(layout);
   const streams = new StreamHub();
@@ -82,6 +91,7 @@ function buildServices(config: DaemonConfig, logger: Logger) {
   return {
     ...store,
     logger,
+    logThreshold,
     streams,
     globalFeed,
     commits,
@@ -120,7 +130,8 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
   ensureCcccHome(config.home);
   mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
   const lock = acquireHomeLock(config.home);
-  const logger: Logger = fileLogger(paths.log, options.logEcho);
+  const logThreshold = new LogThreshold();
+  const logger: Logger = fileLogger(paths.log, options.logEcho, logThreshold);
   try {
     const stale = removeStaleRuntimeFiles(config.home);
     if (stale.length > 0) logger.log('warn', 'removed runtime files left by a previous daemon', { files: stale });
@@ -136,7 +147,8 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
     const router = new OpRouter({
       onInternalError: (error, op) => logger.log('error', 'internal error in op handler', { op, ...errorFields(error) }),
     });
-    const services = buildServices(config, logger);
+    logThreshold.setFromName(observabilityLogLevel(config.home));
+    const services = buildServices(config, logger, logThreshold);
     registerCoreOps(router, { requestShutdown, executable: config.cliEntry ?? null });
     registerDaemonOps(router, services);
 

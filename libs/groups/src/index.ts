@@ -141,3 +141,8 @@ export {
   type PreambleView,
 } from './prompts.js';
 export { BUILTIN_PREAMBLE, BUILTIN_HELP } from './builtin-prompts.js';
+
+// §8.2 global settings (CCCC_HOME/settings.yaml): observability and Web branding.
+export { DEFAULT_OBSERVABILITY, LOG_LEVEL_NAMES, mergeObservability, applyObservabilityPatch, type Observability } from './global-settings/observability.js';
+export { DEFAULT_PRODUCT_NAME, BRANDING_ASSET_PREFIX, checkBrandingAssetPath, mergeBranding, applyBrandingPatch, type Branding } from './global-settings/branding.js';
+export { readObservability, updateObservability, readBranding, updateBranding } from './global-settings/settings-file.js';

@@ -100,6 +100,18 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
       ],
     },
   },
+  observability_get: { args: {}, required: [], result: { observability: { developer_mode: false, log_level: 'INFO' } } },
+  observability_update: {
+    args: { patch: { developer_mode: true } },
+    required: ['patch'],
+    result: { observability: { developer_mode: true, log_level: 'INFO' } },
+  },
+  branding_get: { args: {}, required: [], result: { branding: { product_name: 'CCCC' } } },
+  branding_update: {
+    args: { patch: { product_name: 'Acme' } },
+    required: ['patch'],
+    result: { branding: { product_name: 'Acme', favicon_asset_path: 'state/web_branding/favicon.svg', updated_at: '2026-11-30T08:42:44.191863Z' } },
+  },
   attach: {
     args: { path: '/home/user/proj1' },
     required: ['path'],
@@ -451,6 +463,16 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     args: { group_id: G, actor_id: 'peer1', cols: 120, rows: 40, attachment_id: 3 },
     required: ['group_id', 'actor_id'],
     result: { group_id: G, actor_id: 'peer1', cols: 120, rows: 40 },
+  },
+  debug_tail_logs: {
+    args: { component: 'daemon', lines: 50 },
+    required: ['component'],
+    result: { component: 'daemon', group_id: '', path: '/home/user/.cccc/daemon/ccccd.log', lines: ['{"level":"info"}'] },
+  },
+  debug_clear_logs: {
+    args: { component: 'daemon' },
+    required: ['component'],
+    result: { component: 'daemon', group_id: '', path: '/home/user/.cccc/daemon/ccccd.log', cleared: true },
   },
   term_attachment_status: {
     args: { group_id: G, actor_id: 'peer1', attachment_id: 3 },
