@@ -69,6 +69,7 @@ describe('cccc mcp (real process, real daemon)', () => {
     const common = [
       'cccc_help', 'cccc_bootstrap', 'cccc_inbox_read', 'cccc_message_history', 'cccc_message_send', 'cccc_message_reply',
       'cccc_message_deliver', 'cccc_reply_request_cancel', 'cccc_file', 'cccc_file_send', 'cccc_context_get', 'cccc_notify', 'cccc_terminal',
+      'cccc_presentation',
     ];
     expect(peerNames).toEqual(common);
     expect(leadTools.map((t) => t.name)).toEqual([...common, 'cccc_group', 'cccc_actor']);
@@ -77,7 +78,7 @@ describe('cccc mcp (real process, real daemon)', () => {
     for (const ro of ['cccc_help', 'cccc_bootstrap', 'cccc_message_history', 'cccc_file', 'cccc_context_get', 'cccc_terminal']) {
       expect(byName[ro]!.annotations?.readOnlyHint, ro).toBe(true);
     }
-    for (const rw of ['cccc_inbox_read', 'cccc_message_send', 'cccc_message_reply', 'cccc_file_send', 'cccc_notify', 'cccc_group', 'cccc_actor']) {
+    for (const rw of ['cccc_inbox_read', 'cccc_message_send', 'cccc_message_reply', 'cccc_file_send', 'cccc_notify', 'cccc_presentation', 'cccc_group', 'cccc_actor']) {
       expect(byName[rw]!.annotations?.readOnlyHint, rw).toBe(false);
     }
     // No tool exposes a principal; cccc_actor's actor_id is the target.
@@ -150,6 +151,24 @@ describe('cccc mcp (real process, real daemon)', () => {
 
     const notified = await call(peer, 'cccc_notify', { message: 'build finished', priority: 'low' });
     expect(notified.structuredContent.event).toMatchObject({ kind: 'system.notify', by: 'peer1' });
+  });
+
+  it('cccc_presentation publishes as the agent, reads the board and clears it', async () => {
+    const { group_id, daemon } = await team();
+    const peer = await mcpAs(group_id, 'peer1');
+    const published = await call(peer, 'cccc_presentation', { action: 'publish', title: 'Results', content: '# green', summary: 'all tests pass' });
+    expect(published.structuredContent).toMatchObject({ slot_id: 'slot-1', card: { published_by: 'peer1', card_type: 'markdown' }, event: { kind: 'presentation.publish', by: 'peer1' } });
+    const linked = await call(peer, 'cccc_presentation', { action: 'publish', slot: 'slot-3', path: 'docs/notes.txt' });
+    expect(linked.structuredContent.card).toMatchObject({ card_type: 'file', content: { mode: 'workspace_link', workspace_rel_path: 'docs/notes.txt' } });
+    const escape = await call(peer, 'cccc_presentation', { action: 'publish', path: 'escape.txt' });
+    expect(escape.structuredContent.error.code).toBe('outside_scope');
+    const board = await call(peer, 'cccc_presentation', { action: 'get' });
+    expect(board.structuredContent.presentation.highlight_slot_id).toBe('slot-3');
+    const cleared = await call(peer, 'cccc_presentation', { action: 'clear', all: 'true' });
+    expect(cleared.structuredContent.cleared_slots).toEqual(['slot-1', 'slot-3']);
+    expect(await daemon.call('presentation_get', { group_id })).toMatchObject({ presentation: { highlight_slot_id: '' } });
+    const spoof = await call(peer, 'cccc_presentation', { action: 'get', by: 'lead' });
+    expect(spoof.structuredContent.error.code).toBe('identity_override_rejected');
   });
 
   it('identity cannot be spoofed through arguments', async () => {

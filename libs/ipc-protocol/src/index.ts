@@ -33,6 +33,7 @@ export {
   SubmitMode,
   RuntimeMode,
   legacyMessageFields,
+  LooseBooleanArg,
 } from './ops/shared.js';
 export { ActorDoc, ActorListEntry, ActorRole, GroupDoc, GroupState, GroupSummary, ScopeEntry } from './ops/documents.js';
 export { ActorPatch } from './ops/actors.js';
@@ -70,3 +71,10 @@ export { BLOB_NAME_PATTERN, BlobUploadOutcome, MAX_BLOB_UPLOAD_BYTES } from './o
 export { RuntimeListEntry, RuntimeTransport } from './ops/runtime.js';
 export { BrandingSettings, ObservabilitySettings } from './ops/observability.js';
 export { LOG_COMPONENTS } from './ops/diagnostics.js';
+export {
+  PresentationCard,
+  PresentationContent,
+  PresentationPublishArgs,
+  PresentationSnapshot,
+  PresentationTable,
+} from './ops/presentation.js';

@@ -3,6 +3,7 @@ import { bootstrap } from './tools/bootstrap.js';
 import { file } from './tools/file.js';
 import { actor, group } from './tools/foreman.js';
 import { fileSend, messageDeliver, messageReply, messageSend, notify, replyRequestCancel } from './tools/messaging.js';
+import { presentation } from './tools/presentation.js';
 import { contextGet, help, inboxRead, messageHistory, terminal } from './tools/reading.js';
 
 /** Every cccc_* tool this server knows, in listing order. */
@@ -20,6 +21,7 @@ export const ALL_TOOLS: readonly Tool[] = [
   contextGet,
   notify,
   terminal,
+  presentation,
   group,
   actor,
 ];

@@ -7,6 +7,7 @@ import { registerDeliveryOps, type DeliveryOpsDeps } from './delivery.js';
 import { registerDebugOps, type DebugOpsDeps } from './debug.js';
 import { registerDebugLogsOps, type DebugLogsOpsDeps } from './debug-logs.js';
 import { registerObservabilityOps, type ObservabilityOpsDeps } from './observability.js';
+import { registerPresentationOps, type PresentationOpsDeps } from './presentation.js';
 import { registerGroupsOps, type GroupsOpsDeps } from './groups.js';
 import { registerHooksOps, type HooksOpsDeps } from './hooks.js';
 import { registerInboxOps, type InboxOpsDeps } from './inbox.js';
@@ -39,7 +40,8 @@ export type DaemonOpsDeps = GroupsOpsDeps &
   ActivityStreamOpsDeps &
   BlobOpsDeps &
   DebugLogsOpsDeps &
-  ObservabilityOpsDeps;
+  ObservabilityOpsDeps &
+  PresentationOpsDeps;
 
 /** Every op module of the daemon, one line each (ping/shutdown live in core.ts). */
 export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
@@ -63,4 +65,5 @@ export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
   registerRuntimeCatalogOps(router);
   registerDebugLogsOps(router, deps);
   registerObservabilityOps(router, deps);
+  registerPresentationOps(router, deps);
 }

@@ -27,6 +27,13 @@ export {
 } from './group.js';
 export { ContextSyncData } from './context.js';
 export {
+  PRESENTATION_SLOT_IDS,
+  PresentationSlotId,
+  PresentationCardType,
+  PresentationPublishData,
+  PresentationClearData,
+} from './presentation.js';
+export {
   DELIVERY_CONFIRMATION_KIND,
   DeliveryConfirmationState,
   DeliveryConfirmationData,

@@ -18,6 +18,7 @@ import {
   GroupUpdateData,
 } from './group.js';
 import { ContextSyncData } from './context.js';
+import { PresentationClearData, PresentationPublishData } from './presentation.js';
 import { DELIVERY_CONFIRMATION_KIND, DeliveryConfirmationData } from './delivery-confirmation.js';
 import { ACTOR_START_PROBLEM_KIND, ActorStartProblemData } from './actor-start-problem.js';
 
@@ -52,6 +53,8 @@ export const kindDataSchemas = {
   'actor.new_session': ActorLifecycleData,
   'actor.activity': ActorActivityData,
   'context.sync': ContextSyncData,
+  'presentation.publish': PresentationPublishData,
+  'presentation.clear': PresentationClearData,
   [DELIVERY_CONFIRMATION_KIND]: DeliveryConfirmationData,
   [ACTOR_START_PROBLEM_KIND]: ActorStartProblemData,
 } as const satisfies Record<string, z.ZodType<Record<string, unknown>>>;

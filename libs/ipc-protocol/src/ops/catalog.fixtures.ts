@@ -33,6 +33,23 @@ export function event<K extends string>(
   };
 }
 
+const presentationSnapshot = {
+  v: 1 as const,
+  updated_at: '2026-11-30T08:42:44.191863Z',
+  highlight_slot_id: '' as const,
+  slots: ([1, 2, 3, 4] as const).map((index) => ({ slot_id: `slot-${index}` as const, index })),
+};
+const markdownCard = {
+  slot_id: 'slot-1' as const,
+  title: 'Weekly',
+  card_type: 'markdown' as const,
+  published_by: 'user',
+  published_at: '2026-11-30T08:42:44.191863Z',
+  source_label: '',
+  source_ref: '',
+  summary: '',
+  content: { mode: 'inline' as const, markdown: '# Weekly' },
+};
 const chat = (mode: 'send' | 'request_reply' | 'mail') => event('chat.message', { text: 'hello peer1', message_mode: mode, to: ['peer1'] });
 const actor = {
   v: 1,
@@ -463,6 +480,36 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     args: { group_id: G, actor_id: 'peer1', cols: 120, rows: 40, attachment_id: 3 },
     required: ['group_id', 'actor_id'],
     result: { group_id: G, actor_id: 'peer1', cols: 120, rows: 40 },
+  },
+  presentation_get: {
+    args: { group_id: G },
+    required: ['group_id'],
+    result: { group_id: G, presentation: presentationSnapshot },
+  },
+  presentation_publish: {
+    args: { group_id: G, slot: 'auto', title: 'Weekly', content: '# Weekly' },
+    required: ['group_id'],
+    result: {
+      group_id: G,
+      slot_id: 'slot-1',
+      card: markdownCard,
+      presentation: { ...presentationSnapshot, highlight_slot_id: 'slot-1', slots: [{ slot_id: 'slot-1', index: 1, card: markdownCard }, ...presentationSnapshot.slots.slice(1)] },
+      replaced: false,
+      event: event('presentation.publish', { slot_id: 'slot-1', title: 'Weekly', card_type: 'markdown', source_label: '', source_ref: '', summary: '' }),
+      event_id: ID,
+    },
+  },
+  presentation_clear: {
+    args: { group_id: G, slot: 'slot-1' },
+    required: ['group_id'],
+    result: {
+      group_id: G,
+      slot_id: 'slot-1',
+      cleared_slots: ['slot-1'],
+      presentation: presentationSnapshot,
+      event: event('presentation.clear', { slot_id: 'slot-1', cleared_all: false, cleared_slots: ['slot-1'] }),
+      event_id: ID,
+    },
   },
   debug_tail_logs: {
     args: { component: 'daemon', lines: 50 },

@@ -4,6 +4,7 @@ import { ping, shutdown } from './core.js';
 import { ledger_compact, ledger_snapshot } from './ledger.js';
 import { events_stream, global_events_stream, term_attach } from './streams.js';
 import { debug_clear_logs, debug_snapshot, debug_tail_logs } from './diagnostics.js';
+import { presentation_clear, presentation_get, presentation_publish } from './presentation.js';
 import { branding_get, branding_update, observability_get, observability_update } from './observability.js';
 import {
   attach,
@@ -151,6 +152,10 @@ export const opCatalog = {
   term_attachment_status,
   debug_tail_logs,
   debug_clear_logs,
+  // §8.13 Presentation
+  presentation_get,
+  presentation_publish,
+  presentation_clear,
   // §8.11 / §8.12 / §8.15
   ledger_snapshot,
   ledger_compact,
