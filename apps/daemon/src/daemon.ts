@@ -21,6 +21,10 @@ import { acquireHomeLock } from './lifecycle/home-lock.js';
 import { removeRuntimeFiles, removeStaleRuntimeFiles, writeRuntimeFiles } from './lifecycle/runtime-files.js';
 import { errorFields, fileLogger, LogThreshold, type Logger } from './log.js';
 import { MessagingService } from './messaging/messaging-service.js';
+import { AutomationScheduler } from './automation/automation-scheduler.js';
+import { AutomationService } from './automation/automation-service.js';
+import { AutomationClock } from './automation/automation-clock.js';
+import type { Dispatch } from './automation/automation-actions.js';
 import { registerCoreOps } from './ops/core.js';
 import { registerDaemonOps } from './ops/index.js';
 import { ActorRuntimeService } from './runtime/actor-runtime-service.js';
@@ -61,7 +65,7 @@ function observabilityLogLevel(home: string): string {
 }
 
 /** The service graph, leaves first. Nothing here touches the disk or the network. */
-function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogThreshold) {
+function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogThreshold, dispatch: Dispatch) {
   const layout = new HomeLayout(config.home);
   const groups = new GroupDocCache(layout);
   const streams = new StreamHub();
@@ -87,6 +91,9 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
   const messaging = new MessagingService({ ...store, commits });
   const context = new ContextService(store);
   const trackedSend = new TrackedSend({ groups, groupLocks, logger, messaging, context });
+  const automationClock = new AutomationClock();
+  const automation = new AutomationService({ ...store, now: () => automationClock.now() });
+  const automationScheduler = new AutomationScheduler({ ...store, logger, automation, dispatch, now: () => automationClock.now() }, config.runtime.automationTickMs);
 
   return {
     ...store,
@@ -108,8 +115,12 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
     messaging,
     context,
     trackedSend,
+    automationClock,
+    automation,
+    automationScheduler,
     /** Stops every service, newest first; ledgers close last. */
     async [Symbol.asyncDispose](): Promise<void> {
+      automationScheduler[Symbol.dispose]();
       streams.closeAll();
       activity.closeAll();
       workingState[Symbol.dispose]();
@@ -148,7 +159,9 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
       onInternalError: (error, op) => logger.log('error', 'internal error in op handler', { op, ...errorFields(error) }),
     });
     logThreshold.setFromName(observabilityLogLevel(config.home));
-    const services = buildServices(config, logger, logThreshold);
+    // Automation actions are ops, dispatched in-process exactly as a client's request would be.
+    const dispatch: Dispatch = async (op, args) => (await router.dispatch({ v: 1, op, args })).response;
+    const services = buildServices(config, logger, logThreshold, dispatch);
     registerCoreOps(router, { requestShutdown, executable: config.cliEntry ?? null });
     registerDaemonOps(router, services);
 
@@ -165,6 +178,8 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
     logger.log('info', 'daemon started', { version: DAEMON_VERSION, endpoint, home: config.home });
     // Orphans of a crashed predecessor are retired before any actor of ours starts.
     await services.actorRuntime.recover();
+    // Clocks are rebased before the first tick: a restart never fires work missed while down.
+    await services.automationScheduler.start();
 
     const stop = (reason = 'stop requested'): Promise<void> => {
       stopping ??= (async () => {

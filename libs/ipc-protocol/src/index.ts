@@ -78,3 +78,13 @@ export {
   PresentationSnapshot,
   PresentationTable,
 } from './ops/presentation.js';
+export {
+  AutomationTrigger,
+  AutomationAction,
+  AutomationRule,
+  AutomationRuleSet,
+  AutomationRuleStatus,
+  AutomationView,
+  AutomationManageAction,
+  NotifyRuleAction,
+} from './ops/automation.js';

@@ -8,6 +8,7 @@ import { registerDebugOps, type DebugOpsDeps } from './debug.js';
 import { registerDebugLogsOps, type DebugLogsOpsDeps } from './debug-logs.js';
 import { registerObservabilityOps, type ObservabilityOpsDeps } from './observability.js';
 import { registerPresentationOps, type PresentationOpsDeps } from './presentation.js';
+import { registerAutomationOps, type AutomationOpsDeps } from './automation.js';
 import { registerGroupsOps, type GroupsOpsDeps } from './groups.js';
 import { registerHooksOps, type HooksOpsDeps } from './hooks.js';
 import { registerInboxOps, type InboxOpsDeps } from './inbox.js';
@@ -41,7 +42,8 @@ export type DaemonOpsDeps = GroupsOpsDeps &
   BlobOpsDeps &
   DebugLogsOpsDeps &
   ObservabilityOpsDeps &
-  PresentationOpsDeps;
+  PresentationOpsDeps &
+  AutomationOpsDeps;
 
 /** Every op module of the daemon, one line each (ping/shutdown live in core.ts). */
 export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
@@ -66,4 +68,5 @@ export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
   registerDebugLogsOps(router, deps);
   registerObservabilityOps(router, deps);
   registerPresentationOps(router, deps);
+  registerAutomationOps(router, deps);
 }

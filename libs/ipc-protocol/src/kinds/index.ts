@@ -21,6 +21,7 @@ export {
   GroupSetActiveScopeData,
   GroupSetStateData,
   GroupSettingsUpdateData,
+  GroupAutomationUpdateData,
   GroupStartData,
   GroupStopData,
   GroupUpdateData,

@@ -33,6 +33,24 @@ export function event<K extends string>(
   };
 }
 
+const standupRule = {
+  id: 'standup',
+  enabled: false,
+  scope: 'group' as const,
+  owner_actor_id: null,
+  to: ['@foreman'],
+  trigger: { kind: 'interval' as const, every_seconds: 900 },
+  action: { kind: 'notify' as const, priority: 'normal' as const, title: 'Stand-up reminder', snippet_ref: 'standup', message: '' },
+};
+const automationView = {
+  group_id: G,
+  ruleset: { rules: [standupRule], snippets: { standup: 'Stand-up: {{actor_names}}' } },
+  status: { standup: { last_fired_at: '', last_error_at: '', last_error: '', next_fire_at: '', completed: false, completed_at: '' } },
+  supported_vars: ['interval_minutes', 'group_title', 'actor_names', 'scheduled_at'],
+  version: 2,
+  server_now: '2026-11-30T08:42:44.191863Z',
+  config_path: '/home/user/.cccc/groups/g_30e7eb3af8cf/group.yaml',
+};
 const presentationSnapshot = {
   v: 1 as const,
   updated_at: '2026-11-30T08:42:44.191863Z',
@@ -480,6 +498,22 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     args: { group_id: G, actor_id: 'peer1', cols: 120, rows: 40, attachment_id: 3 },
     required: ['group_id', 'actor_id'],
     result: { group_id: G, actor_id: 'peer1', cols: 120, rows: 40 },
+  },
+  group_automation_update: {
+    args: { group_id: G, expected_version: 1, ruleset: { rules: [standupRule], snippets: {} } },
+    required: ['group_id', 'ruleset'],
+    result: { ...automationView, event: event('group.automation_update', { rules: ['standup'], snippets: ['standup'], version: 2 }) },
+  },
+  group_automation_state: { args: { group_id: G, by: 'peer1' }, required: ['group_id'], result: automationView },
+  group_automation_manage: {
+    args: { group_id: G, actions: [{ type: 'set_rule_enabled', rule_id: 'standup', enabled: true }] },
+    required: ['group_id', 'actions'],
+    result: { ...automationView, applied_actions: [{ type: 'set_rule_enabled', rule_id: 'standup', enabled: true }], changed: true, event: null },
+  },
+  group_automation_reset_baseline: {
+    args: { group_id: G },
+    required: ['group_id'],
+    result: { ...automationView, event: event('group.automation_update', { rules: ['standup'], snippets: ['standup'], version: 2 }) },
   },
   presentation_get: {
     args: { group_id: G },

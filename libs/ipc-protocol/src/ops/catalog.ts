@@ -4,6 +4,7 @@ import { ping, shutdown } from './core.js';
 import { ledger_compact, ledger_snapshot } from './ledger.js';
 import { events_stream, global_events_stream, term_attach } from './streams.js';
 import { debug_clear_logs, debug_snapshot, debug_tail_logs } from './diagnostics.js';
+import { group_automation_manage, group_automation_reset_baseline, group_automation_state, group_automation_update } from './automation.js';
 import { presentation_clear, presentation_get, presentation_publish } from './presentation.js';
 import { branding_get, branding_update, observability_get, observability_update } from './observability.js';
 import {
@@ -100,6 +101,10 @@ export const opCatalog = {
   actor_notes_get,
   actor_notes_set,
   actor_notes_clear,
+  group_automation_update,
+  group_automation_state,
+  group_automation_manage,
+  group_automation_reset_baseline,
   group_start,
   group_stop,
   // §8.4 Actors
