@@ -21,6 +21,7 @@ import { registerDoctorCommand } from './commands/doctor.js';
 import { registerWebCommands } from './commands/web.js';
 import { registerHookCommands } from './commands/hook.js';
 import { registerPresentCommands } from './commands/present.js';
+import { registerAutomationCommands } from './commands/automation.js';
 
 /** Build the `cccc` command tree; `setExit` records the process exit code. */
 export function buildProgram(setExit: (code: number) => void): Command {
@@ -50,5 +51,6 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerWebCommands(program, setExit);
   registerHookCommands(program, setExit);
   registerPresentCommands(program, setExit);
+  registerAutomationCommands(program, setExit);
   return program;
 }
