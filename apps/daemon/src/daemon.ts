@@ -93,7 +93,10 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
   const trackedSend = new TrackedSend({ groups, groupLocks, logger, messaging, context });
   const automationClock = new AutomationClock();
   const automation = new AutomationService({ ...store, now: () => automationClock.now() });
-  const automationScheduler = new AutomationScheduler({ ...store, logger, automation, dispatch, now: () => automationClock.now() }, config.runtime.automationTickMs);
+  const automationScheduler = new AutomationScheduler(
+    { ...store, logger, automation, dispatch, now: () => automationClock.now(), isRunning: (g, a) => actorRuntime.isRunning(g, a) },
+    config.runtime.automationTickMs,
+  );
 
   return {
     ...store,

@@ -20,3 +20,13 @@ export {
 } from './ruleset.js';
 export { peerView, visibleToPeer, ruleRefusal, type CallerRole } from './access.js';
 export { evaluateRule, afterDue, withError, rebase, ruleStatus, nextFireAt, reconcileState, runsIn, type RuleState, type Evaluation, type GroupRunState } from './engine.js';
+export {
+  builtinSettings,
+  silenceDecision,
+  keepaliveDecision,
+  helpNudgeDecision,
+  declaredNext,
+  type BuiltinSettings,
+  type SilenceDecision,
+  type KeepaliveState,
+} from './builtins.js';

@@ -4,6 +4,8 @@ import type { KeyedMutex } from '../concurrency/keyed-mutex.js';
 import type { GroupDocCache } from '../kernel/group-cache.js';
 import { errorFields, type Logger } from '../log.js';
 import { runAction, type Dispatch } from './automation-actions.js';
+import { runBuiltins } from './automation-builtins.js';
+import type { LedgerPool } from '../kernel/ledger-pool.js';
 import type { AutomationService } from './automation-service.js';
 import { readAutomationState, storedAutomation, writeAutomationState } from './automation-store.js';
 
@@ -15,6 +17,8 @@ export interface AutomationSchedulerDeps {
   readonly automation: AutomationService;
   readonly dispatch: Dispatch;
   readonly now: () => number;
+  readonly ledgers: LedgerPool;
+  readonly isRunning: (groupId: string, actorId: string) => boolean;
 }
 
 /**
@@ -77,26 +81,33 @@ export class AutomationScheduler implements Disposable {
       this.lastState.set(groupId, group.state);
       const state = readAutomationState(layout, groupId);
       const t = now();
-      let dirty = false;
       for (const rule of storedAutomation(group).rules) {
-        const before = state.rules[rule.id] ?? {};
-        const after = rebase(rule, before, t, mode);
-        if (after !== before && JSON.stringify(after) !== JSON.stringify(before)) {
-          state.rules[rule.id] = after;
-          dirty = true;
-        }
+        const before = state.rules[rule.id];
+        const after = rebase(rule, before ?? {}, t, mode);
+        if (before || Object.keys(after).length > 0) state.rules[rule.id] = after;
       }
-      if (dirty) writeAutomationState(layout, groupId, { ...state, [`${mode}_at`]: isoUtc(t) }, isoUtc(t));
+      // The built-ins start over too: silence counts from now, no keepalive or nudge backlog.
+      state['consecutive_silence_count'] = 0;
+      state['last_silence_notify_at'] = isoUtc(t);
+      writeAutomationState(layout, groupId, { ...state, [`${mode}_at`]: isoUtc(t) }, isoUtc(t));
     });
   }
 
   async tickGroup(groupId: string): Promise<void> {
-    const { layout, groups, groupLocks, now, dispatch, automation } = this.deps;
+    const { groups } = this.deps;
     const current = groups.get(groupId).state;
     const previous = this.lastState.get(groupId);
     this.lastState.set(groupId, current);
     if (current === 'paused' || current === 'stopped') return;
     if (previous === 'paused' || previous === 'stopped') await this.rebaseGroup(groupId, 'resume');
+    await this.tickRules(groupId);
+    // The built-ins (silence, keepalive, help nudge) run for active groups only.
+    const group = groups.get(groupId);
+    if (group.state === 'active') await runBuiltins(this.deps, group);
+  }
+
+  private async tickRules(groupId: string): Promise<void> {
+    const { layout, groups, groupLocks, now, dispatch, automation } = this.deps;
 
     // Decide under the lock: clocks established, errors recorded, due slots collected.
     const due = await groupLocks.run(groupId, () => {
