@@ -69,7 +69,7 @@ describe('cccc mcp (real process, real daemon)', () => {
     const common = [
       'cccc_help', 'cccc_bootstrap', 'cccc_inbox_read', 'cccc_message_history', 'cccc_message_send', 'cccc_message_reply',
       'cccc_message_deliver', 'cccc_reply_request_cancel', 'cccc_file', 'cccc_file_send', 'cccc_context_get', 'cccc_notify', 'cccc_terminal',
-      'cccc_presentation',
+      'cccc_presentation', 'cccc_automation',
     ];
     expect(peerNames).toEqual(common);
     expect(leadTools.map((t) => t.name)).toEqual([...common, 'cccc_group', 'cccc_actor']);
@@ -78,7 +78,7 @@ describe('cccc mcp (real process, real daemon)', () => {
     for (const ro of ['cccc_help', 'cccc_bootstrap', 'cccc_message_history', 'cccc_file', 'cccc_context_get', 'cccc_terminal']) {
       expect(byName[ro]!.annotations?.readOnlyHint, ro).toBe(true);
     }
-    for (const rw of ['cccc_inbox_read', 'cccc_message_send', 'cccc_message_reply', 'cccc_file_send', 'cccc_notify', 'cccc_presentation', 'cccc_group', 'cccc_actor']) {
+    for (const rw of ['cccc_inbox_read', 'cccc_message_send', 'cccc_message_reply', 'cccc_file_send', 'cccc_notify', 'cccc_presentation', 'cccc_automation', 'cccc_group', 'cccc_actor']) {
       expect(byName[rw]!.annotations?.readOnlyHint, rw).toBe(false);
     }
     // No tool exposes a principal; cccc_actor's actor_id is the target.
@@ -169,6 +169,24 @@ describe('cccc mcp (real process, real daemon)', () => {
     expect(await daemon.call('presentation_get', { group_id })).toMatchObject({ presentation: { highlight_slot_id: '' } });
     const spoof = await call(peer, 'cccc_presentation', { action: 'get', by: 'lead' });
     expect(spoof.structuredContent.error.code).toBe('identity_override_rejected');
+  });
+
+  it('cccc_automation: agents read reminders; a peer manages only its own personal notify rule', async () => {
+    const { group_id } = await team();
+    const peer = await mcpAs(group_id, 'peer1');
+    const lead = await mcpAs(group_id, 'lead');
+    const state = await call(peer, 'cccc_automation', { action: 'state' });
+    expect(state.structuredContent).toMatchObject({ version: 1, supported_vars: ['interval_minutes', 'group_title', 'actor_names', 'scheduled_at'] });
+    const rule = { id: 'stretch', scope: 'personal', owner_actor_id: 'peer1', to: ['peer1'], trigger: { kind: 'interval', every_seconds: 3600 }, action: { kind: 'notify', message: 'stand up' } };
+    const mine = await call(peer, 'cccc_automation', { action: 'manage', expected_version: 1, actions: [{ type: 'create_rule', rule }] });
+    expect(mine.structuredContent).toMatchObject({ changed: true, version: 2 });
+    const group = await call(peer, 'cccc_automation', { action: 'manage', actions: [{ type: 'create_rule', rule: { ...rule, id: 'all', scope: 'group', to: ['@all'] } }] });
+    expect(group.structuredContent.error.code).toBe('permission_denied');
+    const pause = { id: 'pause', trigger: { kind: 'at', at: '2030-01-01T00:00:00Z' }, action: { kind: 'group_state', state: 'paused' } };
+    const foreman = await call(lead, 'cccc_automation', { action: 'manage', actions: [{ type: 'create_rule', rule: pause }] });
+    expect(foreman.structuredContent.error.code).toBe('permission_denied');
+    const stale = await call(lead, 'cccc_automation', { action: 'manage', expected_version: 1, actions: [{ type: 'set_rule_enabled', rule_id: 'standup', enabled: true }] });
+    expect(stale.structuredContent.error.code).toBe('version_conflict');
   });
 
   it('identity cannot be spoofed through arguments', async () => {
