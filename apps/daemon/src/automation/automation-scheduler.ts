@@ -1,4 +1,4 @@
-import { afterDue, evaluateRule, isoUtc, rebase, withError, type GroupRunState } from '@cccc/automation';
+import { afterDue, builtinSettings, evaluateRule, isoUtc, rebase, withError, type GroupRunState } from '@cccc/automation';
 import { readRegistry, type HomeLayout } from '@cccc/groups';
 import type { KeyedMutex } from '../concurrency/keyed-mutex.js';
 import type { GroupDocCache } from '../kernel/group-cache.js';
@@ -7,7 +7,7 @@ import { runAction, type Dispatch } from './automation-actions.js';
 import { runBuiltins } from './automation-builtins.js';
 import type { LedgerPool } from '../kernel/ledger-pool.js';
 import type { AutomationService } from './automation-service.js';
-import { readAutomationState, storedAutomation, writeAutomationState } from './automation-store.js';
+import { readAutomationState, readAutomationStateText, storedAutomation, writeAutomationState } from './automation-store.js';
 
 export interface AutomationSchedulerDeps {
   readonly layout: HomeLayout;
@@ -79,13 +79,22 @@ export class AutomationScheduler implements Disposable {
     await groupLocks.run(groupId, () => {
       const group = groups.get(groupId);
       this.lastState.set(groupId, group.state);
+      const existed = readAutomationStateText(layout, groupId) !== undefined;
       const state = readAutomationState(layout, groupId);
       const t = now();
+      let touched = false;
       for (const rule of storedAutomation(group).rules) {
         const before = state.rules[rule.id];
         const after = rebase(rule, before ?? {}, t, mode);
-        if (before || Object.keys(after).length > 0) state.rules[rule.id] = after;
+        if (before || Object.keys(after).length > 0) {
+          state.rules[rule.id] = after;
+          touched = true;
+        }
       }
+      // A group with no automation state and nothing to rebase keeps no file.
+      const s = builtinSettings((group as Record<string, unknown>)['automation']);
+      const builtinsOn = s.silence_timeout_seconds > 0 || s.keepalive_delay_seconds > 0 || (s.help_nudge_interval_seconds > 0 && s.help_nudge_min_messages > 0);
+      if (!existed && !touched && !builtinsOn) return;
       // The built-ins start over too: silence counts from now, no keepalive or nudge backlog.
       state['consecutive_silence_count'] = 0;
       state['last_silence_notify_at'] = isoUtc(t);
