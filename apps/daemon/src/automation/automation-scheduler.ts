@@ -25,7 +25,8 @@ export interface AutomationSchedulerDeps {
  * The one scheduler (§8.3), owned by the daemon that holds the home lock: every tick it reads
  * each group's rules and state/automation.json, decides with the pure engine, runs what is due
  * outside the group lock, and records the outcome. A daemon start rebases every clock
- * ('restart'); a group leaving paused/stopped rebases its clocks ('resume'): nothing catches up.
+ * ('restart'); a group leaving paused/stopped, or going from idle to active, rebases its clocks
+ * ('resume'): nothing catches up.
  */
 export class AutomationScheduler implements Disposable {
   private timer: NodeJS.Timeout | undefined;
@@ -108,7 +109,8 @@ export class AutomationScheduler implements Disposable {
     const previous = this.lastState.get(groupId);
     this.lastState.set(groupId, current);
     if (current === 'paused' || current === 'stopped') return;
-    if (previous === 'paused' || previous === 'stopped') await this.rebaseGroup(groupId, 'resume');
+    // Back to work from paused/stopped (nothing ran) or idle (the stand-up did not): rebase.
+    if (previous === 'paused' || previous === 'stopped' || (previous === 'idle' && current === 'active')) await this.rebaseGroup(groupId, 'resume');
     await this.tickRules(groupId);
     // The built-ins (silence, keepalive, help nudge) run for active groups only.
     const group = groups.get(groupId);

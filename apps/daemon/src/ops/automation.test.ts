@@ -291,6 +291,14 @@ describe('group automation (§8.3)', () => {
       clock().set(T0 + 61_000);
       await tick();
       expect(notifies(gid).map((e) => e.data['context'])).toEqual([{ rule_id: 'mine', scheduled_at: '2026-12-02T12:01:00Z' }]);
+      // Back to active: the stand-up's missed slot is not caught up; its clock starts again.
+      await d.call('group_set_state', { group_id: gid, state: 'active' });
+      clock().set(T0 + 3 * MIN + 30_000);
+      await tick();
+      expect(notifies(gid).map((e) => e.data['context'])).toEqual([{ rule_id: 'mine', scheduled_at: '2026-12-02T12:01:00Z' }]);
+      clock().set(T0 + 4 * MIN + 31_000);
+      await tick();
+      expect(notifies(gid).filter((e) => (e.data['context'] as { rule_id: string }).rule_id === 'standup')).toHaveLength(1);
     });
 
     it('cron with a time zone fires at the local minute', async () => {
