@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtinSettings, declaredNext, helpNudgeDecision, keepaliveDecision, silenceDecision } from './builtins.js';
+import { actorIdleDecision, builtinSettings, declaredNext, helpNudgeDecision, keepaliveDecision, silenceDecision } from './builtins.js';
 import { parseRfc3339 } from './time.js';
 
 const T0 = Date.parse('2026-12-02T12:00:00Z');
@@ -8,6 +8,7 @@ const S = 1000;
 describe('built-in automation settings', () => {
   it('a new group stores zeros (off); a missing key takes the reference default', () => {
     expect(builtinSettings({ keepalive_delay_seconds: 0, silence_timeout_seconds: 0, help_nudge_interval_seconds: 0, help_nudge_min_messages: 0 })).toEqual({
+      actor_idle_timeout_seconds: 0,
       keepalive_delay_seconds: 0,
       keepalive_max_per_actor: 3,
       silence_timeout_seconds: 0,
@@ -60,5 +61,15 @@ describe('help nudge', () => {
     expect(helpNudgeDecision({ ...base, lastNudgeMs: T0, messagesSince: 5, nowMs: T0 + 599 * S })).toBe('wait');
     expect(helpNudgeDecision({ ...base, lastNudgeMs: T0, messagesSince: 2, nowMs: T0 + 600 * S })).toBe('wait');
     expect(helpNudgeDecision({ ...base, lastNudgeMs: T0, messagesSince: 3, nowMs: T0 + 600 * S })).toBe('due');
+  });
+});
+
+describe('actor idle', () => {
+  it('reports after the timeout since the later of activity and first sight, once per timeout', () => {
+    expect(actorIdleDecision({ timeoutSeconds: 0, sinceMs: T0, nowMs: T0 + 3600 * S })).toBe('off');
+    expect(actorIdleDecision({ timeoutSeconds: 300, sinceMs: T0, nowMs: T0 + 299 * S })).toBe('wait');
+    expect(actorIdleDecision({ timeoutSeconds: 300, sinceMs: T0, nowMs: T0 + 300 * S })).toBe('due');
+    expect(actorIdleDecision({ timeoutSeconds: 300, sinceMs: T0, lastNotifyMs: T0 + 300 * S, nowMs: T0 + 500 * S })).toBe('wait');
+    expect(actorIdleDecision({ timeoutSeconds: 300, sinceMs: T0, lastNotifyMs: T0 + 300 * S, nowMs: T0 + 600 * S })).toBe('due');
   });
 });

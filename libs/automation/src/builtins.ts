@@ -3,6 +3,7 @@
 // nudges. Pure decisions; the daemon reads the ledger and sends the notifications.
 
 export interface BuiltinSettings {
+  readonly actor_idle_timeout_seconds: number;
   readonly keepalive_delay_seconds: number;
   readonly keepalive_max_per_actor: number;
   readonly silence_timeout_seconds: number;
@@ -15,6 +16,7 @@ export interface BuiltinSettings {
  * keepalive, silence and help nudge, so they are off until a user turns them on.
  */
 const DEFAULTS: BuiltinSettings = {
+  actor_idle_timeout_seconds: 0,
   keepalive_delay_seconds: 120,
   keepalive_max_per_actor: 3,
   silence_timeout_seconds: 0,
@@ -99,5 +101,18 @@ export function helpNudgeDecision(input: { intervalSeconds: number; minMessages:
   if (intervalSeconds <= 0 || minMessages <= 0) return 'off';
   if (lastNudgeMs === undefined) return 'establish';
   if (nowMs - lastNudgeMs < intervalSeconds * 1000 || messagesSince < minMessages) return 'wait';
+  return 'due';
+}
+
+/**
+ * Actor idle: a running actor (not the foreman) with nothing in the ledger for `timeout` since
+ * the later of its last event and the moment it was first seen running (or the last
+ * resume/restart) is reported to the foreman, at most once per timeout.
+ */
+export function actorIdleDecision(input: { timeoutSeconds: number; sinceMs: number; lastNotifyMs?: number; nowMs: number }): 'off' | 'wait' | 'due' {
+  const { timeoutSeconds, sinceMs, lastNotifyMs, nowMs } = input;
+  if (timeoutSeconds <= 0) return 'off';
+  if (nowMs - sinceMs < timeoutSeconds * 1000) return 'wait';
+  if (lastNotifyMs !== undefined && nowMs - lastNotifyMs < timeoutSeconds * 1000) return 'wait';
   return 'due';
 }

@@ -25,6 +25,7 @@ export {
   silenceDecision,
   keepaliveDecision,
   helpNudgeDecision,
+  actorIdleDecision,
   declaredNext,
   type BuiltinSettings,
   type SilenceDecision,

@@ -1,5 +1,5 @@
 import type { LedgerEvent } from '@cccc/ledger';
-import { builtinSettings, declaredNext, helpNudgeDecision, isoUtc, keepaliveDecision, parseRfc3339, silenceDecision, type KeepaliveState } from '@cccc/automation';
+import { actorIdleDecision, builtinSettings, declaredNext, helpNudgeDecision, isoUtc, keepaliveDecision, parseRfc3339, silenceDecision, type KeepaliveState } from '@cccc/automation';
 import { foremanOf, isVisibleActor, toMatchesActor, type GroupDoc, type HomeLayout } from '@cccc/groups';
 import type { KeyedMutex } from '../concurrency/keyed-mutex.js';
 import type { LedgerPool } from '../kernel/ledger-pool.js';
@@ -28,6 +28,9 @@ const QUIET_REPLY_KINDS = new Set(['silence_check', 'auto_idle']);
 
 interface ActorBuiltinState extends KeepaliveState {
   help_last_nudge_at?: string;
+  /** When the actor was first seen running (its idle clock starts there at the latest). */
+  idle_clock_at?: string;
+  last_idle_notify_at?: string;
 }
 
 type BuiltinState = AutomationStateFile & {
@@ -48,7 +51,14 @@ const tsOf = (e: LedgerEvent) => parseRfc3339(e.ts) ?? Date.parse(e.ts);
 
 export async function runBuiltins(deps: BuiltinDeps, group: GroupDoc): Promise<void> {
   const settings = builtinSettings((group as Record<string, unknown>)['automation']);
-  if (settings.silence_timeout_seconds <= 0 && settings.keepalive_delay_seconds <= 0 && (settings.help_nudge_interval_seconds <= 0 || settings.help_nudge_min_messages <= 0)) return;
+  if (
+    settings.actor_idle_timeout_seconds <= 0 &&
+    settings.silence_timeout_seconds <= 0 &&
+    settings.keepalive_delay_seconds <= 0 &&
+    (settings.help_nudge_interval_seconds <= 0 || settings.help_nudge_min_messages <= 0)
+  ) {
+    return;
+  }
   const gid = group.group_id;
   const store = await deps.ledgers.get(gid);
   const notifies: Array<Record<string, unknown>> = [];
@@ -102,6 +112,40 @@ export async function runBuiltins(deps: BuiltinDeps, group: GroupDoc): Promise<v
 
     for (const actor of actors) {
       const st = (actorStates[actor.id] ??= {});
+      // Actor idle: a running non-foreman actor with no ledger event for the timeout → the foreman hears.
+      if (settings.actor_idle_timeout_seconds > 0 && foreman && actor.id !== foreman.id) {
+        if (!deps.isRunning(gid, actor.id)) {
+          if (st.idle_clock_at) {
+            delete st.idle_clock_at;
+            dirty = true;
+          }
+        } else {
+          if (!st.idle_clock_at) {
+            st.idle_clock_at = isoUtc(now);
+            dirty = true;
+          }
+          let lastEvent: number | undefined;
+          for (const e of recent(store.readBackward())) {
+            if (e.by === actor.id) {
+              lastEvent = tsOf(e);
+              break;
+            }
+          }
+          const since = Math.max(lastEvent ?? 0, parseRfc3339(st.idle_clock_at) ?? now, baseline ?? 0);
+          const lastNotify = parseRfc3339(st.last_idle_notify_at);
+          const d = actorIdleDecision({ timeoutSeconds: settings.actor_idle_timeout_seconds, sinceMs: since, ...(lastNotify !== undefined ? { lastNotifyMs: lastNotify } : {}), nowMs: now });
+          if (d === 'due') {
+            st.last_idle_notify_at = isoUtc(now);
+            dirty = true;
+            notifies.push({
+              kind: 'actor_idle',
+              title: `Actor ${actor.id} may need attention`,
+              message: `${actor.id} has done nothing visible for ${Math.floor((now - since) / 1000)}s. It may be stuck or waiting for input.`,
+              target_actor_id: foreman.id,
+            });
+          }
+        }
+      }
       // Keepalive: the actor's latest message declared "Next: …" and it has gone quiet.
       if (settings.keepalive_delay_seconds > 0 && deps.isRunning(gid, actor.id)) {
         let next: { text: string; ms: number } | undefined;

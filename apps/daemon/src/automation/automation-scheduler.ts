@@ -94,7 +94,7 @@ export class AutomationScheduler implements Disposable {
       }
       // A group with no automation state and nothing to rebase keeps no file.
       const s = builtinSettings((group as Record<string, unknown>)['automation']);
-      const builtinsOn = s.silence_timeout_seconds > 0 || s.keepalive_delay_seconds > 0 || (s.help_nudge_interval_seconds > 0 && s.help_nudge_min_messages > 0);
+      const builtinsOn = s.actor_idle_timeout_seconds > 0 || s.silence_timeout_seconds > 0 || s.keepalive_delay_seconds > 0 || (s.help_nudge_interval_seconds > 0 && s.help_nudge_min_messages > 0);
       if (!existed && !touched && !builtinsOn) return;
       // The built-ins start over too: silence counts from now, no keepalive or nudge backlog.
       state['consecutive_silence_count'] = 0;

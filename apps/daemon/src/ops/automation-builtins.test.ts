@@ -93,4 +93,21 @@ describe('built-in automation settings', () => {
     expect(notifies(gid, 'keepalive')).toHaveLength(1);
     await d.call('group_stop', { group_id: gid });
   });
+
+  it('actor idle: a running peer quiet for the timeout is reported to the foreman, once per timeout', async () => {
+    const gid = await fakeAgentGroup(d, { lead: [], peer1: [] });
+    await d.call('group_settings_update', { group_id: gid, patch: { actor_idle_timeout_seconds: 60 } });
+    await d.call('group_start', { group_id: gid });
+    const t = Date.now();
+    await tickAt(t);
+    await tickAt(t + 59_000);
+    expect(notifies(gid, 'actor_idle')).toEqual([]);
+    await tickAt(t + 61_000);
+    expect(notifies(gid, 'actor_idle').map((e) => e.data)).toEqual([expect.objectContaining({ target_actor_id: 'lead', title: 'Actor peer1 may need attention' })]);
+    await tickAt(t + 90_000);
+    expect(notifies(gid, 'actor_idle')).toHaveLength(1);
+    await tickAt(t + 122_000);
+    expect(notifies(gid, 'actor_idle')).toHaveLength(2);
+    await d.call('group_stop', { group_id: gid });
+  });
 });
