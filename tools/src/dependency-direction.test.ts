@@ -20,6 +20,7 @@ const LAYER: Record<string, number> = {
   '@cccc/voice': 1,
   '@cccc/group-space': 1,
   '@cccc/mcp': 1,
+  '@cccc/automation': 1,
   '@cccc/pty-runtime': 2,
   '@cccc/daemon': 3,
   '@cccc/web': 3,

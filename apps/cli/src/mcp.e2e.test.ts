@@ -69,6 +69,7 @@ describe('cccc mcp (real process, real daemon)', () => {
     const common = [
       'cccc_help', 'cccc_bootstrap', 'cccc_inbox_read', 'cccc_message_history', 'cccc_message_send', 'cccc_message_reply',
       'cccc_message_deliver', 'cccc_reply_request_cancel', 'cccc_file', 'cccc_file_send', 'cccc_context_get', 'cccc_notify', 'cccc_terminal',
+      'cccc_presentation', 'cccc_automation',
     ];
     expect(peerNames).toEqual(common);
     expect(leadTools.map((t) => t.name)).toEqual([...common, 'cccc_group', 'cccc_actor']);
@@ -77,7 +78,7 @@ describe('cccc mcp (real process, real daemon)', () => {
     for (const ro of ['cccc_help', 'cccc_bootstrap', 'cccc_message_history', 'cccc_file', 'cccc_context_get', 'cccc_terminal']) {
       expect(byName[ro]!.annotations?.readOnlyHint, ro).toBe(true);
     }
-    for (const rw of ['cccc_inbox_read', 'cccc_message_send', 'cccc_message_reply', 'cccc_file_send', 'cccc_notify', 'cccc_group', 'cccc_actor']) {
+    for (const rw of ['cccc_inbox_read', 'cccc_message_send', 'cccc_message_reply', 'cccc_file_send', 'cccc_notify', 'cccc_presentation', 'cccc_automation', 'cccc_group', 'cccc_actor']) {
       expect(byName[rw]!.annotations?.readOnlyHint, rw).toBe(false);
     }
     // No tool exposes a principal; cccc_actor's actor_id is the target.
@@ -150,6 +151,42 @@ describe('cccc mcp (real process, real daemon)', () => {
 
     const notified = await call(peer, 'cccc_notify', { message: 'build finished', priority: 'low' });
     expect(notified.structuredContent.event).toMatchObject({ kind: 'system.notify', by: 'peer1' });
+  });
+
+  it('cccc_presentation publishes as the agent, reads the board and clears it', async () => {
+    const { group_id, daemon } = await team();
+    const peer = await mcpAs(group_id, 'peer1');
+    const published = await call(peer, 'cccc_presentation', { action: 'publish', title: 'Results', content: '# green', summary: 'all tests pass' });
+    expect(published.structuredContent).toMatchObject({ slot_id: 'slot-1', card: { published_by: 'peer1', card_type: 'markdown' }, event: { kind: 'presentation.publish', by: 'peer1' } });
+    const linked = await call(peer, 'cccc_presentation', { action: 'publish', slot: 'slot-3', path: 'docs/notes.txt' });
+    expect(linked.structuredContent.card).toMatchObject({ card_type: 'file', content: { mode: 'workspace_link', workspace_rel_path: 'docs/notes.txt' } });
+    const escape = await call(peer, 'cccc_presentation', { action: 'publish', path: 'escape.txt' });
+    expect(escape.structuredContent.error.code).toBe('outside_scope');
+    const board = await call(peer, 'cccc_presentation', { action: 'get' });
+    expect(board.structuredContent.presentation.highlight_slot_id).toBe('slot-3');
+    const cleared = await call(peer, 'cccc_presentation', { action: 'clear', all: 'true' });
+    expect(cleared.structuredContent.cleared_slots).toEqual(['slot-1', 'slot-3']);
+    expect(await daemon.call('presentation_get', { group_id })).toMatchObject({ presentation: { highlight_slot_id: '' } });
+    const spoof = await call(peer, 'cccc_presentation', { action: 'get', by: 'lead' });
+    expect(spoof.structuredContent.error.code).toBe('identity_override_rejected');
+  });
+
+  it('cccc_automation: agents read reminders; a peer manages only its own personal notify rule', async () => {
+    const { group_id } = await team();
+    const peer = await mcpAs(group_id, 'peer1');
+    const lead = await mcpAs(group_id, 'lead');
+    const state = await call(peer, 'cccc_automation', { action: 'state' });
+    expect(state.structuredContent).toMatchObject({ version: 1, supported_vars: ['interval_minutes', 'group_title', 'actor_names', 'scheduled_at'] });
+    const rule = { id: 'stretch', scope: 'personal', owner_actor_id: 'peer1', to: ['peer1'], trigger: { kind: 'interval', every_seconds: 3600 }, action: { kind: 'notify', message: 'stand up' } };
+    const mine = await call(peer, 'cccc_automation', { action: 'manage', expected_version: 1, actions: [{ type: 'create_rule', rule }] });
+    expect(mine.structuredContent).toMatchObject({ changed: true, version: 2 });
+    const group = await call(peer, 'cccc_automation', { action: 'manage', actions: [{ type: 'create_rule', rule: { ...rule, id: 'all', scope: 'group', to: ['@all'] } }] });
+    expect(group.structuredContent.error.code).toBe('permission_denied');
+    const pause = { id: 'pause', trigger: { kind: 'at', at: '2030-01-01T00:00:00Z' }, action: { kind: 'group_state', state: 'paused' } };
+    const foreman = await call(lead, 'cccc_automation', { action: 'manage', actions: [{ type: 'create_rule', rule: pause }] });
+    expect(foreman.structuredContent.error.code).toBe('permission_denied');
+    const stale = await call(lead, 'cccc_automation', { action: 'manage', expected_version: 1, actions: [{ type: 'set_rule_enabled', rule_id: 'standup', enabled: true }] });
+    expect(stale.structuredContent.error.code).toBe('version_conflict');
   });
 
   it('identity cannot be spoofed through arguments', async () => {

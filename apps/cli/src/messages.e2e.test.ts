@@ -125,3 +125,27 @@ describe('cccc notify (real daemon)', () => {
     expect(targeted.stdout).toMatch(/system\.notify by user \[[0-9a-f]{8}\] → peer1 \(handoff\): your turn/);
   });
 });
+
+describe('cccc present (real daemon)', () => {
+  it('publishes cards, shows the board, clears slots', async () => {
+    await team();
+    const md = await cli.json(['present', 'publish', '# green', '--title', 'CI', '--summary', 'all pass']);
+    expect(md).toMatchObject({ slot_id: 'slot-1', replaced: false, card: { card_type: 'markdown', title: 'CI', summary: 'all pass' }, event: { kind: 'presentation.publish' } });
+    const table = await cli.cccc(['present', 'publish', '--slot', 'slot-3', '--table', '[{"k":"v"}]', '--title', 'Numbers']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain('published slot-3: [table] Numbers');
+    const shown = await cli.cccc(['present', 'show']);
+    expect(shown.stdout.split('\n').slice(0, 4)).toEqual([
+      expect.stringMatching(/^ slot-1  \[markdown\] CI \(by user, .*\) — all pass$/),
+      ' slot-2  (empty)',
+      expect.stringMatching(/^\*slot-3  \[table\] Numbers/),
+      ' slot-4  (empty)',
+    ]);
+    const bad = await cli.cccc(['present', 'publish', '--url', 'javascript:alert(1)']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('invalid_card');
+    expect((await cli.json(['present', 'clear', 'slot-1'])).cleared_slots).toEqual(['slot-1']);
+    expect((await cli.cccc(['present', 'clear', '--all'])).stdout).toContain('cleared slot-3');
+    expect((await cli.json(['present', 'show'])).presentation.slots.every((s: { card?: unknown }) => !s.card)).toBe(true);
+  });
+});

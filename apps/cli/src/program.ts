@@ -20,6 +20,8 @@ import { registerRuntimeCommands } from './commands/runtime.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerWebCommands } from './commands/web.js';
 import { registerHookCommands } from './commands/hook.js';
+import { registerPresentCommands } from './commands/present.js';
+import { registerAutomationCommands } from './commands/automation.js';
 
 /** Build the `cccc` command tree; `setExit` records the process exit code. */
 export function buildProgram(setExit: (code: number) => void): Command {
@@ -48,5 +50,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerDoctorCommand(program, setExit);
   registerWebCommands(program, setExit);
   registerHookCommands(program, setExit);
+  registerPresentCommands(program, setExit);
+  registerAutomationCommands(program, setExit);
   return program;
 }

@@ -39,6 +39,8 @@ export interface RuntimeTuning {
    * starts wait this long, for all actors at once, before answering; 0 answers at spawn.
    */
   readonly earlyExitWindowMs: number;
+  /** Period of the automation scheduler's tick (CCCC_AUTOMATION_TICK_MS, 5 s; 0: no timer, ticks are driven by hand). */
+  readonly automationTickMs: number;
 }
 
 /** What the socket server tolerates from peers (issue 20). */
@@ -82,6 +84,7 @@ function runtimeTuning(env: NodeJS.ProcessEnv): RuntimeTuning {
     deliveryConfirmMs: positiveInt(env, 'CCCC_DELIVERY_CONFIRM_MS', 15_000),
     stopDrainMs: nonNegativeInt(env, 'CCCC_STOP_DRAIN_MS', 5000),
     workingStateTickMs: positiveInt(env, 'CCCC_WORKING_STATE_TICK_MS', 1000),
+    automationTickMs: nonNegativeInt(env, 'CCCC_AUTOMATION_TICK_MS', 5000),
     earlyExitWindowMs: nonNegativeInt(env, 'CCCC_EARLY_EXIT_WINDOW_MS', 1500),
   };
 }

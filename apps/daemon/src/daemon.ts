@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { HomeLayout } from '@cccc/groups';
+import { HomeLayout, readObservability } from '@cccc/groups';
 import { OpRouter } from '@cccc/ipc-protocol';
 import { IpcServer, daemonPaths, ensureCcccHome, type DaemonEndpoint } from '@cccc/ipc-protocol/node';
 import { KeyedMutex } from './concurrency/keyed-mutex.js';
@@ -19,8 +19,12 @@ import { GroupDocCache } from './kernel/group-cache.js';
 import { LedgerPool } from './kernel/ledger-pool.js';
 import { acquireHomeLock } from './lifecycle/home-lock.js';
 import { removeRuntimeFiles, removeStaleRuntimeFiles, writeRuntimeFiles } from './lifecycle/runtime-files.js';
-import { errorFields, fileLogger, type Logger } from './log.js';
+import { errorFields, fileLogger, LogThreshold, type Logger } from './log.js';
 import { MessagingService } from './messaging/messaging-service.js';
+import { AutomationScheduler } from './automation/automation-scheduler.js';
+import { AutomationService } from './automation/automation-service.js';
+import { AutomationClock } from './automation/automation-clock.js';
+import type { Dispatch } from './automation/automation-actions.js';
 import { registerCoreOps } from './ops/core.js';
 import { registerDaemonOps } from './ops/index.js';
 import { ActorRuntimeService } from './runtime/actor-runtime-service.js';
@@ -52,8 +56,17 @@ export interface StartDaemonOptions {
   readonly logEcho?: NodeJS.WritableStream;
 }
 
+/** The stored `observability.log_level`; a settings file that cannot be read means the default. */
+function observabilityLogLevel(home: string): string {
+  try {
+    return readObservability(new HomeLayout(home)).log_level;
+  } catch {
+    return 'INFO';
+  }
+}
+
 /** The service graph, leaves first. Nothing here touches the disk or the network. */
-function buildServices(config: DaemonConfig, logger: Logger) {
+function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogThreshold, dispatch: Dispatch) {
   const layout = new HomeLayout(config.home);
   const groups = new GroupDocCache(layout);
   const streams = new StreamHub();
@@ -80,10 +93,17 @@ function buildServices(config: DaemonConfig, logger: Logger) {
   const messaging = new MessagingService({ ...store, commits });
   const context = new ContextService(store);
   const trackedSend = new TrackedSend({ groups, groupLocks, logger, messaging, context });
+  const automationClock = new AutomationClock();
+  const automation = new AutomationService({ ...store, now: () => automationClock.now() });
+  const automationScheduler = new AutomationScheduler(
+    { ...store, logger, automation, dispatch, now: () => automationClock.now(), isRunning: (g, a) => actorRuntime.isRunning(g, a) },
+    config.runtime.automationTickMs,
+  );
 
   return {
     ...store,
     logger,
+    logThreshold,
     streams,
     globalFeed,
     commits,
@@ -100,8 +120,12 @@ function buildServices(config: DaemonConfig, logger: Logger) {
     messaging,
     context,
     trackedSend,
+    automationClock,
+    automation,
+    automationScheduler,
     /** Stops every service, newest first; ledgers close last. */
     async [Symbol.asyncDispose](): Promise<void> {
+      automationScheduler[Symbol.dispose]();
       streams.closeAll();
       activity.closeAll();
       workingState[Symbol.dispose]();
@@ -122,7 +146,8 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
   ensureCcccHome(config.home);
   mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
   const lock = acquireHomeLock(config.home);
-  const logger: Logger = fileLogger(paths.log, options.logEcho);
+  const logThreshold = new LogThreshold();
+  const logger: Logger = fileLogger(paths.log, options.logEcho, logThreshold);
   try {
     const stale = removeStaleRuntimeFiles(config.home);
     if (stale.length > 0) logger.log('warn', 'removed runtime files left by a previous daemon', { files: stale });
@@ -138,7 +163,10 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
     const router = new OpRouter({
       onInternalError: (error, op) => logger.log('error', 'internal error in op handler', { op, ...errorFields(error) }),
     });
-    const services = buildServices(config, logger);
+    logThreshold.setFromName(observabilityLogLevel(config.home));
+    // Automation actions are ops, dispatched in-process exactly as a client's request would be.
+    const dispatch: Dispatch = async (op, args) => (await router.dispatch({ v: 1, op, args })).response;
+    const services = buildServices(config, logger, logThreshold, dispatch);
     registerCoreOps(router, { requestShutdown, executable: config.cliEntry ?? null });
     registerDaemonOps(router, services);
 
@@ -155,6 +183,8 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
     logger.log('info', 'daemon started', { version: DAEMON_VERSION, endpoint, home: config.home });
     // Orphans of a crashed predecessor are retired before any actor of ours starts.
     await services.actorRuntime.recover();
+    // Clocks are rebased before the first tick: a restart never fires work missed while down.
+    await services.automationScheduler.start();
 
     const stop = (reason = 'stop requested'): Promise<void> => {
       stopping ??= (async () => {

@@ -17,6 +17,10 @@ export const DaemonErrorCodes = {
   runtimeActivityUnavailable: 'runtime_activity_unavailable',
   /** debug_snapshot needs developer mode. */
   developerModeRequired: 'developer_mode_required',
+  /** debug_tail_logs / debug_clear_logs of a component that has no log. */
+  invalidComponent: 'invalid_component',
+  /** A log path that is a symlink or otherwise cannot be opened: refused, never followed. */
+  logUnreadable: 'log_unreadable',
   /** blob_upload over its size limit. */
   fileTooLarge: 'file_too_large',
   /** Not a stored blob name (`<sha256>_<name>`). */

@@ -6,14 +6,35 @@ export interface Logger {
   log(level: LogLevel, message: string, fields?: Record<string, unknown>): void;
 }
 
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** The lowest level written, changed at run time by `observability_update` (`log_level`). */
+export class LogThreshold {
+  constructor(private level: LogLevel = 'debug') {}
+  get current(): LogLevel {
+    return this.level;
+  }
+  set(level: LogLevel): void {
+    this.level = level;
+  }
+  /** The observability setting's names (`DEBUG`, `INFO`, `WARNING`, `ERROR`, `CRITICAL`). */
+  setFromName(name: string): void {
+    this.level = ({ DEBUG: 'debug', INFO: 'info', WARNING: 'warn', ERROR: 'error', CRITICAL: 'error' } as const)[name as 'INFO'] ?? 'info';
+  }
+  allows(level: LogLevel): boolean {
+    return RANK[level] >= RANK[this.level];
+  }
+}
+
 /**
  * JSON lines in `daemon/ccccd.log`. Synchronous appends keep lines whole and ordered even when
  * the process dies right after; the daemon logs lifecycle and failures, not per-request chatter.
  * Callers never pass request payloads here: secrets must not reach the log.
  */
-export function fileLogger(path: string, echo?: NodeJS.WritableStream): Logger {
+export function fileLogger(path: string, echo?: NodeJS.WritableStream, threshold?: LogThreshold): Logger {
   return {
     log(level, message, fields = {}) {
+      if (threshold && !threshold.allows(level)) return;
       const line = JSON.stringify({ ts: new Date().toISOString(), level, pid: process.pid, message, ...fields }) + '\n';
       try {
         appendFileSync(path, line, { mode: 0o600 });

@@ -39,6 +39,8 @@ export const GroupErrorCodes = {
   invalidInsight: 'invalid_insight',
   /** The request requires a peer insight on messages to agents. */
   peerInsightRequired: 'peer_insight_required',
+  /** presentation_publish: no usable content for the card type, a bad table or a non-HTTP(S) url. */
+  invalidCard: 'invalid_card',
 } as const;
 
 export type GroupErrorCode = (typeof GroupErrorCodes)[keyof typeof GroupErrorCodes];

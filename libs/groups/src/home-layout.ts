@@ -44,6 +44,14 @@ export class HomeLayout {
   helpPath(groupId: string): string {
     return join(this.promptsDir(groupId), 'CCCC_HELP.md');
   }
+  /** Global settings (`observability`, `web_branding`), as the reference keeps them. */
+  get settingsPath(): string {
+    return join(this.home, 'settings.yaml');
+  }
+  /** Where branding assets live; branding asset paths are relative to the home and inside it. */
+  get brandingAssetsDir(): string {
+    return join(this.stateDir, 'web_branding');
+  }
   get stateDir(): string {
     return join(this.home, 'state');
   }

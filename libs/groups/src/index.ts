@@ -141,3 +141,25 @@ export {
   type PreambleView,
 } from './prompts.js';
 export { BUILTIN_PREAMBLE, BUILTIN_HELP } from './builtin-prompts.js';
+
+// §8.2 global settings (CCCC_HOME/settings.yaml): observability and Web branding.
+export { DEFAULT_OBSERVABILITY, LOG_LEVEL_NAMES, mergeObservability, applyObservabilityPatch, type Observability } from './global-settings/observability.js';
+export { DEFAULT_PRODUCT_NAME, BRANDING_ASSET_PREFIX, checkBrandingAssetPath, mergeBranding, applyBrandingPatch, type Branding } from './global-settings/branding.js';
+export { readObservability, updateObservability, readBranding, updateBranding } from './global-settings/settings-file.js';
+
+// §8.13 presentation board: pure card/slot rules and the snapshot file.
+export {
+  emptySnapshot,
+  targetSlot,
+  inferCardType,
+  planCardSource,
+  checkRemoteUrl,
+  normalizeTable,
+  buildCard,
+  withPublished,
+  withCleared,
+  mimeOf,
+  type CardSourcePlan,
+  type ResolvedCardSource,
+} from './presentation/cards.js';
+export { presentationPath, normalizeSnapshot, readPresentation, readPresentationFile, writePresentation, restorePresentationFile } from './presentation/store.js';

@@ -24,7 +24,7 @@ const rows: Row[] = [
     ],
   ),
   // user-only actions
-  ...(['group.create', 'actor.update', 'actor.env_private', 'profile.write', 'profile.secret'] as const).flatMap((a): Row[] => [
+  ...(['group.create', 'actor.update', 'actor.env_private', 'profile.write', 'profile.secret', 'settings.global'] as const).flatMap((a): Row[] => [
     ['lead', a, ctx({ targetActorId: 'lead' }), false],
     ['peer1', a, ctx({ targetActorId: 'peer1' }), false],
   ]),

@@ -45,6 +45,7 @@ export const PermissionActions = [
   'context.notes',
   'context.task',
   'context.agent_state',
+  'settings.global',
 ] as const;
 export type PermissionAction = (typeof PermissionActions)[number];
 
@@ -72,7 +73,7 @@ export function isUserPrincipal(principal: string | undefined): boolean {
   return p === '' || p === 'user';
 }
 
-const USER_ONLY = new Set<PermissionAction>(['group.create', 'actor.update', 'actor.env_private', 'profile.write', 'profile.secret']);
+const USER_ONLY = new Set<PermissionAction>(['group.create', 'actor.update', 'actor.env_private', 'profile.write', 'profile.secret', 'settings.global']);
 const FOREMAN_GROUP_ADMIN = new Set<PermissionAction>([
   'group.attach',
   'group.update',

@@ -33,6 +33,7 @@ export {
   SubmitMode,
   RuntimeMode,
   legacyMessageFields,
+  LooseBooleanArg,
 } from './ops/shared.js';
 export { ActorDoc, ActorListEntry, ActorRole, GroupDoc, GroupState, GroupSummary, ScopeEntry } from './ops/documents.js';
 export { ActorPatch } from './ops/actors.js';
@@ -68,3 +69,22 @@ export { StreamUpgrade, isStreamUpgrade, type UpgradedConnection } from './upgra
 export { RuntimeActivityRecord, RuntimeActivityStreamItem, RuntimeHookPayload, RUNTIME_HOOK_PAYLOAD_KEYS } from './ops/hooks.js';
 export { BLOB_NAME_PATTERN, BlobUploadOutcome, MAX_BLOB_UPLOAD_BYTES } from './ops/blobs.js';
 export { RuntimeListEntry, RuntimeTransport } from './ops/runtime.js';
+export { BrandingSettings, ObservabilitySettings } from './ops/observability.js';
+export { LOG_COMPONENTS } from './ops/diagnostics.js';
+export {
+  PresentationCard,
+  PresentationContent,
+  PresentationPublishArgs,
+  PresentationSnapshot,
+  PresentationTable,
+} from './ops/presentation.js';
+export {
+  AutomationTrigger,
+  AutomationAction,
+  AutomationRule,
+  AutomationRuleSet,
+  AutomationRuleStatus,
+  AutomationView,
+  AutomationManageAction,
+  NotifyRuleAction,
+} from './ops/automation.js';

@@ -3,6 +3,8 @@ import { bootstrap } from './tools/bootstrap.js';
 import { file } from './tools/file.js';
 import { actor, group } from './tools/foreman.js';
 import { fileSend, messageDeliver, messageReply, messageSend, notify, replyRequestCancel } from './tools/messaging.js';
+import { presentation } from './tools/presentation.js';
+import { automation } from './tools/automation.js';
 import { contextGet, help, inboxRead, messageHistory, terminal } from './tools/reading.js';
 
 /** Every cccc_* tool this server knows, in listing order. */
@@ -20,6 +22,8 @@ export const ALL_TOOLS: readonly Tool[] = [
   contextGet,
   notify,
   terminal,
+  presentation,
+  automation,
   group,
   actor,
 ];

@@ -1,4 +1,4 @@
-import { authorizeGroupAction, checkPermission, effectiveRole, listGroups, principalOf } from '@cccc/groups';
+import { authorizeGroupAction, checkPermission, effectiveRole, listGroups, principalOf, readObservability, type HomeLayout } from '@cccc/groups';
 import { IpcError, type OpResult, type OpRouter } from '@cccc/ipc-protocol';
 import { DAEMON_VERSION } from '../version.js';
 import { unreadCount } from './unread.js';
@@ -8,9 +8,10 @@ import type { ActorRuntimeService } from '../runtime/actor-runtime-service.js';
 import type { RuntimeRegistry } from '../runtime/runtime-registry.js';
 
 /**
- * Developer mode is a property of the daemon process, not of a group: `CCCC_DEVELOPER_MODE=1`
- * (or `true`/`yes`/`on`) in the daemon's environment, read per request so it can be toggled
- * for an in-process daemon. Off, debug ops answer `developer_mode_required`.
+ * Developer mode is global, not per group: `CCCC_DEVELOPER_MODE=1` (or `true`/`yes`/`on`) in
+ * the daemon's environment, or `observability.developer_mode: true` (§8.2), both read per
+ * request so either can be toggled on a running daemon. Off, debug ops answer
+ * `developer_mode_required`.
  */
 export const DEVELOPER_MODE_ENV = 'CCCC_DEVELOPER_MODE';
 
@@ -23,6 +24,26 @@ const envFlag = (env: NodeJS.ProcessEnv, name: string) => /^(1|true|yes|on)$/i.t
 
 export function developerModeEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return envFlag(env, DEVELOPER_MODE_ENV);
+}
+
+/** The env switch or the global setting; a settings file that cannot be read counts as off. */
+export function developerModeOn(layout: HomeLayout): boolean {
+  if (developerModeEnabled()) return true;
+  try {
+    return readObservability(layout).developer_mode;
+  } catch {
+    return false;
+  }
+}
+
+/** Throws `developer_mode_required` for `op` unless developer mode is on. */
+export function requireDeveloperMode(layout: HomeLayout, op: string): void {
+  if (developerModeOn(layout)) return;
+  throw daemonError(
+    DaemonErrorCodes.developerModeRequired,
+    `${op} requires developer mode (observability.developer_mode, or start the daemon with ${DEVELOPER_MODE_ENV}=1)`,
+    { env: DEVELOPER_MODE_ENV, setting: 'observability.developer_mode' },
+  );
 }
 
 type Snapshot = OpResult<'debug_snapshot'>;
@@ -61,16 +82,12 @@ async function memoryFigures(): Promise<Record<string, number | boolean>> {
 /** §8.1 debug_snapshot: user, or the group's foreman when group_id is given. */
 export function registerDebugOps(router: OpRouter, deps: DebugOpsDeps): void {
   router.register('debug_snapshot', async (args) => {
-    if (!developerModeEnabled()) {
-      throw daemonError(DaemonErrorCodes.developerModeRequired, `debug_snapshot requires developer mode (start the daemon with ${DEVELOPER_MODE_ENV}=1)`, {
-        env: DEVELOPER_MODE_ENV,
-      });
-    }
+    requireDeveloperMode(deps.layout, 'debug_snapshot');
     const by = principalOf(args.by);
     const snapshot: Snapshot = {
       developer_mode: true,
       observability: {
-        developer_mode_source: `env:${DEVELOPER_MODE_ENV}`,
+        developer_mode_source: developerModeEnabled() ? `env:${DEVELOPER_MODE_ENV}` : 'settings:observability.developer_mode',
         home: deps.layout.home,
         groups: listGroups(deps.layout).length,
         // Actors run as PTY processes owned by this daemon; this many are alive now.

@@ -5,6 +5,10 @@ import { registerBlobOps, type BlobOpsDeps } from './blobs.js';
 import { registerContextOps, type ContextOpsDeps } from './context.js';
 import { registerDeliveryOps, type DeliveryOpsDeps } from './delivery.js';
 import { registerDebugOps, type DebugOpsDeps } from './debug.js';
+import { registerDebugLogsOps, type DebugLogsOpsDeps } from './debug-logs.js';
+import { registerObservabilityOps, type ObservabilityOpsDeps } from './observability.js';
+import { registerPresentationOps, type PresentationOpsDeps } from './presentation.js';
+import { registerAutomationOps, type AutomationOpsDeps } from './automation.js';
 import { registerGroupsOps, type GroupsOpsDeps } from './groups.js';
 import { registerHooksOps, type HooksOpsDeps } from './hooks.js';
 import { registerInboxOps, type InboxOpsDeps } from './inbox.js';
@@ -35,7 +39,11 @@ export type DaemonOpsDeps = GroupsOpsDeps &
   TerminalOpsDeps &
   HooksOpsDeps &
   ActivityStreamOpsDeps &
-  BlobOpsDeps;
+  BlobOpsDeps &
+  DebugLogsOpsDeps &
+  ObservabilityOpsDeps &
+  PresentationOpsDeps &
+  AutomationOpsDeps;
 
 /** Every op module of the daemon, one line each (ping/shutdown live in core.ts). */
 export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
@@ -57,4 +65,8 @@ export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
   registerActivityStreamOps(router, deps);
   registerBlobOps(router, deps);
   registerRuntimeCatalogOps(router);
+  registerDebugLogsOps(router, deps);
+  registerObservabilityOps(router, deps);
+  registerPresentationOps(router, deps);
+  registerAutomationOps(router, deps);
 }

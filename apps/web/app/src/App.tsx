@@ -8,11 +8,14 @@ import { GroupLiveProvider } from './group/GroupLive';
 import { GroupSidebar } from './groups/GroupSidebar';
 import { InboxView } from './inbox/InboxView';
 import { SettingsView } from './settings/SettingsView';
+import { AutomationView } from './automation/AutomationView';
+import { PresentationBoard } from './presentation/PresentationBoard';
+import { useBranding } from './branding/use-branding';
 import { TerminalView } from './terminal/TerminalView';
 import { writeDeepLink, type DeepLink } from './url-state';
 
 /** What the main pane shows for the selected group. */
-export type MainView = { kind: 'chat' } | { kind: 'inbox' } | { kind: 'settings' } | { kind: 'terminal'; actorId: string };
+export type MainView = { kind: 'chat' } | { kind: 'inbox' } | { kind: 'board' } | { kind: 'automation' } | { kind: 'settings' } | { kind: 'terminal'; actorId: string };
 
 /**
  * Layout: group sidebar | main pane (chat, inbox, settings or one actor's terminal) | actors
@@ -27,6 +30,7 @@ export function App({ initial }: { initial: DeepLink }) {
   const [addActorRequest, setAddActorRequest] = useState(0);
 
   const [daemon, setDaemon] = useState<{ version?: string } | 'down' | null>(null);
+  const branding = useBranding();
 
   // A 401 can race a sign-in that is setting the cookie (Settings signs this browser in with the
   // first token it creates): confirm with a plain ping (twice, briefly apart) before leaving.
@@ -67,7 +71,10 @@ export function App({ initial }: { initial: DeepLink }) {
   return (
     <div className="app" data-pane={mobilePane}>
       <header className="topbar">
-        <span className="brand">CCCC</span>
+        <span className="brand">
+          {branding.logoUrl && <img className="brand-logo" src={branding.logoUrl} alt="" />}
+          {branding.productName}
+        </span>
         <span className="daemon-status" data-state={daemon === 'down' ? 'down' : daemon ? 'up' : 'pending'}>
           {daemon === 'down' ? 'daemon unreachable' : daemon ? `daemon ${daemon.version ?? ''}` : '…'}
         </span>
@@ -80,6 +87,8 @@ export function App({ initial }: { initial: DeepLink }) {
           <nav className="view-tabs" aria-label="Views">
             <button aria-pressed={view.kind === 'chat'} onClick={() => setView({ kind: 'chat' })}>Chat</button>
             <button aria-pressed={view.kind === 'inbox'} onClick={() => setView({ kind: 'inbox' })}>Inbox</button>
+            <button aria-pressed={view.kind === 'board'} onClick={() => setView({ kind: 'board' })}>Board</button>
+            <button aria-pressed={view.kind === 'automation'} onClick={() => setView({ kind: 'automation' })}>Automation</button>
             <button aria-pressed={view.kind === 'settings'} onClick={() => setView({ kind: 'settings' })}>Settings</button>
           </nav>
         )}
@@ -101,6 +110,10 @@ export function App({ initial }: { initial: DeepLink }) {
               <ChatView groupId={groupId} onOpenTerminal={openTerminal} onAddCustomActor={addCustomActor} />
             ) : view.kind === 'inbox' ? (
               <InboxView groupId={groupId} />
+            ) : view.kind === 'board' ? (
+              <PresentationBoard groupId={groupId} />
+            ) : view.kind === 'automation' ? (
+              <AutomationView groupId={groupId} />
             ) : view.kind === 'settings' ? (
               <SettingsView groupId={groupId} />
             ) : (

@@ -134,6 +134,17 @@ export const webRoutes = {
   reply_upload: { method: 'POST', path: '/groups/:group_id/reply_upload', op: 'reply', input: 'form' },
   blob: { method: 'GET', path: '/groups/:group_id/blobs/:name', op: 'blob_read', input: 'raw' },
 
+  // §8.2 branding (its asset files are served by the Web from CCCC_HOME), §8.13 presentation, §8.3 automation
+  branding: { method: 'GET', path: '/branding', op: 'branding_get', input: 'none' },
+  branding_update: { method: 'PUT', path: '/branding', op: 'branding_update', input: 'patch', admin: true },
+  branding_asset: { method: 'GET', path: '/branding/assets/:kind', input: 'raw' },
+  presentation: { method: 'GET', path: '/groups/:group_id/presentation', op: 'presentation_get', input: 'none' },
+  presentation_clear: { method: 'POST', path: '/groups/:group_id/presentation/clear', op: 'presentation_clear', input: 'body' },
+  automation: { method: 'GET', path: '/groups/:group_id/automation', op: 'group_automation_state', input: 'none' },
+  automation_update: { method: 'PUT', path: '/groups/:group_id/automation', op: 'group_automation_update', input: 'body' },
+  automation_manage: { method: 'POST', path: '/groups/:group_id/automation/manage', op: 'group_automation_manage', input: 'body' },
+  automation_reset_baseline: { method: 'POST', path: '/groups/:group_id/automation/reset_baseline', op: 'group_automation_reset_baseline', input: 'body' },
+
   // Access tokens (the Web's own access_tokens.yaml, no daemon op)
   access_tokens: { method: 'GET', path: '/access-tokens', input: 'none', admin: true },
   access_token_create: { method: 'POST', path: '/access-tokens', input: 'body', admin: true },

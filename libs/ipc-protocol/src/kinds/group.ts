@@ -42,3 +42,7 @@ export type GroupSetStateData = z.infer<typeof GroupSetStateData>;
 
 export const GroupSettingsUpdateData = z.looseObject({ patch: z.record(z.string(), z.unknown()) });
 export type GroupSettingsUpdateData = z.infer<typeof GroupSettingsUpdateData>;
+
+/** `group.automation_update`: which rules and snippets the new ruleset has, and its version. */
+export const GroupAutomationUpdateData = z.looseObject({ rules: z.array(z.string()), snippets: z.array(z.string()), version: z.number().int() });
+export type GroupAutomationUpdateData = z.infer<typeof GroupAutomationUpdateData>;

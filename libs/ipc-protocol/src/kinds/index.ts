@@ -21,11 +21,19 @@ export {
   GroupSetActiveScopeData,
   GroupSetStateData,
   GroupSettingsUpdateData,
+  GroupAutomationUpdateData,
   GroupStartData,
   GroupStopData,
   GroupUpdateData,
 } from './group.js';
 export { ContextSyncData } from './context.js';
+export {
+  PRESENTATION_SLOT_IDS,
+  PresentationSlotId,
+  PresentationCardType,
+  PresentationPublishData,
+  PresentationClearData,
+} from './presentation.js';
 export {
   DELIVERY_CONFIRMATION_KIND,
   DeliveryConfirmationState,

@@ -13,11 +13,13 @@ import {
   GroupSetActiveScopeData,
   GroupSetStateData,
   GroupSettingsUpdateData,
+  GroupAutomationUpdateData,
   GroupStartData,
   GroupStopData,
   GroupUpdateData,
 } from './group.js';
 import { ContextSyncData } from './context.js';
+import { PresentationClearData, PresentationPublishData } from './presentation.js';
 import { DELIVERY_CONFIRMATION_KIND, DeliveryConfirmationData } from './delivery-confirmation.js';
 import { ACTOR_START_PROBLEM_KIND, ActorStartProblemData } from './actor-start-problem.js';
 
@@ -43,6 +45,7 @@ export const kindDataSchemas = {
   'group.stop': GroupStopData,
   'group.set_state': GroupSetStateData,
   'group.settings_update': GroupSettingsUpdateData,
+  'group.automation_update': GroupAutomationUpdateData,
   'actor.add': ActorAddData,
   'actor.update': ActorUpdateData,
   'actor.remove': ActorRemoveData,
@@ -52,6 +55,8 @@ export const kindDataSchemas = {
   'actor.new_session': ActorLifecycleData,
   'actor.activity': ActorActivityData,
   'context.sync': ContextSyncData,
+  'presentation.publish': PresentationPublishData,
+  'presentation.clear': PresentationClearData,
   [DELIVERY_CONFIRMATION_KIND]: DeliveryConfirmationData,
   [ACTOR_START_PROBLEM_KIND]: ActorStartProblemData,
 } as const satisfies Record<string, z.ZodType<Record<string, unknown>>>;

@@ -33,6 +33,41 @@ export function event<K extends string>(
   };
 }
 
+const standupRule = {
+  id: 'standup',
+  enabled: false,
+  scope: 'group' as const,
+  owner_actor_id: null,
+  to: ['@foreman'],
+  trigger: { kind: 'interval' as const, every_seconds: 900 },
+  action: { kind: 'notify' as const, priority: 'normal' as const, title: 'Stand-up reminder', snippet_ref: 'standup', message: '' },
+};
+const automationView = {
+  group_id: G,
+  ruleset: { rules: [standupRule], snippets: { standup: 'Stand-up: {{actor_names}}' } },
+  status: { standup: { last_fired_at: '', last_error_at: '', last_error: '', next_fire_at: '', completed: false, completed_at: '' } },
+  supported_vars: ['interval_minutes', 'group_title', 'actor_names', 'scheduled_at'],
+  version: 2,
+  server_now: '2026-11-30T08:42:44.191863Z',
+  config_path: '/home/user/.cccc/groups/g_30e7eb3af8cf/group.yaml',
+};
+const presentationSnapshot = {
+  v: 1 as const,
+  updated_at: '2026-11-30T08:42:44.191863Z',
+  highlight_slot_id: '' as const,
+  slots: ([1, 2, 3, 4] as const).map((index) => ({ slot_id: `slot-${index}` as const, index })),
+};
+const markdownCard = {
+  slot_id: 'slot-1' as const,
+  title: 'Weekly',
+  card_type: 'markdown' as const,
+  published_by: 'user',
+  published_at: '2026-11-30T08:42:44.191863Z',
+  source_label: '',
+  source_ref: '',
+  summary: '',
+  content: { mode: 'inline' as const, markdown: '# Weekly' },
+};
 const chat = (mode: 'send' | 'request_reply' | 'mail') => event('chat.message', { text: 'hello peer1', message_mode: mode, to: ['peer1'] });
 const actor = {
   v: 1,
@@ -99,6 +134,18 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
         },
       ],
     },
+  },
+  observability_get: { args: {}, required: [], result: { observability: { developer_mode: false, log_level: 'INFO' } } },
+  observability_update: {
+    args: { patch: { developer_mode: true } },
+    required: ['patch'],
+    result: { observability: { developer_mode: true, log_level: 'INFO' } },
+  },
+  branding_get: { args: {}, required: [], result: { branding: { product_name: 'CCCC' } } },
+  branding_update: {
+    args: { patch: { product_name: 'Acme' } },
+    required: ['patch'],
+    result: { branding: { product_name: 'Acme', favicon_asset_path: 'state/web_branding/favicon.svg', updated_at: '2026-11-30T08:42:44.191863Z' } },
   },
   attach: {
     args: { path: '/home/user/proj1' },
@@ -451,6 +498,62 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     args: { group_id: G, actor_id: 'peer1', cols: 120, rows: 40, attachment_id: 3 },
     required: ['group_id', 'actor_id'],
     result: { group_id: G, actor_id: 'peer1', cols: 120, rows: 40 },
+  },
+  group_automation_update: {
+    args: { group_id: G, expected_version: 1, ruleset: { rules: [standupRule], snippets: {} } },
+    required: ['group_id', 'ruleset'],
+    result: { ...automationView, event: event('group.automation_update', { rules: ['standup'], snippets: ['standup'], version: 2 }) },
+  },
+  group_automation_state: { args: { group_id: G, by: 'peer1' }, required: ['group_id'], result: automationView },
+  group_automation_manage: {
+    args: { group_id: G, actions: [{ type: 'set_rule_enabled', rule_id: 'standup', enabled: true }] },
+    required: ['group_id', 'actions'],
+    result: { ...automationView, applied_actions: [{ type: 'set_rule_enabled', rule_id: 'standup', enabled: true }], changed: true, event: null },
+  },
+  group_automation_reset_baseline: {
+    args: { group_id: G },
+    required: ['group_id'],
+    result: { ...automationView, event: event('group.automation_update', { rules: ['standup'], snippets: ['standup'], version: 2 }) },
+  },
+  presentation_get: {
+    args: { group_id: G },
+    required: ['group_id'],
+    result: { group_id: G, presentation: presentationSnapshot },
+  },
+  presentation_publish: {
+    args: { group_id: G, slot: 'auto', title: 'Weekly', content: '# Weekly' },
+    required: ['group_id'],
+    result: {
+      group_id: G,
+      slot_id: 'slot-1',
+      card: markdownCard,
+      presentation: { ...presentationSnapshot, highlight_slot_id: 'slot-1', slots: [{ slot_id: 'slot-1', index: 1, card: markdownCard }, ...presentationSnapshot.slots.slice(1)] },
+      replaced: false,
+      event: event('presentation.publish', { slot_id: 'slot-1', title: 'Weekly', card_type: 'markdown', source_label: '', source_ref: '', summary: '' }),
+      event_id: ID,
+    },
+  },
+  presentation_clear: {
+    args: { group_id: G, slot: 'slot-1' },
+    required: ['group_id'],
+    result: {
+      group_id: G,
+      slot_id: 'slot-1',
+      cleared_slots: ['slot-1'],
+      presentation: presentationSnapshot,
+      event: event('presentation.clear', { slot_id: 'slot-1', cleared_all: false, cleared_slots: ['slot-1'] }),
+      event_id: ID,
+    },
+  },
+  debug_tail_logs: {
+    args: { component: 'daemon', lines: 50 },
+    required: ['component'],
+    result: { component: 'daemon', group_id: '', path: '/home/user/.cccc/daemon/ccccd.log', lines: ['{"level":"info"}'] },
+  },
+  debug_clear_logs: {
+    args: { component: 'daemon' },
+    required: ['component'],
+    result: { component: 'daemon', group_id: '', path: '/home/user/.cccc/daemon/ccccd.log', cleared: true },
   },
   term_attachment_status: {
     args: { group_id: G, actor_id: 'peer1', attachment_id: 3 },

@@ -3,7 +3,10 @@ import type { OpSpec } from './define.js';
 import { ping, shutdown } from './core.js';
 import { ledger_compact, ledger_snapshot } from './ledger.js';
 import { events_stream, global_events_stream, term_attach } from './streams.js';
-import { debug_snapshot } from './diagnostics.js';
+import { debug_clear_logs, debug_snapshot, debug_tail_logs } from './diagnostics.js';
+import { group_automation_manage, group_automation_reset_baseline, group_automation_state, group_automation_update } from './automation.js';
+import { presentation_clear, presentation_get, presentation_publish } from './presentation.js';
+import { branding_get, branding_update, observability_get, observability_update } from './observability.js';
 import {
   attach,
   group_create,
@@ -74,6 +77,11 @@ export const opCatalog = {
   ping,
   shutdown,
   debug_snapshot,
+  // §8.2 Observability (global)
+  observability_get,
+  observability_update,
+  branding_get,
+  branding_update,
   // §8.3 Groups and Scopes
   attach,
   groups,
@@ -93,6 +101,10 @@ export const opCatalog = {
   actor_notes_get,
   actor_notes_set,
   actor_notes_clear,
+  group_automation_update,
+  group_automation_state,
+  group_automation_manage,
+  group_automation_reset_baseline,
   group_start,
   group_stop,
   // §8.4 Actors
@@ -143,6 +155,12 @@ export const opCatalog = {
   terminal_clear,
   term_resize,
   term_attachment_status,
+  debug_tail_logs,
+  debug_clear_logs,
+  // §8.13 Presentation
+  presentation_get,
+  presentation_publish,
+  presentation_clear,
   // §8.11 / §8.12 / §8.15
   ledger_snapshot,
   ledger_compact,

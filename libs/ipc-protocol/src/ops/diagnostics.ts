@@ -39,3 +39,29 @@ export const debug_snapshot = defineOp({
     delivery: z.record(z.string(), z.unknown()).optional(),
   }),
 });
+
+// §8.11 debug_tail_logs / debug_clear_logs: the daemon's (and companion processes') log files.
+
+/** Spec components plus their aliases; anything else is `invalid_component` from the handler. */
+export const LOG_COMPONENTS = ['daemon', 'ccccd', 'web', 'im', 'im_bridge'] as const;
+/** Carried as a string so an unknown name gets its own stable code, not `invalid_request`. */
+const ComponentArg = z.string();
+
+export const debug_tail_logs = defineOp({
+  summary: 'Tail a daemon/web/im-bridge log file (developer mode).',
+  args: z.object({ component: ComponentArg, group_id: GroupIdArg.optional(), by: ByArg, lines: z.number().int().optional() }),
+  result: z.object({
+    component: z.string(),
+    group_id: z.string(),
+    path: z.string(),
+    lines: z.array(z.string()),
+    /** Extension: true when older lines, or the tail of an over-long line, were left out. */
+    truncated: z.boolean().optional(),
+  }),
+});
+
+export const debug_clear_logs = defineOp({
+  summary: 'Truncate a daemon/web/im-bridge log file (developer mode).',
+  args: z.object({ component: ComponentArg, group_id: GroupIdArg.optional(), by: ByArg }),
+  result: z.object({ component: z.string(), group_id: z.string(), path: z.string(), cleared: z.literal(true) }),
+});

@@ -25,6 +25,9 @@ export const HUB_KINDS: readonly string[] = [
   'group.attach',
   'group.detach_scope',
   'system.notify',
+  'presentation.publish',
+  'presentation.clear',
+  'group.automation_update',
 ];
 
 /** Events remembered per group so a late subscriber resumes from its cursor without a reconnect. */
