@@ -68,3 +68,4 @@ export { StreamUpgrade, isStreamUpgrade, type UpgradedConnection } from './upgra
 export { RuntimeActivityRecord, RuntimeActivityStreamItem, RuntimeHookPayload, RUNTIME_HOOK_PAYLOAD_KEYS } from './ops/hooks.js';
 export { BLOB_NAME_PATTERN, BlobUploadOutcome, MAX_BLOB_UPLOAD_BYTES } from './ops/blobs.js';
 export { RuntimeListEntry, RuntimeTransport } from './ops/runtime.js';
+export { CapabilityEnableResult, CapabilityImportRecord, CapabilityKind, EnableScope, BlockScope, PolicyLevel, QualificationStatus, RemovableSourceId } from './ops/capabilities.js';
