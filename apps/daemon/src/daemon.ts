@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { CapabilityService } from '@cccc/capabilities';
 import { HomeLayout } from '@cccc/groups';
 import { OpRouter } from '@cccc/ipc-protocol';
 import { IpcServer, daemonPaths, ensureCcccHome, type DaemonEndpoint } from '@cccc/ipc-protocol/node';
@@ -78,6 +79,7 @@ function buildServices(config: DaemonConfig, logger: Logger) {
   const messaging = new MessagingService({ ...store, commits });
   const context = new ContextService(store);
   const trackedSend = new TrackedSend({ groups, groupLocks, logger, messaging, context });
+  const capabilities = new CapabilityService({ home: config.home, limits: config.capabilities });
 
   return {
     ...store,
@@ -98,6 +100,7 @@ function buildServices(config: DaemonConfig, logger: Logger) {
     messaging,
     context,
     trackedSend,
+    capabilities,
     /** Stops every service, newest first; ledgers close last. */
     async [Symbol.asyncDispose](): Promise<void> {
       streams.closeAll();
@@ -106,6 +109,7 @@ function buildServices(config: DaemonConfig, logger: Logger) {
       confirmations[Symbol.dispose]();
       delivery[Symbol.dispose]();
       await actorRuntime[Symbol.asyncDispose]();
+      await capabilities.close();
       await ledgers[Symbol.asyncDispose]();
     },
   };

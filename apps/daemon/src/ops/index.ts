@@ -2,6 +2,7 @@ import type { OpRouter } from '@cccc/ipc-protocol';
 import { registerActivityStreamOps, type ActivityStreamOpsDeps } from './activity-stream.js';
 import { registerActorsOps, type ActorsOpsDeps } from './actors.js';
 import { registerBlobOps, type BlobOpsDeps } from './blobs.js';
+import { registerCapabilitiesOps, type CapabilitiesOpsDeps } from './capabilities.js';
 import { registerContextOps, type ContextOpsDeps } from './context.js';
 import { registerDeliveryOps, type DeliveryOpsDeps } from './delivery.js';
 import { registerDebugOps, type DebugOpsDeps } from './debug.js';
@@ -35,7 +36,8 @@ export type DaemonOpsDeps = GroupsOpsDeps &
   TerminalOpsDeps &
   HooksOpsDeps &
   ActivityStreamOpsDeps &
-  BlobOpsDeps;
+  BlobOpsDeps &
+  CapabilitiesOpsDeps;
 
 /** Every op module of the daemon, one line each (ping/shutdown live in core.ts). */
 export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
@@ -57,4 +59,5 @@ export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
   registerActivityStreamOps(router, deps);
   registerBlobOps(router, deps);
   registerRuntimeCatalogOps(router);
+  registerCapabilitiesOps(router, deps);
 }
