@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { CapabilityService } from '@cccc/capabilities';
+import { CapabilityPaths, CapabilityService, NodeExternalRuntime } from '@cccc/capabilities';
 import { HomeLayout } from '@cccc/groups';
 import { OpRouter } from '@cccc/ipc-protocol';
 import { IpcServer, daemonPaths, ensureCcccHome, type DaemonEndpoint } from '@cccc/ipc-protocol/node';
@@ -79,7 +79,12 @@ function buildServices(config: DaemonConfig, logger: Logger) {
   const messaging = new MessagingService({ ...store, commits });
   const context = new ContextService(store);
   const trackedSend = new TrackedSend({ groups, groupLocks, logger, messaging, context });
-  const capabilities = new CapabilityService({ home: config.home, limits: config.capabilities });
+  const capabilityPaths = new CapabilityPaths(config.home);
+  const capabilities = new CapabilityService({
+    home: config.home,
+    limits: config.capabilities,
+    external: new NodeExternalRuntime({ cacheDir: capabilityPaths.cacheDir }),
+  });
 
   return {
     ...store,

@@ -14,3 +14,4 @@ export { parseSkillMd } from './install-target.js';
 export { principal, type GroupView } from './group-view.js';
 export type { ExternalRuntime } from './external.js';
 export { CapabilityService, type CapabilityServiceOptions } from './service.js';
+export { NodeExternalRuntime, type NodeExternalRuntimeOptions } from './node-runtime.js';

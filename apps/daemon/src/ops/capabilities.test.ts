@@ -215,3 +215,19 @@ describe('capability ops over the socket', () => {
     expect(d.ledgerEvents(gid).filter((e) => e.kind.startsWith('capability'))).toEqual([]);
   });
 });
+
+describe('one definition of base tools and packs (spec §8.3 MCP notes)', () => {
+  it('the packaged allowlist and the cccc mcp tool catalog agree', async () => {
+    const { checkOverlay, defaultAllowlist } = await import('@cccc/capabilities');
+    const { ALL_TOOLS, BASE_TOOLS, ROLE_DEFAULT_PACKS } = await import('@cccc/mcp');
+    const check = checkOverlay(defaultAllowlist(), {});
+    if (!check.valid) throw new Error(check.reason);
+    const policy = check.policy;
+    expect(policy.base_tools).toEqual(BASE_TOOLS.map((t) => t.name));
+    for (const pack of policy.builtin_packs) {
+      expect(pack.tools, pack.capability_id).toEqual(ALL_TOOLS.filter((t) => t.pack === pack.capability_id).map((t) => t.name));
+    }
+    expect(new Set(ALL_TOOLS.filter((t) => t.pack).map((t) => t.pack))).toEqual(new Set(policy.builtin_packs.map((p) => p.capability_id)));
+    expect(policy.role_defaults).toEqual(ROLE_DEFAULT_PACKS);
+  });
+});
