@@ -20,6 +20,7 @@ import { registerRuntimeCommands } from './commands/runtime.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerWebCommands } from './commands/web.js';
 import { registerHookCommands } from './commands/hook.js';
+import { registerCapabilityCommands } from './commands/capability.js';
 
 /** Build the `cccc` command tree; `setExit` records the process exit code. */
 export function buildProgram(setExit: (code: number) => void): Command {
@@ -48,5 +49,6 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerDoctorCommand(program, setExit);
   registerWebCommands(program, setExit);
   registerHookCommands(program, setExit);
+  registerCapabilityCommands(program, setExit);
   return program;
 }
