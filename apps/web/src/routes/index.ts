@@ -4,6 +4,7 @@ import { registerAccessTokenRoutes } from './access-tokens.js';
 import { registerActorRoutes } from './actors.js';
 import { ApiRoutes } from './api-routes.js';
 import { registerBlobRoutes } from './blobs.js';
+import { registerCapabilityRoutes } from './capabilities.js';
 import { registerGroupRoutes } from './groups.js';
 import { registerMessageRoutes } from './messages.js';
 import { registerRuntimeActivityRoutes } from './runtime-activity.js';
@@ -21,6 +22,7 @@ export function buildApiRoutes(client: DaemonClient, sse: SseOptions, home: stri
   registerUploadRoutes(api);
   registerBlobRoutes(api);
   registerAccessTokenRoutes(api, home);
+  registerCapabilityRoutes(api);
   const missing = api.missing();
   if (missing.length > 0) throw new Error(`routes without a handler: ${missing.join(', ')}`);
   return api;
