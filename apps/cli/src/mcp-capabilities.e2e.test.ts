@@ -60,6 +60,22 @@ describe('cccc mcp follows capabilities (real process, real daemon)', () => {
     expect(await names(peer)).not.toContain('cccc_terminal');
   });
 
+  it('an agent enables a pack for itself with cccc_capability_enable and reads it back', async () => {
+    const { group_id } = await team();
+    const { client: peer, relists } = await mcpAs(group_id, 'peer1');
+    expect(await names(peer)).not.toContain('cccc_terminal');
+    const found = (await peer.callTool({ name: 'cccc_capability_search', arguments: { query: 'terminal', include_external: false } })) as { structuredContent?: any };
+    expect(found.structuredContent.items.map((i: { capability_id: string }) => i.capability_id)).toEqual(['pack:diagnostics']);
+    const group = (await peer.callTool({ name: 'cccc_capability_enable', arguments: { capability_id: 'pack:diagnostics', scope: 'group' } })) as { structuredContent?: any };
+    expect(group.structuredContent.error.code).toBe('permission_denied');
+    const on = (await peer.callTool({ name: 'cccc_capability_enable', arguments: { capability_id: 'pack:diagnostics' } })) as { structuredContent?: any };
+    expect(on.structuredContent).toMatchObject({ actor_id: 'peer1', scope: 'actor', state: 'activation_pending' });
+    await until(() => relists() >= 1, 'tools/list_changed after self-enable', 20_000);
+    expect(await names(peer)).toContain('cccc_terminal');
+    const state = (await peer.callTool({ name: 'cccc_capability_state', arguments: {} })) as { structuredContent?: any };
+    expect(state.structuredContent.enabled_capabilities).toEqual(['pack:diagnostics']);
+  });
+
   it('an MCP server from the npm registry: enabled, listed as a dynamic tool, called through capability_tool_call', async () => {
     const { group_id, daemon } = await team();
     const { client: peer, relists } = await mcpAs(group_id, 'peer1');

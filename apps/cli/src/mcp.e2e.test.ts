@@ -71,8 +71,9 @@ describe('cccc mcp (real process, real daemon)', () => {
       'cccc_message_deliver', 'cccc_reply_request_cancel', 'cccc_file', 'cccc_file_send', 'cccc_context_get', 'cccc_notify',
     ];
     // cccc_terminal comes with pack:diagnostics (capability_enable), cccc_group/cccc_actor with the foreman's pack:group-runtime.
-    expect(peerNames).toEqual(common);
-    expect(leadTools.map((t) => t.name)).toEqual([...common, 'cccc_group', 'cccc_actor']);
+    const capability = ['cccc_capability_search', 'cccc_capability_enable', 'cccc_capability_state'];
+    expect(peerNames).toEqual([...common, ...capability]);
+    expect(leadTools.map((t) => t.name)).toEqual([...common, 'cccc_group', 'cccc_actor', ...capability]);
 
     const byName = Object.fromEntries(leadTools.map((t) => [t.name, t]));
     for (const ro of ['cccc_help', 'cccc_bootstrap', 'cccc_message_history', 'cccc_file', 'cccc_context_get']) {

@@ -1,5 +1,6 @@
 import type { Tool } from './tool.js';
 import { bootstrap } from './tools/bootstrap.js';
+import { capabilityEnable, capabilitySearch, capabilityState } from './tools/capability.js';
 import { file } from './tools/file.js';
 import { actor, group } from './tools/foreman.js';
 import { fileSend, messageDeliver, messageReply, messageSend, notify, replyRequestCancel } from './tools/messaging.js';
@@ -22,6 +23,9 @@ export const ALL_TOOLS: readonly Tool[] = [
   terminal,
   group,
   actor,
+  capabilitySearch,
+  capabilityEnable,
+  capabilityState,
 ];
 
 export type Role = 'foreman' | 'peer';

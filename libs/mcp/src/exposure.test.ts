@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { DaemonRequestV1, DaemonResponseV1 } from '@cccc/ipc-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BASE_TOOLS } from './catalog.js';
+import { ALL_TOOLS, BASE_TOOLS } from './catalog.js';
 import type { DaemonPort } from './daemon-port.js';
 import { createMcpServer } from './server.js';
 
@@ -63,7 +63,7 @@ describe('tool exposure from capability_state', () => {
     daemon.visible = [...daemon.visible, 'cccc_terminal'];
     daemon.dynamic = [{ name: 'cccc_ext_0123abcd_echo', description: 'Echo', inputSchema: { type: 'object', properties: { message: { type: 'string' } } }, capability_id: 'mcp:x', real_tool_name: 'echo' }];
     await until(() => changes() === 1);
-    expect(await names()).toEqual([...BASE_TOOLS.map((t) => t.name), 'cccc_terminal', 'cccc_ext_0123abcd_echo']);
+    expect(await names()).toEqual([...ALL_TOOLS.filter((t) => !t.pack || t.name === 'cccc_terminal').map((t) => t.name), 'cccc_ext_0123abcd_echo']);
     const echoed = await client.callTool({ name: 'cccc_ext_0123abcd_echo', arguments: { message: 'hi' } });
     expect(echoed.content).toEqual([{ type: 'text', text: 'echoed' }]);
     expect(daemon.requests.find((r) => r.op === 'capability_tool_call')?.args).toEqual({ group_id: 'g_1', actor_id: 'peer1', by: 'peer1', tool_name: 'cccc_ext_0123abcd_echo', arguments: { message: 'hi' } });
