@@ -84,6 +84,9 @@ function buildServices(config: DaemonConfig, logger: Logger) {
     home: config.home,
     limits: config.capabilities,
     external: new NodeExternalRuntime({ cacheDir: capabilityPaths.cacheDir }),
+    publishChange: async (groupId, by, data) => {
+      await ledgers.append(groupId, { kind: 'capability.changed', by, data: { ...data } });
+    },
   });
 
   return {

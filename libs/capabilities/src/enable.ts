@@ -46,15 +46,16 @@ export function isBound(state: CapabilityState, capabilityId: string, target: Pi
   return state.session_bindings[target.groupId]?.[target.actorId]?.[capabilityId] !== undefined;
 }
 
-/** Write the binding (a session binding is renewed). Also clears the group's uninstall marker. */
+/** Write the binding (a session binding is renewed, others kept). Also clears the group's uninstall marker. */
 export function bind(state: CapabilityState, capabilityId: string, target: BindingTarget): void {
   const at = new Date(target.now).toISOString();
   const base = { by: target.by, at, ...(target.reason ? { reason: target.reason } : {}) };
   const gid = target.groupId;
+  // An existing group or actor binding is kept as it is (re-enabling is not a change).
   if (target.scope === 'group') {
-    (state.group_bindings[gid] ??= {})[capabilityId] = base;
+    (state.group_bindings[gid] ??= {})[capabilityId] ??= base;
   } else if (target.scope === 'actor') {
-    ((state.actor_bindings[gid] ??= {})[target.actorId] ??= {})[capabilityId] = base;
+    ((state.actor_bindings[gid] ??= {})[target.actorId] ??= {})[capabilityId] ??= base;
   } else {
     const expires = new Date(target.now + target.ttlSeconds * 1000).toISOString();
     ((state.session_bindings[gid] ??= {})[target.actorId] ??= {})[capabilityId] = { ...base, expires_at: expires, ttl_seconds: target.ttlSeconds };

@@ -13,5 +13,5 @@ export { mcpRegistrySource, searchRemote, type RemoteSource, type RemoteSearchRe
 export { parseSkillMd } from './install-target.js';
 export { principal, type GroupView } from './group-view.js';
 export type { ExternalRuntime } from './external.js';
-export { CapabilityService, type CapabilityServiceOptions } from './service.js';
+export { CapabilityService, type CapabilityServiceOptions, type CapabilityChange } from './service.js';
 export { NodeExternalRuntime, type NodeExternalRuntimeOptions } from './node-runtime.js';

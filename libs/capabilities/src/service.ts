@@ -14,7 +14,7 @@ import { capabilityLimitsFromEnv, type CapabilityLimits } from './limits.js';
 import { SerialQueue } from './mutex.js';
 import { pathLookup, preflight } from './preflight.js';
 import { recordPolicy } from './policy.js';
-import { REMOVABLE_SOURCES, type CapabilityRecord } from './records.js';
+import { REMOVABLE_SOURCES, semanticRecord, type CapabilityRecord } from './records.js';
 import { remoteSourcesFromLimits, searchRemote, type RemoteSource } from './remote.js';
 import { buildSnapshot, type CapabilitySnapshot } from './snapshot.js';
 import { blockOf, boundAnywhere, pruneExpired, revokeBindings, type CapabilityState } from './state.js';
@@ -31,6 +31,23 @@ export interface CapabilityServiceOptions {
   readonly external?: ExternalRuntime;
   readonly remoteSources?: readonly RemoteSource[];
   readonly now?: () => number;
+  /**
+   * Publish a committed install batch (capability_install_target) as one `capability.changed`
+   * event of the group. A failure here does not undo the commit: the result reports
+   * `event_publish_error` instead.
+   */
+  readonly publishChange?: (groupId: string, by: string, data: CapabilityChange) => Promise<void>;
+}
+
+/** What a `capability.changed` event says (ids only). */
+export interface CapabilityChange {
+  readonly action: 'install';
+  readonly actor_id: string;
+  readonly scope: EnableScope;
+  readonly target: string;
+  readonly target_kind: string;
+  readonly capability_ids: string[];
+  readonly enabled_capability_ids: string[];
 }
 
 type Args<K extends OpName> = OpArgs<K>;
@@ -360,9 +377,13 @@ export class CapabilityService {
     const snap0 = this.snapshot();
     const resolved = await resolveInstallTarget(args.target, snap0, this.now(), this.limits.remoteTimeoutMs);
     const target = this.bindingTarget(group.group_id, actorId, scope, by, undefined, args.ttl_seconds);
-    return this.write(async (d) => {
+    const { value: result, changed: committed } = await this.writeTracked(async (d) => {
       const before = canonicalJson(exposureOf(d.snap, group, actorId, this.now(), this.limits.maxDynamicToolsVisible).visibleTools);
-      for (const record of resolved.records) d.imported[record.capability_id] = record;
+      for (const record of resolved.records) {
+        const prior = d.imported[record.capability_id];
+        // A semantically unchanged reinstall keeps the stored record (and its sync time).
+        if (!prior || canonicalJson(semanticRecord(prior)) !== canonicalJson(semanticRecord(record))) d.imported[record.capability_id] = record;
+      }
       if (resolved.records.length > 0) this.pruneCatalog(d);
       const snap = buildSnapshot(d.snap.defaults, { overlay: d.snap.overlay, error: '' }, d.imported, d.state);
       const enabled: string[] = [];
@@ -392,6 +413,21 @@ export class CapabilityService {
         state: needsSetup ? ('needs_setup' as const) : ('ready' as const),
       };
     });
+    if (!committed || !this.options.publishChange) return result;
+    try {
+      await this.options.publishChange(group.group_id, by, {
+        action: 'install',
+        actor_id: actorId,
+        scope,
+        target: args.target,
+        target_kind: result.target_kind,
+        capability_ids: result.installed_capability_ids,
+        enabled_capability_ids: result.enabled_capability_ids,
+      });
+      return result;
+    } catch (error) {
+      return { ...result, event_publish_error: (error as Error).message || String(error) };
+    }
   }
 
   async uninstall(args: Args<'capability_uninstall'>, group: GroupView): Promise<OpResult<'capability_uninstall'>> {
@@ -621,7 +657,12 @@ export class CapabilityService {
   }
 
   /** Run a change under the write queue; persist state/catalog only if they changed. */
-  private write<T>(change: (d: Draft) => T | Promise<T>, notify: readonly string[] | 'all' = 'all'): Promise<T> {
+  private async write<T>(change: (d: Draft) => T | Promise<T>, notify: readonly string[] | 'all' = 'all'): Promise<T> {
+    return (await this.writeTracked(change, notify)).value;
+  }
+
+  /** `write`, also telling whether anything was committed. */
+  private writeTracked<T>(change: (d: Draft) => T | Promise<T>, notify: readonly string[] | 'all' = 'all'): Promise<{ value: T; changed: boolean }> {
     return this.writes.run(async () => {
       const state = this.files.readState();
       const pruned = pruneExpired(state, this.now());
@@ -636,7 +677,8 @@ export class CapabilityService {
       if (catalogChanged) this.files.writeCatalog(draft.imported);
       if (stateChanged) this.files.writeState(draft.state);
       if (stateChanged || catalogChanged) this.changed(notify);
-      return result;
+      // Expiry pruning alone is bookkeeping, not a change made by this request.
+      return { value: result, changed: canonicalJson(draft.state) !== beforeState || catalogChanged };
     });
   }
 

@@ -391,6 +391,25 @@ export function describeCapabilityContract(name: string, contract: CapabilityCon
       expect(fileText(stateFile())).toBe(before);
     });
 
+    it('install_target publishes one change per committed batch; a publish failure is reported, not rolled back', async () => {
+      const published: unknown[] = [];
+      let failing = false;
+      const svc = make({
+        publishChange: async (groupId, by, data) => {
+          if (failing) throw new Error('ledger is read-only');
+          published.push({ groupId, by, data });
+        },
+      });
+      await svc.installTarget({ group_id: gid, target: 'skill:cccc:handoff', actor_id: 'p1' }, g);
+      expect(published).toEqual([{ groupId: gid, by: 'user', data: expect.objectContaining({ action: 'install', capability_ids: ['skill:cccc:handoff'], actor_id: 'p1' }) }]);
+      await svc.installTarget({ group_id: gid, target: 'skill:cccc:handoff', actor_id: 'p1' }, g);
+      expect(published).toHaveLength(1); // unchanged reinstall: no second event
+      failing = true;
+      const result = await svc.installTarget({ group_id: gid, target: 'pack:diagnostics', actor_id: 'p1' }, g);
+      expect(result).toMatchObject({ state: 'ready', event_publish_error: 'ledger is read-only' });
+      expect(svc.state({ group_id: gid, actor_id: 'p1' }, g).enabled_capabilities).toContain('pack:diagnostics');
+    });
+
     it('writes its state atomically under CCCC_HOME/state/capabilities and tells listeners', async () => {
       const svc = make();
       const seen: Array<readonly string[] | 'all'> = [];

@@ -211,8 +211,13 @@ describe('capability ops over the socket', () => {
     expect(await d.codeOf('capability_tool_call', { group_id: gid })).toBe('invalid_request');
   });
 
-  it('capability ops append nothing to the group ledger', () => {
-    expect(d.ledgerEvents(gid).filter((e) => e.kind.startsWith('capability'))).toEqual([]);
+  it('only install_target appends: one capability.changed per committed batch, ids only', async () => {
+    const before = d.ledgerEvents(gid).filter((e) => e.kind === 'capability.changed');
+    expect(before.map((e) => e.data.capability_ids)).toEqual([['skill:cccc:handoff'], ['skill:local:release-notes']]);
+    expect(before[0]).toMatchObject({ by: 'user', data: { action: 'install', actor_id: 'p1', target_kind: 'capability_id' } });
+    await d.call('capability_install_target', { group_id: gid, target: 'skill:cccc:handoff', actor_id: 'p1' });
+    expect(d.ledgerEvents(gid).filter((e) => e.kind === 'capability.changed')).toHaveLength(2);
+    expect(d.ledgerEvents(gid).filter((e) => e.kind.startsWith('capability') && e.kind !== 'capability.changed')).toEqual([]);
   });
 });
 

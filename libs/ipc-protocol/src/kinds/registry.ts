@@ -20,6 +20,7 @@ import {
 import { ContextSyncData } from './context.js';
 import { DELIVERY_CONFIRMATION_KIND, DeliveryConfirmationData } from './delivery-confirmation.js';
 import { ACTOR_START_PROBLEM_KIND, ActorStartProblemData } from './actor-start-problem.js';
+import { CapabilityChangedData } from './capability.js';
 
 /**
  * The one definition of each known event kind's `data`: validated at append time, and the source
@@ -54,6 +55,7 @@ export const kindDataSchemas = {
   'context.sync': ContextSyncData,
   [DELIVERY_CONFIRMATION_KIND]: DeliveryConfirmationData,
   [ACTOR_START_PROBLEM_KIND]: ActorStartProblemData,
+  'capability.changed': CapabilityChangedData,
 } as const satisfies Record<string, z.ZodType<Record<string, unknown>>>;
 
 type KindSchemas = typeof kindDataSchemas;
