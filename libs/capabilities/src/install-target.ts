@@ -58,7 +58,11 @@ function skillRecord(sourceId: string, idPrefix: string, text: string, fallbackN
 
 function localSkillFiles(path: string): string[] {
   if (!existsSync(path)) throw capabilityError('install_target_invalid', `no such path: ${path}`, { target: path });
-  if (statSync(path).isFile()) return [path];
+  if (statSync(path).isFile()) {
+    // Only SKILL.md files: the daemon does not read arbitrary files into the catalog.
+    if (basename(path) !== 'SKILL.md') throw capabilityError('install_target_invalid', `a file target must be a SKILL.md: ${path}`, { target: path });
+    return [path];
+  }
   const out: string[] = [];
   if (existsSync(join(path, 'SKILL.md'))) out.push(join(path, 'SKILL.md'));
   const skills = join(path, 'skills');

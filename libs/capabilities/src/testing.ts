@@ -387,6 +387,9 @@ export function describeCapabilityContract(name: string, contract: CapabilityCon
       const before = fileText(stateFile());
       expect(await codeOf(() => svc.installTarget({ group_id: gid, target: join(home, 'missing') }, g))).toBe('install_target_invalid');
       expect(await codeOf(() => svc.installTarget({ group_id: gid, target: 'relative/path' }, g))).toBe('install_target_invalid');
+      expect(await codeOf(() => svc.installTarget({ group_id: gid, target: join(home, 'skills-repo', 'skills') }, g))).toBe('install_target_invalid');
+      writeFileSync(join(home, 'secret.txt'), 'not a skill');
+      expect(await codeOf(() => svc.installTarget({ group_id: gid, target: join(home, 'secret.txt') }, g))).toBe('install_target_invalid');
       expect(await codeOf(() => svc.installTarget({ group_id: gid, target: 'skill:nope' }, g))).toBe('capability_not_found');
       expect(fileText(stateFile())).toBe(before);
     });
