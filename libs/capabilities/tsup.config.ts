@@ -9,4 +9,6 @@ export default defineConfig({
   sourcemap: true,
   target: 'node20',
   external: ['zod', 'vitest'],
+  // The packaged default allowlist ships beside the code in dist/ (see default-allowlist.ts).
+  onSuccess: 'cp resources/capability-allowlist.default.yaml dist/',
 });

@@ -1,10 +1,17 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { PolicyDoc } from './allowlist.js';
 
-/** The packaged default, shipped beside the code (`resources/`, one level above src/ and dist/). */
-export const DEFAULT_ALLOWLIST_PATH = fileURLToPath(new URL('../resources/capability-allowlist.default.yaml', import.meta.url));
+const FILE = 'capability-allowlist.default.yaml';
+
+/**
+ * The packaged default: copied into dist/ by the build (beside the bundled code); from the
+ * sources (tests) it is read from resources/.
+ */
+export const DEFAULT_ALLOWLIST_PATH = [new URL(`./${FILE}`, import.meta.url), new URL(`../resources/${FILE}`, import.meta.url)]
+  .map((url) => fileURLToPath(url))
+  .find((path) => existsSync(path))!;
 
 let cached: Record<string, unknown> | undefined;
 
