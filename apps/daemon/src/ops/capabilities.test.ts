@@ -191,6 +191,20 @@ describe('capability ops over the socket', () => {
     expect(await d.codeOf('capability_install_target', { group_id: gid, target: 'pack:diagnostics', actor_id: 'lead', by: 'p1' })).toBe('permission_denied');
   });
 
+  it('capability_uninstall also drops the group\'s actor autoload references', async () => {
+    await d.call('actor_add', { group_id: gid, actor_id: 'p3', runtime: 'custom', command: ['cat'], capability_autoload: ['pack:diagnostics', 'skill:cccc:handoff'] });
+    expect((await d.call('capability_state', { group_id: gid, actor_id: 'p3' })).visible_tools).toContain('cccc_terminal');
+    const un = await d.call('capability_uninstall', { group_id: gid, capability_id: 'pack:diagnostics' });
+    expect(un).toMatchObject({ removed_actor_autoload: 1, refresh_required: true });
+    const p3 = (await d.call('actor_list', { group_id: gid })).actors.find((a) => a.id === 'p3')!;
+    expect(p3.capability_autoload).toEqual(['skill:cccc:handoff']);
+    expect((await d.call('capability_state', { group_id: gid, actor_id: 'p3' })).visible_tools).not.toContain('cccc_terminal');
+    await d.call('actor_remove', { group_id: gid, actor_id: 'p3' });
+    // Enabling again lifts the group's uninstall marker.
+    await d.call('capability_enable', { group_id: gid, capability_id: 'pack:diagnostics', scope: 'actor', actor_id: 'p1' });
+    await d.call('capability_enable', { group_id: gid, capability_id: 'pack:diagnostics', scope: 'actor', actor_id: 'p1', enabled: false });
+  });
+
   it('capability_uninstall and capability_source_delete', async () => {
     await d.call('capability_enable', { group_id: gid, capability_id: 'skill:cccc:code-review', scope: 'group' });
     expect(await d.codeOf('capability_uninstall', { group_id: gid, capability_id: 'skill:cccc:code-review', by: 'p1' })).toBe('permission_denied');

@@ -1,9 +1,10 @@
-import type { CapabilityService, GroupView } from '@cccc/capabilities';
-import { effectiveRole, isVisibleActor } from '@cccc/groups';
+import { principal, type CapabilityService, type GroupView } from '@cccc/capabilities';
+import { effectiveRole, isVisibleActor, updateActor } from '@cccc/groups';
 import type { OpRouter } from '@cccc/ipc-protocol';
 import type { StoreDeps } from '../kernel/store-deps.js';
+import { writeGroup } from './group-write.js';
 
-export type CapabilitiesOpsDeps = Pick<StoreDeps, 'groups'> & { readonly capabilities: CapabilityService };
+export type CapabilitiesOpsDeps = Pick<StoreDeps, 'groups' | 'layout' | 'ledgers' | 'groupLocks'> & { readonly capabilities: CapabilityService };
 
 /**
  * §8.3 capability_* ops: the capabilities library owns the domain; these handlers only read the
@@ -40,7 +41,26 @@ export function registerCapabilitiesOps(router: OpRouter, deps: CapabilitiesOpsD
   router.register('capability_allowlist_update', (args) => caps.allowlistUpdate(args));
   router.register('capability_allowlist_reset', (args) => caps.allowlistReset(args));
   router.register('capability_install_target', (args) => caps.installTarget(args, groupView(args.group_id)));
-  router.register('capability_uninstall', (args) => caps.uninstall(args, groupView(args.group_id)));
+  // After the capability state is committed, the group's actors stop autoloading it (group.yaml,
+  // one actor.update event each), as §8.3 capability_uninstall asks for the current group.
+  router.register('capability_uninstall', async (args) => {
+    const result = await caps.uninstall(args, groupView(args.group_id));
+    const by = principal(args.by);
+    let removed = 0;
+    for (const actor of deps.groups.get(args.group_id).actors) {
+      const autoload = actor.capability_autoload ?? [];
+      if (!autoload.includes(args.capability_id)) continue;
+      const patch = { capability_autoload: autoload.filter((id) => id !== args.capability_id) };
+      await writeGroup(
+        deps,
+        args.group_id,
+        () => updateActor(deps.layout, by, args.group_id, actor.id, patch),
+        (outcome) => ({ kind: 'actor.update', by, data: { actor_id: actor.id, patch: outcome.patch } }),
+      );
+      removed += 1;
+    }
+    return { ...result, removed_actor_autoload: removed, refresh_required: result.refresh_required || removed > 0 };
+  });
   router.register('capability_source_delete', (args) => caps.sourceDelete(args, groupView(args.group_id)));
   router.register('capability_tool_call', (args) => caps.toolCall(args, groupView(args.group_id)));
 }
