@@ -194,8 +194,9 @@ describe('capability ops over the socket', () => {
   it('capability_uninstall also drops the group\'s actor autoload references', async () => {
     await d.call('actor_add', { group_id: gid, actor_id: 'p3', runtime: 'custom', command: ['cat'], capability_autoload: ['pack:diagnostics', 'skill:cccc:handoff'] });
     expect((await d.call('capability_state', { group_id: gid, actor_id: 'p3' })).visible_tools).toContain('cccc_terminal');
-    const un = await d.call('capability_uninstall', { group_id: gid, capability_id: 'pack:diagnostics' });
+    const un = await d.call('capability_uninstall', { group_id: gid, capability_id: 'pack:diagnostics', by: 'lead' });
     expect(un).toMatchObject({ removed_actor_autoload: 1, refresh_required: true });
+    expect(d.ledgerEvents(gid).at(-1)).toMatchObject({ kind: 'actor.update', by: 'lead', data: { actor_id: 'p3' } });
     const p3 = (await d.call('actor_list', { group_id: gid })).actors.find((a) => a.id === 'p3')!;
     expect(p3.capability_autoload).toEqual(['skill:cccc:handoff']);
     expect((await d.call('capability_state', { group_id: gid, actor_id: 'p3' })).visible_tools).not.toContain('cccc_terminal');
@@ -215,7 +216,11 @@ describe('capability ops over the socket', () => {
     expect(await d.codeOf('capability_source_delete', { group_id: gid, source_id: 'cccc_builtin' })).toBe('protected_capability_source');
     expect(await d.codeOf('capability_source_delete', { group_id: gid, source_id: 'manual_import', by: 'p1' })).toBe('permission_denied');
     expect(await d.codeOf('capability_source_delete', { group_id: gid })).toBe('invalid_request');
+    const { group_id: other } = await d.call('group_create', { title: 'other' });
+    await d.call('actor_add', { group_id: other, actor_id: 'x1', runtime: 'custom', command: ['cat'], capability_autoload: ['skill:manual:triage', 'pack:diagnostics'] });
     const del = await d.call('capability_source_delete', { group_id: gid, source_id: 'manual_import' });
+    expect(del.removed_actor_autoload).toBe(1);
+    expect((await d.call('actor_list', { group_id: other })).actors[0]!.capability_autoload).toEqual(['pack:diagnostics']);
     expect(del.removed_capability_ids).toEqual(expect.arrayContaining(['skill:manual:triage', 'mcp:manual:secretive']));
     expect((await d.call('capability_state', { group_id: gid, actor_id: 'p2' })).enabled_capabilities).not.toContain('skill:manual:triage');
   });

@@ -1,5 +1,5 @@
 import { principal, type CapabilityService, type GroupView } from '@cccc/capabilities';
-import { effectiveRole, isVisibleActor, updateActor } from '@cccc/groups';
+import { effectiveRole, isVisibleActor, listGroups, updateActor } from '@cccc/groups';
 import type { OpRouter } from '@cccc/ipc-protocol';
 import type { StoreDeps } from '../kernel/store-deps.js';
 import { writeGroup } from './group-write.js';
@@ -41,26 +41,39 @@ export function registerCapabilitiesOps(router: OpRouter, deps: CapabilitiesOpsD
   router.register('capability_allowlist_update', (args) => caps.allowlistUpdate(args));
   router.register('capability_allowlist_reset', (args) => caps.allowlistReset(args));
   router.register('capability_install_target', (args) => caps.installTarget(args, groupView(args.group_id)));
-  // After the capability state is committed, the group's actors stop autoloading it (group.yaml,
-  // one actor.update event each), as §8.3 capability_uninstall asks for the current group.
-  router.register('capability_uninstall', async (args) => {
-    const result = await caps.uninstall(args, groupView(args.group_id));
-    const by = principal(args.by);
+  // After the capability state is committed, actors stop autoloading what was removed (group.yaml,
+  // one actor.update event each): the current group on uninstall, every group on source_delete.
+  // The capability op already authorized the caller, so the actor write runs with the user's
+  // rights and its event names the caller.
+  const dropAutoload = async (groupId: string, ids: readonly string[], by: string): Promise<number> => {
     let removed = 0;
-    for (const actor of deps.groups.get(args.group_id).actors) {
+    for (const actor of deps.groups.get(groupId).actors) {
       const autoload = actor.capability_autoload ?? [];
-      if (!autoload.includes(args.capability_id)) continue;
-      const patch = { capability_autoload: autoload.filter((id) => id !== args.capability_id) };
+      if (!autoload.some((id) => ids.includes(id))) continue;
+      const patch = { capability_autoload: autoload.filter((id) => !ids.includes(id)) };
       await writeGroup(
         deps,
-        args.group_id,
-        () => updateActor(deps.layout, by, args.group_id, actor.id, patch),
+        groupId,
+        () => updateActor(deps.layout, 'user', groupId, actor.id, patch),
         (outcome) => ({ kind: 'actor.update', by, data: { actor_id: actor.id, patch: outcome.patch } }),
       );
       removed += 1;
     }
+    return removed;
+  };
+
+  router.register('capability_uninstall', async (args) => {
+    const result = await caps.uninstall(args, groupView(args.group_id));
+    const removed = await dropAutoload(args.group_id, [args.capability_id], principal(args.by));
     return { ...result, removed_actor_autoload: removed, refresh_required: result.refresh_required || removed > 0 };
   });
-  router.register('capability_source_delete', (args) => caps.sourceDelete(args, groupView(args.group_id)));
+  router.register('capability_source_delete', async (args) => {
+    const result = await caps.sourceDelete(args, groupView(args.group_id));
+    let removed = 0;
+    if (result.removed_capability_ids.length > 0) {
+      for (const { group_id } of listGroups(deps.layout)) removed += await dropAutoload(group_id, result.removed_capability_ids, principal(args.by));
+    }
+    return { ...result, removed_actor_autoload: removed };
+  });
   router.register('capability_tool_call', (args) => caps.toolCall(args, groupView(args.group_id)));
 }
