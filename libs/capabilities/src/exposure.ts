@@ -9,7 +9,7 @@ import { blockOf } from './state.js';
 // sees and the capsule skills it carries. Pure over a snapshot.
 
 export interface Activation {
-  readonly scope: 'group' | 'actor' | 'session' | 'role' | 'autoload';
+  readonly scope: 'group' | 'actor' | 'session' | 'role' | 'autoload' | 'profile';
   readonly actor_id?: string;
   readonly expires_at?: string;
   readonly ttl_seconds?: number;
@@ -51,6 +51,7 @@ export function bindingSources(snap: CapabilitySnapshot, group: GroupView, actor
   for (const cap of roleDefaults) if (!removed.has(cap)) add(cap, { scope: 'role' });
   const actor = group.actors.find((a) => a.id === actorId);
   for (const cap of actor?.capability_autoload ?? []) if (!removed.has(cap)) add(cap, { scope: 'autoload', actor_id: actorId });
+  for (const cap of actor?.profile?.autoload ?? []) if (!removed.has(cap)) add(cap, { scope: 'profile', actor_id: actorId });
   for (const cap of Object.keys(state.group_bindings[gid] ?? {})) add(cap, { scope: 'group' });
   for (const cap of Object.keys(state.actor_bindings[gid]?.[actorId] ?? {})) add(cap, { scope: 'actor', actor_id: actorId });
   for (const [cap, b] of Object.entries(state.session_bindings[gid]?.[actorId] ?? {})) {

@@ -7,6 +7,8 @@ export interface GroupView {
     readonly role: 'foreman' | 'peer';
     readonly capability_autoload?: readonly string[];
     readonly capability_hidden?: readonly string[];
+    /** The linked profile's `capability_defaults.autoload_capabilities`, when the actor has one. */
+    readonly profile?: { readonly id: string; readonly name?: string; readonly autoload: readonly string[] };
   }>;
 }
 

@@ -62,9 +62,9 @@ export function stateView(snap: CapabilitySnapshot, group: GroupView, actorId: s
     dynamic_tool_dropped: exposure.dynamicDropped,
     enabled_capabilities: [...exposure.active.keys()].sort(),
     active_capsule_skills: skills,
-    autoload_capabilities: [...(actor?.capability_autoload ?? [])],
+    autoload_capabilities: [...new Set([...(actor?.capability_autoload ?? []), ...(actor?.profile?.autoload ?? [])])],
     actor_autoload_capabilities: [...(actor?.capability_autoload ?? [])],
-    profile_autoload_capabilities: [],
+    profile_autoload_capabilities: [...(actor?.profile?.autoload ?? [])],
     actor_hidden_capabilities: [...new Set([...(actor?.capability_hidden ?? []), ...(snap.state.hidden[gid]?.[actorId] ?? [])])].sort(),
     hidden_capabilities: exposure.hidden.map((h) => ({
       capability_id: h.capability_id,
@@ -95,17 +95,20 @@ export function usageView(snap: CapabilitySnapshot, group: GroupView, capability
     return b && Date.parse(b.expires_at) > now ? [{ ...ref(aid), expires_at: b.expires_at, ttl_seconds: b.ttl_seconds }] : [];
   });
   const autoload = group.actors.filter((a) => a.capability_autoload?.includes(capabilityId)).map((a) => ref(a.id));
+  const profileAutoload = group.actors
+    .filter((a) => a.profile?.autoload.includes(capabilityId))
+    .map((a) => ({ ...ref(a.id), profile_id: a.profile!.id, ...(a.profile!.name ? { profile_name: a.profile!.name } : {}) }));
   const groupEnabled = snap.state.group_bindings[gid]?.[capabilityId] !== undefined;
   const hit = blockOf(snap.state, gid, capabilityId);
   return {
     capability_id: capabilityId,
-    used: groupEnabled || actorEnabled.length > 0 || sessionEnabled.length > 0 || autoload.length > 0,
+    used: groupEnabled || actorEnabled.length > 0 || sessionEnabled.length > 0 || autoload.length > 0 || profileAutoload.length > 0,
     group_enabled: groupEnabled,
     group_actor_count: group.actors.length,
     actor_enabled: actorEnabled,
     session_enabled: sessionEnabled,
     actor_autoload: autoload,
-    profile_autoload: [],
+    profile_autoload: profileAutoload,
     blocked: hit !== undefined,
     ...(hit ? { blocked_scope: hit.scope, ...(hit.block.reason ? { blocked_reason: hit.block.reason } : {}) } : {}),
   };

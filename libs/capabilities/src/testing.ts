@@ -364,6 +364,19 @@ export function describeCapabilityContract(name: string, contract: CapabilityCon
       expect((await svc.visibility({ group_id: gid, capability_id: 'skill:cccc:handoff', hidden: false, by: 'p1' }, g)).actor_hidden_capabilities).toEqual([]);
     });
 
+    it("a linked profile's autoload capabilities are active for the actor and reported as such", () => {
+      const svc = make();
+      const withProfile: GroupView = {
+        group_id: gid,
+        actors: [{ id: 'lead', role: 'foreman' }, { id: 'p1', role: 'peer', profile: { id: 'ap_1', name: 'Debugger', autoload: ['pack:diagnostics'] } }],
+      };
+      const st = svc.state({ group_id: gid, actor_id: 'p1' }, withProfile);
+      expect(st.visible_tools).toContain('cccc_terminal');
+      expect(st.profile_autoload_capabilities).toEqual(['pack:diagnostics']);
+      const usage = svc.state({ group_id: gid, actor_id: 'user', capability_id: 'pack:diagnostics' }, withProfile).capability_usage!;
+      expect(usage).toMatchObject({ used: true, profile_autoload: [{ actor_id: 'p1', profile_id: 'ap_1', profile_name: 'Debugger' }] });
+    });
+
     it('capability_usage reports who has a capability and how', async () => {
       const svc = make();
       await svc.enable({ group_id: gid, capability_id: 'pack:diagnostics', scope: 'actor', actor_id: 'p1' }, g);

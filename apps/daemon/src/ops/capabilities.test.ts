@@ -206,6 +206,17 @@ describe('capability ops over the socket', () => {
     await d.call('capability_enable', { group_id: gid, capability_id: 'pack:diagnostics', scope: 'actor', actor_id: 'p1', enabled: false });
   });
 
+  it("a linked profile's capability_defaults autoload reaches the actor's exposure", async () => {
+    const { profile } = await d.call('actor_profile_upsert', {
+      profile: { name: 'Debugger', runtime: 'custom', command: ['cat'], capability_defaults: { autoload_capabilities: ['pack:diagnostics'] } },
+    });
+    await d.call('actor_add', { group_id: gid, actor_id: 'p4', profile_id: profile.id });
+    const st = await d.call('capability_state', { group_id: gid, actor_id: 'p4', view: 'mcp_catalog' });
+    expect(st.visible_tools).toContain('cccc_terminal');
+    expect(st.profile_autoload_capabilities).toEqual(['pack:diagnostics']);
+    await d.call('actor_remove', { group_id: gid, actor_id: 'p4' });
+  });
+
   it('capability_uninstall and capability_source_delete', async () => {
     await d.call('capability_enable', { group_id: gid, capability_id: 'skill:cccc:code-review', scope: 'group' });
     expect(await d.codeOf('capability_uninstall', { group_id: gid, capability_id: 'skill:cccc:code-review', by: 'p1' })).toBe('permission_denied');

@@ -1,5 +1,5 @@
 import { principal, type CapabilityService, type GroupView } from '@cccc/capabilities';
-import { effectiveRole, isVisibleActor, listGroups, updateActor } from '@cccc/groups';
+import { effectiveRole, isVisibleActor, listGroups, loadProfile, updateActor } from '@cccc/groups';
 import type { OpRouter } from '@cccc/ipc-protocol';
 import type { StoreDeps } from '../kernel/store-deps.js';
 import { writeGroup } from './group-write.js';
@@ -14,6 +14,18 @@ export type CapabilitiesOpsDeps = Pick<StoreDeps, 'groups' | 'layout' | 'ledgers
 export function registerCapabilitiesOps(router: OpRouter, deps: CapabilitiesOpsDeps): void {
   const { capabilities: caps } = deps;
 
+  /** A linked profile's autoload list; an unreadable profile contributes nothing. */
+  const profileOf = (profileId: string | undefined) => {
+    if (!profileId) return {};
+    try {
+      const profile = loadProfile(deps.layout, profileId);
+      const autoload = profile.capability_defaults?.autoload_capabilities ?? [];
+      return { profile: { id: profileId, ...(profile.name ? { name: profile.name } : {}), autoload } };
+    } catch {
+      return {};
+    }
+  };
+
   const groupView = (groupId: string): GroupView => {
     const doc = deps.groups.get(groupId);
     const actors = doc.actors.filter(isVisibleActor);
@@ -25,6 +37,7 @@ export function registerCapabilitiesOps(router: OpRouter, deps: CapabilitiesOpsD
         role: effectiveRole(actors, a.id) ?? 'peer',
         capability_autoload: a.capability_autoload ?? [],
         capability_hidden: a.capability_hidden ?? [],
+        ...profileOf(a.profile_id),
       })),
     };
   };
