@@ -5,11 +5,24 @@ export { CapabilityRecord, policyRecords, BUILTIN_SOURCE, CURATED_SOURCE, REMOVA
 export { levelOf, recordPolicy, installModeAllowed, type RecordPolicy } from './policy.js';
 export { CapabilityState, Installation, emptyState, pruneExpired, blockOf, revokeBindings, boundAnywhere } from './state.js';
 export { CapabilityFiles, CapabilityPaths } from './store.js';
-export { capabilityLimitsFromEnv, type CapabilityLimits } from './limits.js';
+export { capabilityLimitsFromEnv, Secret, type CapabilityLimits, type RemoteSkillLimits } from './limits.js';
 export { buildSnapshot, type CapabilitySnapshot } from './snapshot.js';
 export { exposureOf, dynamicToolName, type Exposure, type DynamicToolView } from './exposure.js';
 export { preflight, pathLookup, commandArgv, type PreflightResult, type PreflightCode } from './preflight.js';
-export { mcpRegistrySource, searchRemote, type RemoteSource, type RemoteSearchResult } from './remote.js';
+export { mcpRegistrySource, searchRemote, remoteSourcesFromLimits, type RemoteSource, type RemoteSearchResult } from './remote.js';
+export {
+  skillsmpSource,
+  clawhubSource,
+  openclawSource,
+  clawskillsSource,
+  parseSkillsmpApi,
+  parseSkillsmpProxyMarkdown,
+  clawhubRecords,
+  openclawSkillPaths,
+  openclawRecord,
+  parseClawskillsData,
+  SKILL_SOURCE_IDS,
+} from './remote-skills.js';
 export { parseSkillMd } from './install-target.js';
 export { principal, type GroupView } from './group-view.js';
 export type { ExternalRuntime } from './external.js';

@@ -1,20 +1,13 @@
 import { z } from 'zod';
 import type { CapabilityLimits } from './limits.js';
 import type { CapabilityRecord } from './records.js';
+import { clawhubSource, clawskillsSource, openclawSource, skillsmpSource } from './remote-skills.js';
+import type { RemoteSearchResult, RemoteSource } from './remote-source.js';
 
 // On-demand remote augmentation of search. Each source answers within limits.remoteTimeoutMs or
 // is reported as failed; a failure never fails the search.
 
-export interface RemoteSearchResult {
-  readonly source_id: string;
-  readonly records: CapabilityRecord[];
-  readonly error?: string;
-}
-
-export interface RemoteSource {
-  readonly source_id: string;
-  search(query: string, limit: number, signal: AbortSignal): Promise<CapabilityRecord[]>;
-}
+export type { RemoteSearchResult, RemoteSource } from './remote-source.js';
 
 const RegistryServer = z.looseObject({
   name: z.string().min(1),
@@ -32,6 +25,7 @@ const RegistryPage = z.looseObject({
 export function mcpRegistrySource(base: string): RemoteSource {
   return {
     source_id: 'mcp_registry_official',
+    kind: 'mcp_toolpack',
     async search(query, limit, signal) {
       const url = new URL(base);
       url.searchParams.set('search', query);
@@ -68,18 +62,30 @@ function registryRecord(server: z.infer<typeof RegistryServer>): CapabilityRecor
   };
 }
 
+/** The enabled remote sources, MCP registry first, then the skill sources in the spec's order. */
 export function remoteSourcesFromLimits(limits: CapabilityLimits): RemoteSource[] {
-  return limits.sourceMcpRegistryEnabled ? [mcpRegistrySource(limits.mcpRegistryBase)] : [];
+  const skills = limits.remoteSkills;
+  const cap = (n: number) => Math.min(n, skills.skillLimit);
+  return [
+    ...(limits.sourceMcpRegistryEnabled ? [mcpRegistrySource(limits.mcpRegistryBase)] : []),
+    ...(skills.skillsmp.enabled
+      ? [skillsmpSource({ ...skills.skillsmp, limit: cap(skills.skillsmp.limit), apiTimeoutMs: Math.max(50, Math.floor(limits.remoteTimeoutMs / 2)) })]
+      : []),
+    ...(skills.clawhub.enabled ? [clawhubSource({ ...skills.clawhub, limit: cap(skills.clawhub.limit) })] : []),
+    ...(skills.openclaw.enabled ? [openclawSource({ ...skills.openclaw, limit: cap(skills.openclaw.limit) })] : []),
+    ...(skills.clawskills.enabled ? [clawskillsSource({ ...skills.clawskills, limit: cap(skills.clawskills.limit) })] : []),
+  ];
 }
 
-/** Ask every source at once, each bounded by `timeoutMs`. */
+/** Ask every source at once, each bounded by `timeoutMs` and by its own `limit`. */
 export async function searchRemote(sources: readonly RemoteSource[], query: string, limit: number, timeoutMs: number): Promise<RemoteSearchResult[]> {
   return Promise.all(
     sources.map(async (source): Promise<RemoteSearchResult> => {
       const signal = AbortSignal.timeout(timeoutMs);
+      const n = Math.max(1, Math.min(limit, source.limit ?? limit));
       try {
         const records = await Promise.race([
-          source.search(query, limit, signal),
+          source.search(query, n, signal).then((rows) => rows.slice(0, n)),
           new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
         ]);
         return { source_id: source.source_id, records };

@@ -140,9 +140,11 @@ export class CapabilityService {
       remote_added: 0,
       policy_hidden_count: found.hidden,
     };
-    const wantRemote = args.include_external !== false && this.limits.remoteFallback && query !== '' && found.items.length < limit && filters.kind !== 'skill';
-    if (wantRemote && this.remote.length > 0) {
-      const results = await searchRemote(this.remote, query, Math.min(this.limits.remoteFallbackLimit, limit), this.limits.remoteTimeoutMs);
+    const wantRemote = args.include_external !== false && this.limits.remoteFallback && query !== '' && found.items.length < limit;
+    // Only sources that can yield what the filters ask for (kind, source_id).
+    const sources = this.remote.filter((s) => (!filters.kind || !s.kind || s.kind === filters.kind) && (!filters.source_id || s.source_id === filters.source_id));
+    if (wantRemote && sources.length > 0) {
+      const results = await searchRemote(sources, query, Math.min(this.limits.remoteFallbackLimit, limit), this.limits.remoteTimeoutMs);
       const errors = results.filter((r) => r.error).map((r) => `${r.source_id}:${r.error}`);
       if (errors.length > 0) diagnostics.remote_error = errors.join('; ');
       const fresh = results.flatMap((r) => r.records).filter((r) => !snap.catalog.has(r.capability_id));

@@ -9,6 +9,8 @@ import { capabilityLimitsFromEnv, type CapabilityLimits } from './limits.js';
 import type { RemoteSource } from './remote.js';
 import type { CapabilityService, CapabilityServiceOptions } from './service.js';
 
+export { startFakeSkillSources, FAKE_SKILLSMP_KEY, type FakeSkillSources, type FakeMode, type FakeSourceKey } from './fake-remote.js';
+
 /**
  * The behaviour every CapabilityService over a CCCC_HOME must show (spec §8.3). `make` builds the
  * service under test from options (a fresh temp home each test); the suite drives it through its

@@ -1,6 +1,7 @@
 import { recordPolicy } from './policy.js';
 import type { CapabilityRecord } from './records.js';
 import type { CapabilitySnapshot } from './snapshot.js';
+import { SKILL_SOURCE_IDS } from './remote-skills.js';
 
 /** A record as read results show it: server env values replaced by their names only. */
 export function recordView(record: CapabilityRecord): Record<string, unknown> {
@@ -87,6 +88,9 @@ export function searchItem(snap: CapabilitySnapshot, record: CapabilityRecord, e
   };
 }
 
+/** Sources asked only during a search (never synced): their records are a cache of past hits. */
+const ON_DEMAND = new Set(['mcp_registry_official', ...SKILL_SOURCE_IDS]);
+
 export function sourceStates(snap: CapabilitySnapshot, now: number) {
   const counts = new Map<string, number>();
   for (const record of snap.catalog.values()) counts.set(record.source_id, (counts.get(record.source_id) ?? 0) + 1);
@@ -97,7 +101,7 @@ export function sourceStates(snap: CapabilitySnapshot, now: number) {
       enabled: source.enabled,
       source_level: snap.policy.defaults.source_level[source.source_id] ?? 'indexed',
       ...opt('rationale', source.rationale),
-      sync_state: source.source_id === 'mcp_registry_official' ? 'on_demand' : 'fresh',
+      sync_state: ON_DEMAND.has(source.source_id) ? 'on_demand' : 'fresh',
       staleness_seconds: 0,
       record_count: counts.get(source.source_id) ?? 0,
     };

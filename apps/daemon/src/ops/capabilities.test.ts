@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_SKILLSMP_KEY, startFakeSkillSources, type FakeSkillSources } from '@cccc/capabilities/testing';
 import { groupWithTeam, DaemonFixture } from '../../test-support/daemon-fixture.js';
 
 /** A TCP port that accepts connections and never answers: a remote source that hangs. */
@@ -30,7 +31,16 @@ describe('capability ops over the socket', () => {
   beforeAll(async () => {
     hole = await blackHole();
     d = await DaemonFixture.start({
-      env: { CCCC_CAPABILITY_MCP_REGISTRY_BASE: hole.url, CCCC_CAPABILITY_REMOTE_TIMEOUT_MS: '300', CCCC_CAPABILITY_MAX_ENABLED_PER_ACTOR: '2' },
+      env: {
+        CCCC_CAPABILITY_MCP_REGISTRY_BASE: hole.url,
+        CCCC_CAPABILITY_REMOTE_TIMEOUT_MS: '300',
+        CCCC_CAPABILITY_MAX_ENABLED_PER_ACTOR: '2',
+        // The remote skill sources are tested in their own block below.
+        CCCC_CAPABILITY_SOURCE_SKILLSMP_REMOTE_ENABLED: '0',
+        CCCC_CAPABILITY_SOURCE_CLAWHUB_REMOTE_ENABLED: '0',
+        CCCC_CAPABILITY_SOURCE_OPENCLAW_SKILLS_REMOTE_ENABLED: '0',
+        CCCC_CAPABILITY_SOURCE_CLAWSKILLS_REMOTE_ENABLED: '0',
+      },
     });
     gid = await groupWithTeam(d);
     await d.call('actor_add', { group_id: gid, actor_id: 'p2', runtime: 'custom', command: ['cat'] });
@@ -264,5 +274,48 @@ describe('one definition of base tools and packs (spec §8.3 MCP notes)', () => 
     }
     expect(new Set(ALL_TOOLS.filter((t) => t.pack).map((t) => t.pack))).toEqual(new Set(policy.builtin_packs.map((p) => p.capability_id)));
     expect(policy.role_defaults).toEqual(ROLE_DEFAULT_PACKS);
+  });
+});
+
+describe('capability_search over the socket with the remote skill sources (local fake services)', () => {
+  let d: DaemonFixture;
+  let fake: FakeSkillSources;
+  let gid: string;
+
+  beforeAll(async () => {
+    fake = await startFakeSkillSources();
+    d = await DaemonFixture.start({
+      env: fake.env({
+        CCCC_CAPABILITY_SOURCE_MCP_REGISTRY_ENABLED: '0',
+        CCCC_CAPABILITY_REMOTE_TIMEOUT_MS: '500',
+        CCCC_CAPABILITY_SKILLSMP_API_KEY: FAKE_SKILLSMP_KEY,
+        CCCC_CAPABILITY_SOURCE_OPENCLAW_SKILLS_REMOTE_ENABLED: '0',
+      }),
+    });
+    gid = await groupWithTeam(d);
+  });
+  afterAll(async () => {
+    await d?.[Symbol.asyncDispose]();
+    await fake?.close();
+  });
+
+  it('hits are cached per source, a gated source is not asked, a hanging one is cut off, and the key stays out of results, ledger and log', async () => {
+    fake.mode.clawskills = 'slow';
+    const started = Date.now();
+    const found = await d.call('capability_search', { group_id: gid, query: 'pdf', by: 'p1' });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(found.search_diagnostics).toMatchObject({ remote_augmented: true, remote_added: 3, remote_error: 'clawskills_remote:timeout' });
+    expect(fake.requests.some((r) => r.path.startsWith('/openclaw'))).toBe(false);
+    expect(fake.requests.find((r) => r.path.startsWith('/skillsmp/api'))?.headers.authorization).toBe(`Bearer ${FAKE_SKILLSMP_KEY}`);
+    const cached = (await d.call('capability_overview', { query: 'pdf' })).items.filter((i) => i.source_id !== 'cccc_curated');
+    expect(cached.map((i) => [i.source_id, i.name]).sort()).toEqual([
+      ['clawhub_remote', 'pdf-annotate'],
+      ['clawhub_remote', 'pdf-merge'],
+      ['skillsmp_remote', 'pdf-reader'],
+    ]);
+    expect(JSON.stringify(found)).not.toContain(FAKE_SKILLSMP_KEY);
+    expect(JSON.stringify(await d.call('capability_overview', {}))).not.toContain(FAKE_SKILLSMP_KEY);
+    expect(d.publicText()).not.toContain(FAKE_SKILLSMP_KEY);
+    expect(JSON.stringify(d.ledgerEvents(gid))).not.toContain(FAKE_SKILLSMP_KEY);
   });
 });
