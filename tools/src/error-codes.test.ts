@@ -16,6 +16,7 @@ const TABLES: Record<string, string> = {
   'libs/groups': 'src/errors.ts',
   'libs/context': 'src/errors.ts',
   'libs/automation': 'src/errors.ts',
+  'libs/capabilities': 'src/errors.ts',
   'apps/daemon': 'src/errors.ts',
   'apps/cli': 'src/cli-error.ts',
 };

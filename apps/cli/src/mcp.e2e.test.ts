@@ -68,14 +68,16 @@ describe('cccc mcp (real process, real daemon)', () => {
     const peerNames = (await peer.listTools()).tools.map((t) => t.name);
     const common = [
       'cccc_help', 'cccc_bootstrap', 'cccc_inbox_read', 'cccc_message_history', 'cccc_message_send', 'cccc_message_reply',
-      'cccc_message_deliver', 'cccc_reply_request_cancel', 'cccc_file', 'cccc_file_send', 'cccc_context_get', 'cccc_notify', 'cccc_terminal',
+      'cccc_message_deliver', 'cccc_reply_request_cancel', 'cccc_file', 'cccc_file_send', 'cccc_context_get', 'cccc_notify',
       'cccc_presentation', 'cccc_automation',
     ];
-    expect(peerNames).toEqual(common);
-    expect(leadTools.map((t) => t.name)).toEqual([...common, 'cccc_group', 'cccc_actor']);
+    // cccc_terminal comes with pack:diagnostics (capability_enable), cccc_group/cccc_actor with the foreman's pack:group-runtime.
+    const capability = ['cccc_capability_search', 'cccc_capability_enable', 'cccc_capability_state'];
+    expect(peerNames).toEqual([...common, ...capability]);
+    expect(leadTools.map((t) => t.name)).toEqual([...common, 'cccc_group', 'cccc_actor', ...capability]);
 
     const byName = Object.fromEntries(leadTools.map((t) => [t.name, t]));
-    for (const ro of ['cccc_help', 'cccc_bootstrap', 'cccc_message_history', 'cccc_file', 'cccc_context_get', 'cccc_terminal']) {
+    for (const ro of ['cccc_help', 'cccc_bootstrap', 'cccc_message_history', 'cccc_file', 'cccc_context_get']) {
       expect(byName[ro]!.annotations?.readOnlyHint, ro).toBe(true);
     }
     for (const rw of ['cccc_inbox_read', 'cccc_message_send', 'cccc_message_reply', 'cccc_file_send', 'cccc_notify', 'cccc_presentation', 'cccc_automation', 'cccc_group', 'cccc_actor']) {
@@ -235,7 +237,8 @@ describe('cccc mcp (real process, real daemon)', () => {
   });
 
   it('help, context, terminal; refuses to start without identity; --print-config', async () => {
-    const { group_id } = await team();
+    const { group_id, daemon } = await team();
+    await daemon.call('capability_enable', { group_id, capability_id: 'pack:diagnostics', scope: 'actor', actor_id: 'peer1', by: 'user' });
     const peer = await mcpAs(group_id, 'peer1');
     const help = await call(peer, 'cccc_help');
     expect(help.structuredContent).toMatchObject({ group_id, actor_id: 'peer1', filename: 'CCCC_HELP.md' });

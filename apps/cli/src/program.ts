@@ -22,6 +22,7 @@ import { registerWebCommands } from './commands/web.js';
 import { registerHookCommands } from './commands/hook.js';
 import { registerPresentCommands } from './commands/present.js';
 import { registerAutomationCommands } from './commands/automation.js';
+import { registerCapabilityCommands } from './commands/capability.js';
 
 /** Build the `cccc` command tree; `setExit` records the process exit code. */
 export function buildProgram(setExit: (code: number) => void): Command {
@@ -52,5 +53,6 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerHookCommands(program, setExit);
   registerPresentCommands(program, setExit);
   registerAutomationCommands(program, setExit);
+  registerCapabilityCommands(program, setExit);
   return program;
 }

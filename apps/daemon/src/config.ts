@@ -1,4 +1,5 @@
 import { isLoopbackHost, resolveCcccHome } from '@cccc/ipc-protocol/node';
+import { capabilityLimitsFromEnv, type CapabilityLimits } from '@cccc/capabilities';
 
 export type TransportConfig =
   | { readonly kind: 'unix' }
@@ -65,6 +66,8 @@ export interface DaemonConfig {
    * hooks and MCP wiring, and the daemon logs a warning saying so.
    */
   readonly cliEntry?: string;
+  /** CCCC_CAPABILITY_* quotas, caps and source gates (spec §8.3). */
+  readonly capabilities: CapabilityLimits;
 }
 
 function nonNegativeInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -119,7 +122,8 @@ export function daemonConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Daemo
     maxConnections: positiveInt(env, 'CCCC_MAX_CONNECTIONS', 1024),
   };
   const kind = (env.CCCC_DAEMON_TRANSPORT ?? 'unix').trim().toLowerCase() || 'unix';
-  if (kind === 'unix') return { home, transport: { kind: 'unix' }, connections, streams, runtime };
+  const capabilities = capabilityLimitsFromEnv(env);
+  if (kind === 'unix') return { home, transport: { kind: 'unix' }, connections, streams, runtime, capabilities };
   if (kind !== 'tcp') {
     throw new DaemonConfigError(`CCCC_DAEMON_TRANSPORT must be "unix" or "tcp", not ${JSON.stringify(env.CCCC_DAEMON_TRANSPORT)}`);
   }
@@ -135,5 +139,5 @@ export function daemonConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Daemo
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new DaemonConfigError(`CCCC_DAEMON_PORT must be an integer in 0..65535, not ${JSON.stringify(rawPort)}`);
   }
-  return { home, transport: { kind: 'tcp', host, port }, connections, streams, runtime };
+  return { home, transport: { kind: 'tcp', host, port }, connections, streams, runtime, capabilities };
 }

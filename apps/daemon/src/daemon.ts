@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { CapabilityPaths, CapabilityService, NodeExternalRuntime } from '@cccc/capabilities';
 import { HomeLayout, readObservability } from '@cccc/groups';
 import { OpRouter } from '@cccc/ipc-protocol';
 import { IpcServer, daemonPaths, ensureCcccHome, type DaemonEndpoint } from '@cccc/ipc-protocol/node';
@@ -99,6 +100,15 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
     { ...store, logger, automation, dispatch, now: () => automationClock.now(), isRunning: (g, a) => actorRuntime.isRunning(g, a) },
     config.runtime.automationTickMs,
   );
+  const capabilityPaths = new CapabilityPaths(config.home);
+  const capabilities = new CapabilityService({
+    home: config.home,
+    limits: config.capabilities,
+    external: new NodeExternalRuntime({ cacheDir: capabilityPaths.cacheDir }),
+    publishChange: async (groupId, by, data) => {
+      await ledgers.append(groupId, { kind: 'capability.changed', by, data: { ...data } });
+    },
+  });
 
   return {
     ...store,
@@ -123,6 +133,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
     automationClock,
     automation,
     automationScheduler,
+    capabilities,
     /** Stops every service, newest first; ledgers close last. */
     async [Symbol.asyncDispose](): Promise<void> {
       automationScheduler[Symbol.dispose]();
@@ -132,6 +143,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
       confirmations[Symbol.dispose]();
       delivery[Symbol.dispose]();
       await actorRuntime[Symbol.asyncDispose]();
+      await capabilities.close();
       await ledgers[Symbol.asyncDispose]();
     },
   };

@@ -67,7 +67,7 @@ export {
   profileUsage,
   type ProfileUsage,
 } from './profiles.js';
-export { type ProfileInput } from './profile-store.js';
+export { loadProfile, type ProfileInput } from './profile-store.js';
 
 export {
   checkPermission,

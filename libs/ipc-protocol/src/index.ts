@@ -88,3 +88,4 @@ export {
   AutomationManageAction,
   NotifyRuleAction,
 } from './ops/automation.js';
+export { CapabilityEnableResult, CapabilityImportRecord, CapabilityKind, EnableScope, BlockScope, PolicyLevel, QualificationStatus, RemovableSourceId } from './ops/capabilities.js';

@@ -1,5 +1,6 @@
 import type { Tool } from './tool.js';
 import { bootstrap } from './tools/bootstrap.js';
+import { capabilityEnable, capabilitySearch, capabilityState } from './tools/capability.js';
 import { file } from './tools/file.js';
 import { actor, group } from './tools/foreman.js';
 import { fileSend, messageDeliver, messageReply, messageSend, notify, replyRequestCancel } from './tools/messaging.js';
@@ -26,13 +27,25 @@ export const ALL_TOOLS: readonly Tool[] = [
   automation,
   group,
   actor,
+  capabilitySearch,
+  capabilityEnable,
+  capabilityState,
 ];
 
 export type Role = 'foreman' | 'peer';
 
-/** The tools an actor of this role sees (pure; the role comes from actor_list). */
+/** Tools every actor sees, whatever it has enabled: the ones no pack gates. */
+export const BASE_TOOLS: readonly Tool[] = ALL_TOOLS.filter((tool) => !tool.pack);
+
+/** The packs a role has by default (the daemon's allowlist role_defaults say the same). */
+export const ROLE_DEFAULT_PACKS: Readonly<Record<Role, readonly string[]>> = { foreman: ['pack:group-runtime'], peer: [] };
+
+/**
+ * The fallback catalog, used when the daemon cannot answer capability_state: base tools plus the
+ * role's default packs. It grants nothing: the daemon still checks every op.
+ */
 export function visibleTools(role: Role): Tool[] {
-  return ALL_TOOLS.filter((tool) => !tool.foremanOnly || role === 'foreman');
+  return ALL_TOOLS.filter((tool) => !tool.pack || ROLE_DEFAULT_PACKS[role].includes(tool.pack));
 }
 
 export function findTool(name: string): Tool | undefined {

@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
-import { findTool, visibleTools, type Role } from './catalog.js';
+import { ALL_TOOLS, findTool, visibleTools, type Role } from './catalog.js';
 import { callOp, ToolFailure, type DaemonPort } from './daemon-port.js';
 import { readIdentity, type McpIdentity } from './identity.js';
 import { toolInputJsonSchema, type Tool } from './tool.js';
@@ -14,6 +14,24 @@ export interface McpServerOptions {
   readonly daemon: DaemonPort;
   /** Reported in serverInfo.version and initialize `_meta["cccc/build"]`. */
   readonly version?: string;
+  /**
+   * How often to re-read the actor's capability exposure and send `notifications/tools/list_changed`
+   * when it moved since the last listing (ms; 0 = never). Default 2000.
+   */
+  readonly toolsPollMs?: number;
+}
+
+interface DynamicTool {
+  readonly name: string;
+  readonly description?: string | undefined;
+  readonly inputSchema: Record<string, unknown>;
+  readonly capability_id: string;
+}
+
+/** What the actor sees now: cccc_* names and external (dynamic) tools. */
+interface Exposure {
+  readonly names: ReadonlySet<string>;
+  readonly dynamic: readonly DynamicTool[];
 }
 
 /** The role as the daemon sees it now; an unreachable daemon shows the peer tool set. */
@@ -26,6 +44,32 @@ async function currentRole({ identity, daemon }: McpServerOptions): Promise<Role
   }
 }
 
+/**
+ * The daemon's answer (capability_state, view mcp_catalog: never waits on an actor start), else
+ * the fallback catalog of the actor's role. The fallback grants nothing the daemon would refuse.
+ */
+async function currentExposure(options: McpServerOptions): Promise<Exposure> {
+  const { identity, daemon } = options;
+  try {
+    const st = await callOp(daemon, 'capability_state', { group_id: identity.groupId, actor_id: identity.actorId, by: identity.actorId, view: 'mcp_catalog' });
+    return { names: new Set(st.visible_tools), dynamic: st.dynamic_tools ?? [] };
+  } catch {
+    return { names: new Set(visibleTools(await currentRole(options)).map((t) => t.name)), dynamic: [] };
+  }
+}
+
+function signature(exposure: Exposure): string {
+  return JSON.stringify([[...exposure.names].sort(), exposure.dynamic.map((t) => t.name)]);
+}
+
+function dynamicListing(tool: DynamicTool) {
+  return {
+    name: tool.name,
+    description: tool.description ?? `${tool.name} (external MCP tool of ${tool.capability_id})`,
+    inputSchema: { ...tool.inputSchema, type: 'object' as const },
+  };
+}
+
 function listing(tool: Tool) {
   return { name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool), annotations: tool.annotations };
 }
@@ -33,25 +77,64 @@ function listing(tool: Tool) {
 /** An MCP server (not yet connected) exposing the cccc_* tools as one fixed actor. */
 export function createMcpServer(options: McpServerOptions): Server {
   const version = options.version ?? '0.1.0';
-  const server = new Server({ name: 'cccc', version }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'cccc', version }, { capabilities: { tools: { listChanged: true } } });
+  let listed: string | undefined;
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: visibleTools(await currentRole(options)).map(listing),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const exposure = await currentExposure(options);
+    listed = signature(exposure);
+    return { tools: [...ALL_TOOLS.filter((t) => exposure.names.has(t.name)).map(listing), ...exposure.dynamic.map(dynamicListing)] };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = findTool(request.params.name);
+    const name = request.params.name;
+    const tool = findTool(name);
+    const { identity, daemon } = options;
     try {
-      if (!tool) throw new ToolFailure('unknown_tool', `unknown tool: ${request.params.name}`, { tool: request.params.name });
-      const run = tool.prepare(request.params.arguments);
-      if (tool.foremanOnly && (await currentRole(options)) !== 'foreman') {
-        throw new ToolFailure('permission_denied', `${tool.name} is for the foreman`, { tool: tool.name, actor_id: options.identity.actorId });
+      if (!tool) {
+        const exposure = await currentExposure(options);
+        if (!exposure.dynamic.some((t) => t.name === name)) throw new ToolFailure('unknown_tool', `unknown tool: ${name}`, { tool: name });
+        const args = request.params.arguments ?? {};
+        const { result } = await callOp(daemon, 'capability_tool_call', { group_id: identity.groupId, actor_id: identity.actorId, by: identity.actorId, tool_name: name, arguments: args });
+        return result as { content: Array<{ type: 'text'; text: string }> };
       }
-      return toolSuccess(await run({ identity: options.identity, daemon: options.daemon }));
+      const run = tool.prepare(request.params.arguments);
+      if (tool.pack && !(await currentExposure(options)).names.has(tool.name)) {
+        throw new ToolFailure('permission_denied', `${tool.name} needs ${tool.pack}, which is not enabled for ${identity.actorId}`, { tool: tool.name, actor_id: identity.actorId, capability_id: tool.pack });
+      }
+      return toolSuccess(await run({ identity, daemon }));
     } catch (error) {
       return toolError(error);
     }
   });
+
+  // Exposure follows capability_enable / _block: when it moved since the last listing, ask the
+  // client to list again. The timer ends with the connection.
+  const pollMs = options.toolsPollMs ?? 2000;
+  if (pollMs > 0) {
+    let busy = false;
+    let connected = false;
+    const timer = setInterval(() => {
+      if (!server.transport) {
+        if (connected) clearInterval(timer);
+        return;
+      }
+      connected = true;
+      if (busy || listed === undefined) return;
+      busy = true;
+      void currentExposure(options)
+        .then(async (exposure) => {
+          const now = signature(exposure);
+          if (now !== listed) {
+            listed = now;
+            await server.sendToolListChanged();
+          }
+        })
+        .catch(() => undefined)
+        .finally(() => (busy = false));
+    }, pollMs);
+    timer.unref();
+  }
   return server;
 }
 
@@ -72,7 +155,13 @@ export async function runMcpStdio(options: RunMcpOptions): Promise<number> {
     return 2;
   }
   const daemon = new DaemonClient({ home: parsed.identity.home });
-  const server = createMcpServer({ identity: parsed.identity, daemon, ...(options.version ? { version: options.version } : {}) });
+  const pollMs = Number(options.env.CCCC_MCP_TOOLS_POLL_MS ?? '');
+  const server = createMcpServer({
+    identity: parsed.identity,
+    daemon,
+    ...(options.version ? { version: options.version } : {}),
+    ...(Number.isInteger(pollMs) && pollMs >= 0 && options.env.CCCC_MCP_TOOLS_POLL_MS?.trim() ? { toolsPollMs: pollMs } : {}),
+  });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

@@ -22,8 +22,13 @@ export interface ToolDef<S extends z.ZodObject = z.ZodObject> {
   readonly description: string;
   readonly input: S;
   readonly annotations: ToolAnnotations;
-  /** Only the foreman sees and may call it. */
+  /** Only the foreman sees and may call it (when the daemon cannot say what the actor has enabled). */
   readonly foremanOnly?: boolean;
+  /**
+   * The built-in capability pack that exposes this tool (spec §8.3); tools without one are base
+   * tools every actor sees. The daemon's capability_state decides what an actor has enabled.
+   */
+  readonly pack?: string;
   /**
    * Principal keys the caller may not pass. Every tool refuses `by` and `group_id`; most also
    * refuse `actor_id` (cccc_actor uses it for the target actor, never for the caller).

@@ -2,6 +2,7 @@ import type { OpRouter } from '@cccc/ipc-protocol';
 import { registerActivityStreamOps, type ActivityStreamOpsDeps } from './activity-stream.js';
 import { registerActorsOps, type ActorsOpsDeps } from './actors.js';
 import { registerBlobOps, type BlobOpsDeps } from './blobs.js';
+import { registerCapabilitiesOps, type CapabilitiesOpsDeps } from './capabilities.js';
 import { registerContextOps, type ContextOpsDeps } from './context.js';
 import { registerDeliveryOps, type DeliveryOpsDeps } from './delivery.js';
 import { registerDebugOps, type DebugOpsDeps } from './debug.js';
@@ -43,7 +44,8 @@ export type DaemonOpsDeps = GroupsOpsDeps &
   DebugLogsOpsDeps &
   ObservabilityOpsDeps &
   PresentationOpsDeps &
-  AutomationOpsDeps;
+  AutomationOpsDeps &
+  CapabilitiesOpsDeps;
 
 /** Every op module of the daemon, one line each (ping/shutdown live in core.ts). */
 export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
@@ -69,4 +71,5 @@ export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
   registerObservabilityOps(router, deps);
   registerPresentationOps(router, deps);
   registerAutomationOps(router, deps);
+  registerCapabilitiesOps(router, deps);
 }

@@ -5,6 +5,7 @@ import { registerActorRoutes } from './actors.js';
 import { ApiRoutes } from './api-routes.js';
 import { registerBlobRoutes } from './blobs.js';
 import { registerBoardRoutes } from './boards.js';
+import { registerCapabilityRoutes } from './capabilities.js';
 import { registerGroupRoutes } from './groups.js';
 import { registerMessageRoutes } from './messages.js';
 import { registerRuntimeActivityRoutes } from './runtime-activity.js';
@@ -23,6 +24,7 @@ export function buildApiRoutes(client: DaemonClient, sse: SseOptions, home: stri
   registerBlobRoutes(api);
   registerAccessTokenRoutes(api, home);
   registerBoardRoutes(api, home);
+  registerCapabilityRoutes(api);
   const missing = api.missing();
   if (missing.length > 0) throw new Error(`routes without a handler: ${missing.join(', ')}`);
   return api;

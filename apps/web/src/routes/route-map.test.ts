@@ -72,6 +72,18 @@ const KNOWN = [
   'GET /access-tokens',
   'POST /access-tokens',
   'DELETE /access-tokens/:id',
+  // Capabilities (issue 21)
+  'GET /capabilities',
+  'GET /capabilities/allowlist',
+  'POST /capabilities/allowlist/validate',
+  'PUT /capabilities/allowlist',
+  'DELETE /capabilities/allowlist',
+  'GET /groups/:group_id/capabilities/search',
+  'GET /groups/:group_id/capabilities/state',
+  'POST /groups/:group_id/capabilities/enable',
+  'POST /groups/:group_id/capabilities/block',
+  'POST /groups/:group_id/capabilities/import',
+  'POST /groups/:group_id/capabilities/uninstall',
 ];
 
 describe('the route table', () => {

@@ -144,6 +144,24 @@ export const webRoutes = {
   automation_update: { method: 'PUT', path: '/groups/:group_id/automation', op: 'group_automation_update', input: 'body' },
   automation_manage: { method: 'POST', path: '/groups/:group_id/automation/manage', op: 'group_automation_manage', input: 'body' },
   automation_reset_baseline: { method: 'POST', path: '/groups/:group_id/automation/reset_baseline', op: 'group_automation_reset_baseline', input: 'body' },
+  // Capabilities (§8.3): the library, its allowlist, and per-group bindings and blocks
+  capability_overview: { method: 'GET', path: '/capabilities', op: 'capability_overview', input: 'query', query: ['query', 'limit', 'include_indexed'] },
+  capability_allowlist: { method: 'GET', path: '/capabilities/allowlist', op: 'capability_allowlist_get', input: 'none' },
+  capability_allowlist_validate: { method: 'POST', path: '/capabilities/allowlist/validate', op: 'capability_allowlist_validate', input: 'body' },
+  capability_allowlist_update: { method: 'PUT', path: '/capabilities/allowlist', op: 'capability_allowlist_update', input: 'body', admin: true },
+  capability_allowlist_reset: { method: 'DELETE', path: '/capabilities/allowlist', op: 'capability_allowlist_reset', input: 'none', admin: true },
+  capability_search: {
+    method: 'GET',
+    path: '/groups/:group_id/capabilities/search',
+    op: 'capability_search',
+    input: 'query',
+    query: ['query', 'kind', 'actor_id', 'include_external', 'limit'],
+  },
+  capability_state: { method: 'GET', path: '/groups/:group_id/capabilities/state', op: 'capability_state', input: 'query', query: ['actor_id', 'capability_id'] },
+  capability_enable: { method: 'POST', path: '/groups/:group_id/capabilities/enable', op: 'capability_enable', input: 'body' },
+  capability_block: { method: 'POST', path: '/groups/:group_id/capabilities/block', op: 'capability_block', input: 'body' },
+  capability_import: { method: 'POST', path: '/groups/:group_id/capabilities/import', op: 'capability_import', input: 'body' },
+  capability_uninstall: { method: 'POST', path: '/groups/:group_id/capabilities/uninstall', op: 'capability_uninstall', input: 'body' },
 
   // Access tokens (the Web's own access_tokens.yaml, no daemon op)
   access_tokens: { method: 'GET', path: '/access-tokens', input: 'none', admin: true },

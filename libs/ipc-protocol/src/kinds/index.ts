@@ -41,3 +41,4 @@ export {
 } from './delivery-confirmation.js';
 export { ACTOR_START_PROBLEM_KIND, ActorStartProblemData } from './actor-start-problem.js';
 export { kindDataSchemas, kindDataSchema, isKnownKind, type KnownKind, type KindData, type KindDataInput } from './registry.js';
+export { CapabilityChangedData } from './capability.js';

@@ -22,6 +22,7 @@ import { ContextSyncData } from './context.js';
 import { PresentationClearData, PresentationPublishData } from './presentation.js';
 import { DELIVERY_CONFIRMATION_KIND, DeliveryConfirmationData } from './delivery-confirmation.js';
 import { ACTOR_START_PROBLEM_KIND, ActorStartProblemData } from './actor-start-problem.js';
+import { CapabilityChangedData } from './capability.js';
 
 /**
  * The one definition of each known event kind's `data`: validated at append time, and the source
@@ -59,6 +60,7 @@ export const kindDataSchemas = {
   'presentation.clear': PresentationClearData,
   [DELIVERY_CONFIRMATION_KIND]: DeliveryConfirmationData,
   [ACTOR_START_PROBLEM_KIND]: ActorStartProblemData,
+  'capability.changed': CapabilityChangedData,
 } as const satisfies Record<string, z.ZodType<Record<string, unknown>>>;
 
 type KindSchemas = typeof kindDataSchemas;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { CCCSEventV1 } from '../events.js';
 import type { KindDataInput } from '../kinds/registry.js';
 import type { OpArgsInput, OpCatalog, OpName } from './catalog.js';
+import { capabilityExamples } from './capabilities.fixtures.js';
 
 // One valid request and one valid result per op, plus the keys whose absence must fail.
 // Shared by the catalog tests; examples follow the spec's shapes and the reference fixture home.
@@ -98,6 +99,7 @@ const byActor = { group_id: G, actor_id: 'peer1', by: 'user' };
 const ledgerPage = { events: [chat('send')], has_more: false };
 
 export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
+  ...capabilityExamples,
   ping: {
     args: {},
     required: [],

@@ -58,6 +58,23 @@ import { context_get, context_sync, task_list, tracked_send } from './context.js
 import { runtime_activity_snapshot, runtime_activity_stream, runtime_hook_event } from './hooks.js';
 import { blob_read, blob_upload } from './blobs.js';
 import {
+  capability_allowlist_get,
+  capability_allowlist_reset,
+  capability_allowlist_update,
+  capability_allowlist_validate,
+  capability_block,
+  capability_enable,
+  capability_import,
+  capability_install_target,
+  capability_overview,
+  capability_search,
+  capability_source_delete,
+  capability_state,
+  capability_tool_call,
+  capability_uninstall,
+  capability_visibility,
+} from './capabilities.js';
+import {
   term_attachment_status,
   term_resize,
   terminal_clear,
@@ -107,6 +124,22 @@ export const opCatalog = {
   group_automation_reset_baseline,
   group_start,
   group_stop,
+  // §8.3 Capabilities
+  capability_allowlist_get,
+  capability_allowlist_reset,
+  capability_allowlist_update,
+  capability_allowlist_validate,
+  capability_block,
+  capability_enable,
+  capability_import,
+  capability_install_target,
+  capability_overview,
+  capability_search,
+  capability_source_delete,
+  capability_state,
+  capability_tool_call,
+  capability_uninstall,
+  capability_visibility,
   // §8.4 Actors
   actor_list,
   actor_add,

@@ -18,6 +18,7 @@ export const group = defineTool({
   name: 'cccc_group',
   description: 'Foreman: show the group, set its state (active | idle | paused | stopped), or update title/topic.',
   foremanOnly: true,
+  pack: 'pack:group-runtime',
   input: z.object({
     action: z.enum(['show', 'set_state', 'update']),
     state: z.enum(['active', 'idle', 'paused', 'stopped']).optional(),
@@ -51,6 +52,7 @@ export const actor = defineTool({
   name: 'cccc_actor',
   description: 'Foreman: list, add, start, stop, restart or remove actors of this group (actor_id names the target).',
   foremanOnly: true,
+  pack: 'pack:group-runtime',
   // actor_id is the target actor here, never the caller; by and group_id stay reserved.
   reservedKeys: ['by', 'group_id'],
   input: z.object({

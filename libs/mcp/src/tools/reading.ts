@@ -54,6 +54,7 @@ export const contextGet = defineTool({
 
 export const terminal = defineTool({
   name: 'cccc_terminal',
+  pack: 'pack:diagnostics',
   description: 'The rendered tail of your own terminal.',
   input: z.object({ max_chars: z.number().int().positive().max(200_000).optional() }),
   annotations: READ,

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { api } from '../api/client';
 import { ApiError } from '../api/http';
 import { AccessTokens } from './AccessTokens';
+import { CapabilitiesPanel } from './CapabilitiesPanel';
 import { diffSettings, formFromSettings, type SettingsForm } from './settings-form';
 
 /**
@@ -110,6 +111,7 @@ export function SettingsView({ groupId }: { groupId: string }) {
         </div>
       </form>
       <AccessTokens groupId={groupId} />
+      <CapabilitiesPanel groupId={groupId} />
     </section>
   );
 }

@@ -1,0 +1,4 @@
+import { describeCapabilityContract } from './testing.js';
+import { CapabilityService } from './service.js';
+
+describeCapabilityContract('file store under a temp CCCC_HOME', { make: (options) => new CapabilityService(options) });
