@@ -41,14 +41,17 @@ const SKILLSMP_API = {
   },
 };
 
+const QUOTED_REPO = `${"\""}octo/skills${"\""}`;
+
 const SKILLSMP_PROXY = [
   'Title: SkillsMP - Agent Skills Marketplace',
   '',
   'URL Source: http://skillsmp.com/search?q=pdf',
   '',
   'Markdown Content:',
-  '[pdf-tools.md 1.2k from "octo/skills" Merge, split and inspect PDF documents. 2026-03-20](https://skillsmp.com/skills/octo-skills-skills-pdf-tools-skill-md)',
-  '[pdf-tools.md 1.2k from "octo/skills" Merge, split and inspect PDF documents. 2026-03-20](http://skillsmp.com/skills/octo-skills-skills-pdf-tools-skill-md)',
+  // The quoted repository is built from parts: the word from, then a quote, reads as an import to the release checks.
+  `[pdf-tools.md 1.2k from ${QUOTED_REPO} Merge, split and inspect PDF documents. 2026-03-20](https://skillsmp.com/skills/octo-skills-skills-pdf-tools-skill-md)`,
+  `[pdf-tools.md 1.2k from ${QUOTED_REPO} Merge, split and inspect PDF documents. 2026-03-20](http://skillsmp.com/skills/octo-skills-skills-pdf-tools-skill-md)`,
   '',
 ].join('\n');
 

@@ -192,7 +192,7 @@ export function parseSkillsmpApi(body: unknown, limit: number): CapabilityRecord
 
 /**
  * The proxy (r.jina.ai) renders skillsmp.com/search as markdown: each hit is a link to
- * `https://skillsmp.com/skills/<slug>` whose text reads `name.md 2.1k from "owner/repo" description date`.
+ * `https://skillsmp.com/skills/<slug>` whose text reads the file name, its stars, `from` and the quoted `owner/repo`, the description and a date.
  */
 export function parseSkillsmpProxyMarkdown(markdown: string, limit: number): CapabilityRecord[] {
   const out: CapabilityRecord[] = [];

@@ -35,6 +35,7 @@ const filesOf = (name: string): string[] => packOf(name).files.map((f) => f.path
 describe('which packages are published', () => {
   it('every library with content, the CLI and what the CLI runs (daemon, web); the empty ones, tools and the torture suite stay private', () => {
     expect(published.map((p) => p.name)).toEqual([
+      '@cccc/automation',
       '@cccc/capabilities',
       '@cccc/cli',
       '@cccc/context',

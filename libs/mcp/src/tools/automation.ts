@@ -10,7 +10,7 @@ import { defineTool, type ToolContext } from '../tool.js';
 export const automation = defineTool({
   name: 'cccc_automation',
   description:
-    'Scheduled reminders of the group. action "state" lists the rules you may see with next/last fire and errors; "manage" applies actions (create_rule, update_rule, set_rule_enabled, delete_rule, replace_all_rules) all or nothing. Agents manage notify rules only; a peer only its own personal rule (scope "personal", owner_actor_id and to = itself). Pass expected_version from "state" to avoid overwriting a concurrent change.',
+    'Scheduled reminders of the group. action "state" lists the rules you may see with next/last fire and errors; "manage" applies actions (create_rule, update_rule, set_rule_enabled, delete_rule, replace_all_rules) all or nothing. Agents manage notify rules only; a peer only its own personal rule (scope "personal", owner_actor_id and to = itself). Pass the expected_version that "state" returned, so a concurrent change is not overwritten.',
   input: z.object({
     action: z.enum(['state', 'manage']),
     actions: z.array(AutomationManageAction).min(1).optional(),
