@@ -160,17 +160,22 @@ export class DeliveryConfirmations implements Disposable {
   }
 
   /**
-   * Resolves once the turn a confirmed prompt of the session started has ended (its Stop hook),
-   * at once when none was confirmed or it already ended, or after `maxMs`: a prompt hook answers
-   * before the agent sends the prompt on to its model, so a stop waits for this too.
+   * Resolves once a turn of the session has ended (its Stop hook) since its last prompt that
+   * confirmed a delivery, at once when none was confirmed or one already ended, or after
+   * `maxMs`: a prompt hook answers before the agent sends the prompt on to its model, so a stop
+   * waits for this too. Answers when that prompt was taken (undefined: none was).
    */
-  turnTakenUp(groupId: string, actorId: string, session: object, maxMs: number): Promise<void> {
+  turnTakenUp(groupId: string, actorId: string, session: object, maxMs: number): Promise<number | undefined> {
     const key = DeliveryConfirmations.key(groupId, actorId);
     const ended = () => {
       const turn = this.turns.get(key);
       return !turn || turn.session !== session || turn.promptAt === undefined || (turn.endedAt !== undefined && turn.endedAt >= turn.promptAt);
     };
-    if (ended()) return Promise.resolve();
+    const promptAt = () => {
+      const turn = this.turns.get(key);
+      return turn?.session === session ? turn.promptAt : undefined;
+    };
+    if (ended()) return Promise.resolve(promptAt());
     return new Promise((resolve) => {
       const waiters = this.settleWaiters.get(key) ?? new Set();
       this.settleWaiters.set(key, waiters);
@@ -178,7 +183,7 @@ export class DeliveryConfirmations implements Disposable {
         clearTimeout(timer);
         waiters.delete(check);
         if (waiters.size === 0) this.settleWaiters.delete(key);
-        resolve();
+        resolve(promptAt());
       };
       const check = () => {
         if (ended()) done();
