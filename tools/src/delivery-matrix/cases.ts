@@ -183,8 +183,21 @@ export const MATRIX_CASES: readonly MatrixCase[] = [
       const id = await t.send(`restart ${mark}`);
       await poll(() => (t.ledger().some((e) => isEventOfKind(e, 'runtime.delivery') && e.data.source_event_id === id) ? true : undefined), 30_000);
       await sleep((index % 6) * 120);
+      const mainBefore = t.model.requests.filter((r) => r.main).length;
       await t.client.call('actor_restart', { group_id: t.groupId, actor_id: 'peer1' });
-      return [await measure(t, id, mark)];
+      const mainAtRestart = t.model.requests.filter((r) => r.main).length;
+      const sample = await measure(t, id, mark);
+      if (sample.modelCount > 0) return [sample];
+      // What happened around the restart, in ms from the claim, for the log.
+      const ledger = t.ledger();
+      const claimAt = Date.parse(ledger.find((e) => isEventOfKind(e, 'runtime.delivery') && e.data.source_event_id === id)!.ts);
+      const around = ledger
+        .filter((e) => Date.parse(e.ts) >= claimAt - 50)
+        .map((e) => {
+          const detail = e.kind === 'actor.activity' ? JSON.stringify((e.data as { actors?: { id: string; effective_working_state?: string; effective_working_reason?: string }[] }).actors?.find((a) => a.id === 'peer1')?.effective_working_reason) : '';
+          return `${Date.parse(e.ts) - claimAt}:${e.kind}${detail}`;
+        });
+      return [{ ...sample, trace: `${sample.trace} | main requests before restart ${mainBefore}, after ${mainAtRestart} | ${around.join(' ')}` }];
     },
   },
 ];

@@ -169,4 +169,28 @@ describe('delivery confirmations (each submit confirmed by its own prompt hook)'
       ['m3', 0, null],
     ]);
   });
+
+  it('turnTakenUp: at once with no prompt taken; after a taken prompt, at its turn end (already past or to come); a bound', async () => {
+    const log: string[] = [];
+    await c.turnTakenUp('g', 'peer1', session, 3_000).then(() => log.push('no prompt'));
+    deliver('m1');
+    c.promptSubmitted('g', 'peer1', session, 'ev', promptMarks(prompt('m1')));
+    void c.turnTakenUp('g', 'peer1', session, 3_000).then(() => log.push('m1 turn over'));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(log).toEqual(['no prompt']);
+    now += 1;
+    c.turnEnded('g', 'peer1', session);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(log).toEqual(['no prompt', 'm1 turn over']);
+    await c.turnTakenUp('g', 'peer1', session, 3_000).then(() => log.push('already over'));
+    now += 1;
+    deliver('m2');
+    c.promptSubmitted('g', 'peer1', session, 'ev', promptMarks(prompt('m2')));
+    c.turnEnded('g', 'peer2', session); // another actor's turn ends nothing here
+    void c.turnTakenUp('g', 'peer1', session, 3_000).then(() => log.push('bound'));
+    await vi.advanceTimersByTimeAsync(2_999);
+    expect(log).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(log.at(-1)).toBe('bound');
+  });
 });

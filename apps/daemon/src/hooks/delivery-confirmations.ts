@@ -62,6 +62,8 @@ export class DeliveryConfirmations implements Disposable {
   private readonly fifo = new Map<string, Expectation[]>();
   /** Who waits for an actor's submitted expectations to settle (a stop draining its input). */
   private readonly settleWaiters = new Map<string, Set<() => void>>();
+  /** Per actor: when a prompt of its session last confirmed a submit, and when a turn of it last ended. */
+  private readonly turns = new Map<string, { session: object; promptAt?: number; endedAt?: number }>();
   private readonly now: () => number;
 
   constructor(private readonly deps: ConfirmationDeps) {
@@ -110,6 +112,7 @@ export class DeliveryConfirmations implements Disposable {
   promptSubmitted(groupId: string, actorId: string, session: object | undefined, evidence: string, marks: readonly string[] | null, firedAtMs: number | null = null): void {
     const open = (this.fifo.get(DeliveryConfirmations.key(groupId, actorId)) ?? []).filter((e) => e.session === session && e.promptAt === undefined);
     const evidenced = marks === null ? open.slice(0, 1) : open.filter((e) => e.mark !== '' && marks.includes(e.mark));
+    if (evidenced.length > 0) this.turnOf(groupId, actorId, session!).promptAt = this.now();
     for (const exp of evidenced) {
       exp.promptAt = this.now();
       // A hook cannot have started after it was taken: a clock that says so is not believed.
@@ -149,12 +152,63 @@ export class DeliveryConfirmations implements Disposable {
     });
   }
 
+  /** A fenced hook that ends a turn (Stop, StopFailure, SessionEnd) of the session was taken. */
+  turnEnded(groupId: string, actorId: string, session: object | undefined): void {
+    if (!session) return;
+    this.turnOf(groupId, actorId, session).endedAt = this.now();
+    for (const check of [...(this.settleWaiters.get(DeliveryConfirmations.key(groupId, actorId)) ?? [])]) check();
+  }
+
+  /**
+   * Resolves once a turn of the session has ended (its Stop hook) since its last prompt that
+   * confirmed a delivery, at once when none was confirmed or one already ended, or after
+   * `maxMs`: a prompt hook answers before the agent sends the prompt on to its model, so a stop
+   * waits for this too. Answers when that prompt was taken (undefined: none was).
+   */
+  turnTakenUp(groupId: string, actorId: string, session: object, maxMs: number): Promise<number | undefined> {
+    const key = DeliveryConfirmations.key(groupId, actorId);
+    const ended = () => {
+      const turn = this.turns.get(key);
+      return !turn || turn.session !== session || turn.promptAt === undefined || (turn.endedAt !== undefined && turn.endedAt >= turn.promptAt);
+    };
+    const promptAt = () => {
+      const turn = this.turns.get(key);
+      return turn?.session === session ? turn.promptAt : undefined;
+    };
+    if (ended()) return Promise.resolve(promptAt());
+    return new Promise((resolve) => {
+      const waiters = this.settleWaiters.get(key) ?? new Set();
+      this.settleWaiters.set(key, waiters);
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(check);
+        if (waiters.size === 0) this.settleWaiters.delete(key);
+        resolve(promptAt());
+      };
+      const check = () => {
+        if (ended()) done();
+      };
+      const timer = setTimeout(done, maxMs);
+      timer.unref?.();
+      waiters.add(check);
+    });
+  }
+
+  private turnOf(groupId: string, actorId: string, session: object): { session: object; promptAt?: number; endedAt?: number } {
+    const key = DeliveryConfirmations.key(groupId, actorId);
+    let turn = this.turns.get(key);
+    if (!turn || turn.session !== session) this.turns.set(key, (turn = { session }));
+    return turn;
+  }
+
   /**
    * The session is gone (stopped, replaced or exited): no prompt hook of it can come any more,
    * so its submitted deliveries are unconfirmed now, not at the window's end, and a submit still
    * settling is unconfirmed as soon as it is accepted.
    */
   sessionEnded(groupId: string, actorId: string, session: object): void {
+    const key = DeliveryConfirmations.key(groupId, actorId);
+    if (this.turns.get(key)?.session === session) this.turns.delete(key);
     for (const exp of [...(this.fifo.get(DeliveryConfirmations.key(groupId, actorId)) ?? [])]) {
       if (exp.session !== session || exp.promptAt !== undefined) continue;
       if (exp.acceptedAt === undefined) exp.sessionEnded = true;
@@ -197,6 +251,7 @@ export class DeliveryConfirmations implements Disposable {
       }
     }
     this.fifo.clear();
+    this.turns.clear();
     for (const waiters of [...this.settleWaiters.values()]) for (const check of [...waiters]) check();
   }
 }
