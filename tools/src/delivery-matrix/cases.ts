@@ -126,8 +126,15 @@ export const MATRIX_CASES: readonly MatrixCase[] = [
         const mark = marker();
         const eventId = await team.send(`fresh ${mark}`);
         const sample = await measure(team, eventId, mark);
-        const conf = team.ledger().find((e) => isEventOfKind(e, DELIVERY_CONFIRMATION_KIND) && e.data.source_event_id === eventId && e.data.state === 'confirmed');
-        return [{ ...sample, readyMs: readyAt !== undefined && conf ? Date.parse(conf.ts) - readyAt : null }];
+        const ledger = team.ledger();
+        const conf = ledger.find((e) => isEventOfKind(e, DELIVERY_CONFIRMATION_KIND) && e.data.source_event_id === eventId && e.data.state === 'confirmed');
+        if (readyAt === undefined) return [sample];
+        // Where the time after SessionStart went: the preamble's prompt (the first turn), the delivery's claim, its confirmation.
+        const firstTurn = ledger.find((e) => e.kind === 'actor.activity' && JSON.stringify(e.data).includes('claude_hook_UserPromptSubmit'));
+        const claim = ledger.find((e) => isEventOfKind(e, 'runtime.delivery') && e.data.source_event_id === eventId);
+        const at = (e: { ts: string } | undefined) => (e ? Date.parse(e.ts) - readyAt! : '-');
+        const timeline = `SessionStart→ preamble prompt ${at(firstTurn)}, claim ${at(claim)}, confirmed ${at(conf)} ms`;
+        return [{ ...sample, readyMs: conf ? Date.parse(conf.ts) - readyAt : null, trace: `${sample.trace} | ${timeline}` }];
       } finally {
         clearInterval(watch);
       }
