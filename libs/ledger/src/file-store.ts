@@ -99,8 +99,8 @@ export class FileLedgerStore implements LedgerStore {
     this.ctx = { queries: this.queries, readOrd: (ord) => this.readOrd(ord), cursorsPath: paths.cursors, historyQueryPage: opts.historyQueryPage };
   }
 
-  recoverAtOpen(): void {
-    this.recovered = recoverConsume(this.consumeDeps());
+  async recoverAtOpen(): Promise<void> {
+    this.recovered = await recoverConsume(this.consumeDeps());
   }
 
   private now(): Date {
@@ -458,10 +458,10 @@ export class FileLedgerStore implements LedgerStore {
     const activeScanned = await prescanActive(this.paths.active);
     this.ensureOpen();
     this.appender.flushIndex();
-    const report = await this.underWriterLock(() => {
+    const report = await this.underWriterLock(async () => {
       this.appender.flushIndex();
       catchUpActive(this.index, this.files);
-      return compactLocked(this.paths, this.files, this.index, {
+      return await compactLocked(this.paths, this.files, this.index, {
         activeScanned,
         now: this.now(),
         reason: opts.reason ?? 'manual',
@@ -479,14 +479,25 @@ export class FileLedgerStore implements LedgerStore {
     return { ...report, compressed };
   }
 
-  private async underWriterLock<T>(step: () => T): Promise<T> {
+  /**
+   * Run `step` holding the writer lock. This process's next batches wait for the step itself
+   * (not by polling the lock): the lock is not starved by a steady stream of appends, and what
+   * queued meanwhile commits as one batch the moment the step ends.
+   */
+  private async underWriterLock<T>(step: () => T | Promise<T>): Promise<T> {
     this.ensureOpen();
-    const lock = await FileLock.acquire(this.paths.lock, this.opts.lockTimeoutMs ?? 30_000);
+    let release!: () => void;
+    this.appender.waitFor(new Promise<void>((resolve) => (release = resolve)));
     try {
-      this.ensureOpen(); // closed while we waited for the lock
-      return step();
+      const lock = await FileLock.acquire(this.paths.lock, this.opts.lockTimeoutMs ?? 30_000);
+      try {
+        this.ensureOpen(); // closed while we waited for the lock
+        return await step();
+      } finally {
+        lock.release();
+      }
     } finally {
-      lock.release();
+      release();
     }
   }
 

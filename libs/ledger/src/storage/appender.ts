@@ -1,4 +1,4 @@
-import { fsyncDirSync, ReusableFileLock } from '@cccc/durable-fs';
+import { fsyncDir, ReusableFileLock } from '@cccc/durable-fs';
 import { closeSync, existsSync, fdatasync, fstatSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
@@ -94,6 +94,17 @@ export class GroupCommitAppender {
     this.lock = new ReusableFileLock(paths.lock);
   }
 
+  /** This process's own holder of the writer lock (a rotation): batches wait for it to end. */
+  private holder: Promise<void> | undefined;
+
+  /** Let batches wait for `held` (a step of this process under the writer lock) instead of polling the lock. */
+  waitFor(held: Promise<void>): void {
+    const mine = held.finally(() => {
+      if (this.holder === mine) this.holder = undefined;
+    });
+    this.holder = mine;
+  }
+
   private takeUnindexed(): AcknowledgedBatch[] {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
@@ -169,7 +180,7 @@ export class GroupCommitAppender {
    * The append fd and the file's size, reopened when another process rotated the file away
    * under us. One stat of the path and one fstat per batch: both are on the serial path.
    */
-  private writeFd(): { fd: number; size: number } {
+  private async writeFd(): Promise<{ fd: number; size: number }> {
     if (this.fd !== undefined) {
       const pathIno = statSync(this.paths.active, { throwIfNoEntry: false })?.ino ?? -1; // -1: rotated, not yet recreated
       const st = fstatSync(this.fd);
@@ -185,17 +196,18 @@ export class GroupCommitAppender {
     if (created) {
       // fdatasync covers the file's bytes, not its name: make the new entry (and the group
       // directory's own entry) durable before anything appended to it is acknowledged.
-      fsyncDirSync(this.paths.groupDir);
-      fsyncDirSync(dirname(this.paths.groupDir));
+      await fsyncDir(this.paths.groupDir);
+      await fsyncDir(dirname(this.paths.groupDir));
     }
     return { fd: this.fd, size: fstatSync(this.fd).size };
   }
 
   private async commit(batch: Pending[]): Promise<void> {
+    while (this.holder) await this.holder;
     this.busy = true;
     try {
       if (!this.lock.tryLock()) await this.lock.lock(this.lockTimeoutMs);
-      const { fd, size } = this.writeFd();
+      const { fd, size } = await this.writeFd();
       // Decisions read the index, so it must hold every event before this batch, including
       // what other processes appended since our last look.
       if (batch.some((p) => p.decide)) {

@@ -1,9 +1,9 @@
-import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, createReadStream, createWriteStream, existsSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { join } from 'node:path';
 import { createGzip, gunzipSync } from 'node:zlib';
-import { fsyncDirSync } from '@cccc/durable-fs';
+import { fsyncDir } from '@cccc/durable-fs';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
 import type { LedgerIndex } from '../index-db/ledger-index.js';
 import type { LedgerPaths } from '../paths.js';
@@ -87,8 +87,10 @@ function reconcile(paths: LedgerPaths, manifest: Manifest, nowIso: string): { se
 /**
  * Rotate the active file into a sealed segment. The caller holds the writer lock for the whole
  * call, so every append acknowledged before it is in the sealed bytes or the new active file.
+ * Every sync (directories, manifest) runs on the thread pool: the event loop keeps serving
+ * reads, streams and requests meanwhile, and appends queue for the lock to commit as one batch.
  */
-export function compactLocked(
+export async function compactLocked(
   paths: LedgerPaths,
   files: LedgerFiles,
   index: LedgerIndex,
@@ -102,10 +104,10 @@ export function compactLocked(
     /** The active file as read strictly before the lock: only what follows it is read here. */
     activeScanned?: ActiveScan;
   },
-): CompactReport {
+): Promise<CompactReport> {
   if (!existsSync(paths.segmentsDir)) {
-    mkdirSync(paths.segmentsDir, { recursive: true });
-    fsyncDirSync(paths.ledgerDir); // the new segments/ entry must survive a crash too
+    await mkdir(paths.segmentsDir, { recursive: true });
+    await fsyncDir(paths.ledgerDir); // the new segments/ entry must survive a crash too
   }
   const manifest = readManifest(paths.manifest);
   const stamp = manifestStamp(opts.now);
@@ -125,7 +127,7 @@ export function compactLocked(
   // Decided before the strict scan: that scan reads the whole history, and nothing is sealed
   // (so nothing needs checking) when the answer is no.
   if (!decision.rotate) {
-    if (added.length) writeManifest(paths.manifest, { ...manifest, updated_at: stamp });
+    if (added.length) await writeManifest(paths.manifest, { ...manifest, updated_at: stamp });
     return { rotated: false, reason: decision.reason, reconciled: added, compressed: [] };
   }
   // Reject damage before rotating: sealing a malformed record would hide it in a segment. Only
@@ -141,19 +143,12 @@ export function compactLocked(
   const name = segmentFileName(opts.now, seq);
   const target = join(paths.segmentsDir, name);
   renameSync(paths.active, target);
-  fsyncDirSync(paths.segmentsDir);
-  closeSync(openSync(paths.active, 'a', 0o644));
-  fsyncDirSync(paths.groupDir);
-
   const sealed: SegmentFile = { seq, path: target, relPath: `state/ledger/segments/${name}`, compressed: false };
   const sealedBytes = statSync(target).size;
-  opts.verification.markVerified(sealed);
   const entry: ManifestSegment = { id: String(seq).padStart(6, '0'), seq, path: sealed.relPath, compressed: false, created_at: stamp, sealed_at: stamp, reason: opts.reason, size_bytes: sealedBytes, line_count: lineCount };
-  manifest.segments.push(entry);
-  manifest.next_segment_seq = seq + 1;
-  manifest.updated_at = stamp;
-  writeManifest(paths.manifest, manifest);
-
+  // The index follows the rename in the same turn of the event loop: a read served while the
+  // syncs below are in flight finds the sealed rows in the segment and an empty active file,
+  // never an index that claims bytes the active file no longer has (which would rebuild it).
   index.exclusive(() => {
     // The active file's rows are the ords above the last sealed one: a rowid range, not a scan.
     index.db.prepare('UPDATE events SET src = ? WHERE ord > ?').run(seq, index.sealedMaxOrd());
@@ -162,8 +157,19 @@ export function compactLocked(
     index.db.prepare('INSERT OR REPLACE INTO sources(src, lines, bytes) VALUES (?, ?, ?)').run(seq, entry.line_count, sealedBytes);
     index.setMeta('active_hwm', 0);
   });
-
   files.invalidate();
+  opts.verification.markVerified(sealed);
+  // Durable in this order, before the lock is released and anything is appended to the new file:
+  // the segment's entry, then the new active file's.
+  await fsyncDir(paths.segmentsDir);
+  closeSync(openSync(paths.active, 'a', 0o644));
+  files.invalidate();
+  await fsyncDir(paths.groupDir);
+
+  manifest.segments.push(entry);
+  manifest.next_segment_seq = seq + 1;
+  manifest.updated_at = stamp;
+  await writeManifest(paths.manifest, manifest);
   return { rotated: true, reason: opts.reason, segment: entry, reconciled: added, compressed: [] };
 }
 
@@ -186,7 +192,7 @@ export function segmentsToCompress(paths: LedgerPaths): number[] {
 export async function compressSegment(
   paths: LedgerPaths,
   seq: number,
-  underLock: <T>(step: () => T) => Promise<T>,
+  underLock: <T>(step: () => Promise<T>) => Promise<T>,
   index: LedgerIndex,
   files: LedgerFiles,
   verification: SegmentVerification,
@@ -202,7 +208,7 @@ export async function compressSegment(
   } finally {
     await handle.close();
   }
-  return underLock(() => {
+  return underLock(async () => {
     const manifest = readManifest(paths.manifest);
     const m = manifest.segments.find((x) => x.seq === seq);
     if (!m || m.compressed || !existsSync(plainPath)) {
@@ -210,17 +216,17 @@ export async function compressSegment(
       return false;
     }
     renameSync(partial, plainPath + '.gz');
-    fsyncDirSync(paths.segmentsDir);
+    await fsyncDir(paths.segmentsDir);
     // Written from a checked plain segment: the gzip holds the same records.
     verification.markVerified({ seq, path: plainPath + '.gz', relPath: `${m.path}.gz`, compressed: true });
     m.compressed = true;
     m.path = `${m.path}.gz`;
     m.size_bytes = statSync(plainPath + '.gz').size;
-    writeManifest(paths.manifest, { ...manifest, updated_at: manifestStamp(new Date()) });
+    await writeManifest(paths.manifest, { ...manifest, updated_at: manifestStamp(new Date()) });
     unlinkSync(plainPath);
-    fsyncDirSync(paths.segmentsDir);
     index.db.prepare('UPDATE sources SET bytes = ? WHERE src = ?').run(m.size_bytes, m.seq);
     files.invalidate();
+    await fsyncDir(paths.segmentsDir);
     return true;
   });
 }

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { writeFileAtomicSync } from '@cccc/durable-fs';
+import { writeFileAtomic } from '@cccc/durable-fs';
 
 /** `state/ledger/manifest.json`, schema 1 exactly as the reference writes it. */
 export interface ManifestSegment {
@@ -47,6 +47,7 @@ export function readManifest(path: string): Manifest {
   }
 }
 
-export function writeManifest(path: string, manifest: Manifest): void {
-  writeFileAtomicSync(path, JSON.stringify(manifest, null, 2) + '\n');
+/** Durable on return (tmp, fsync, rename, directory fsync), all on the thread pool. */
+export async function writeManifest(path: string, manifest: Manifest): Promise<void> {
+  await writeFileAtomic(path, JSON.stringify(manifest, null, 2) + '\n');
 }
