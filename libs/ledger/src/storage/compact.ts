@@ -159,17 +159,23 @@ export async function compactLocked(
   });
   files.invalidate();
   opts.verification.markVerified(sealed);
-  // Durable in this order, before the lock is released and anything is appended to the new file:
-  // the segment's entry, then the new active file's.
-  await fsyncDir(paths.segmentsDir);
-  closeSync(openSync(paths.active, 'a', 0o644));
-  files.invalidate();
-  await fsyncDir(paths.groupDir);
-
   manifest.segments.push(entry);
   manifest.next_segment_seq = seq + 1;
   manifest.updated_at = stamp;
-  await writeManifest(paths.manifest, manifest);
+  // Durable before the lock is released and anything is appended to the new file, in this order:
+  // the segment's entry, then the new active file's. The manifest is written beside them (the
+  // lock is held for the longer of the two, not their sum): a manifest that a crash left ahead
+  // of the rename names a segment that is not on disk, which `reconcile` drops (files are the
+  // truth) keeping next_segment_seq past it.
+  await Promise.all([
+    (async () => {
+      await fsyncDir(paths.segmentsDir);
+      closeSync(openSync(paths.active, 'a', 0o644));
+      files.invalidate();
+      await fsyncDir(paths.groupDir);
+    })(),
+    writeManifest(paths.manifest, manifest),
+  ]);
   return { rotated: true, reason: opts.reason, segment: entry, reconciled: added, compressed: [] };
 }
 
@@ -208,7 +214,7 @@ export async function compressSegment(
   } finally {
     await handle.close();
   }
-  return underLock(async () => {
+  const swapped = await underLock(async () => {
     const manifest = readManifest(paths.manifest);
     const m = manifest.segments.find((x) => x.seq === seq);
     if (!m || m.compressed || !existsSync(plainPath)) {
@@ -216,17 +222,21 @@ export async function compressSegment(
       return false;
     }
     renameSync(partial, plainPath + '.gz');
-    await fsyncDir(paths.segmentsDir);
     // Written from a checked plain segment: the gzip holds the same records.
     verification.markVerified({ seq, path: plainPath + '.gz', relPath: `${m.path}.gz`, compressed: true });
     m.compressed = true;
     m.path = `${m.path}.gz`;
     m.size_bytes = statSync(plainPath + '.gz').size;
-    await writeManifest(paths.manifest, { ...manifest, updated_at: manifestStamp(new Date()) });
+    // The .gz entry is durable before the plain file goes; the manifest is written beside it (a
+    // manifest ahead of the disk is corrected from the files by `reconcile`).
+    await Promise.all([fsyncDir(paths.segmentsDir), writeManifest(paths.manifest, { ...manifest, updated_at: manifestStamp(new Date()) })]);
     unlinkSync(plainPath);
     index.db.prepare('UPDATE sources SET bytes = ? WHERE src = ?').run(m.size_bytes, m.seq);
     files.invalidate();
-    await fsyncDir(paths.segmentsDir);
     return true;
   });
+  // The removal of the plain file, made durable with the lock released: if a crash loses it,
+  // `reconcile` finds the plain file beside its identical .gz and resolves the pair.
+  if (swapped) await fsyncDir(paths.segmentsDir);
+  return swapped;
 }
