@@ -40,7 +40,7 @@ import { LedgerFollower } from './storage/follower.js';
 import { LedgerFiles } from './storage/ledger-files.js';
 import { CLIENT_ID_WINDOW_MS } from './storage/limits.js';
 import { decodeLine } from './storage/line-codec.js';
-import { prepareEvent, type PreparedEvent } from './storage/prepare-event.js';
+import { blobsDurable, prepareEvent, type PreparedEvent } from './storage/prepare-event.js';
 import { takeSnapshot, type SnapshotReport } from './storage/snapshot.js';
 import {
   clampLimit,
@@ -210,6 +210,7 @@ export class FileLedgerStore implements LedgerStore {
 
   /** Every write goes through here, so `onAppended` hears each durable event exactly once. */
   private async write(prepared: PreparedEvent, decide: Decide | undefined): ReturnType<GroupCommitAppender['enqueue']> {
+    await blobsDurable([prepared]); // a spilled text is durable before the event naming it is written
     const outcome = await this.appender.enqueue(prepared, decide);
     if (outcome.written) this.opts.onAppended?.(prepared.event);
     return outcome;
@@ -237,6 +238,7 @@ export class FileLedgerStore implements LedgerStore {
       for (const p of prepared) p.discard();
       throw err;
     }
+    await blobsDurable(prepared); // one failed blob: none of the inputs is written
     return Promise.all(prepared.map((p) => this.enqueue(p)));
   }
 

@@ -63,3 +63,21 @@ describe('a rotation syncs off the event loop', () => {
     expect(all.filter((e) => e.kind === 'x.during')).toHaveLength(appended.length);
   });
 });
+
+// The same rule for the other durable side file of an append: a chat text over 32,000 bytes is
+// spilled to a blob, made durable before the event naming it is written.
+describe('a spilled chat text syncs off the event loop', () => {
+  it('writes the blob with no synchronous fsync; it is whole on disk when the append resolves', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    await store.append({ kind: 'x.first', by: 'user', data: {} });
+    vi.mocked(fsyncSync).mockClear();
+    const text = 'long paste '.repeat(4000);
+    const { event } = await store.append({ kind: 'chat.message', by: 'user', data: { text, message_mode: 'mail', to: ['peer1'] } });
+    expect(vi.mocked(fsyncSync)).not.toHaveBeenCalled();
+    const path = (event.data as { attachments: Array<{ path: string }> }).attachments[0]!.path;
+    expect(readFileSync(join(home, 'groups', G, path), 'utf8')).toBe(text);
+  });
+});
