@@ -100,6 +100,16 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, mod
 }
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+  await replaceFile(path, data, mode);
+  await fsyncDir(dirname(path));
+}
+
+/**
+ * `writeFileAtomic` without its last step: tmp + fsync + rename, so readers see the old or the
+ * new content, never a mix, and the new content is on disk; the rename itself is durable only
+ * once the caller fsyncs the directory (`fsyncDir`), which it may do later, beside other syncs.
+ */
+export async function replaceFile(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = tmpPathFor(path);
   const handle = await open(tmp, 'w', mode);
@@ -113,5 +123,4 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
   }
   await handle.close();
   await rename(tmp, path);
-  await fsyncDir(dirname(path));
 }

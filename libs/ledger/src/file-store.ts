@@ -34,7 +34,7 @@ import { chatClientId, roleOrPeer } from './projections/recipients.js';
 import { GroupCommitAppender, type Decide } from './storage/appender.js';
 import { SegmentVerification } from './storage/segment-verification.js';
 import { prescanActive } from './storage/active-prescan.js';
-import { compactLocked, compressSegment, MAX_ACTIVE_BYTES, segmentsToCompress, type CompactReport } from './storage/compact.js';
+import { afterRotation, compactLocked, compressSegment, MAX_ACTIVE_BYTES, segmentsToCompress, type CompactReport } from './storage/compact.js';
 import { MIN_COMPACT_INTERVAL_MS } from './storage/compact-policy.js';
 import { LedgerFollower } from './storage/follower.js';
 import { LedgerFiles } from './storage/ledger-files.js';
@@ -474,6 +474,7 @@ export class FileLedgerStore implements LedgerStore {
       });
     });
     if (!report.rotated) return report;
+    await afterRotation(this.paths);
     const compressed: number[] = [];
     for (const seq of segmentsToCompress(this.paths)) {
       if (await compressSegment(this.paths, seq, (step) => this.underWriterLock(step), this.index, this.files, this.segmentVerification)) compressed.push(seq);

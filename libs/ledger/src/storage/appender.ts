@@ -180,7 +180,10 @@ export class GroupCommitAppender {
    * The append fd and the file's size, reopened when another process rotated the file away
    * under us. One stat of the path and one fstat per batch: both are on the serial path.
    */
-  private async writeFd(): Promise<{ fd: number; size: number }> {
+  /** The active file's name being made durable: every batch waits for it before acknowledging. */
+  private entryDurable: Promise<unknown> | undefined;
+
+  private writeFd(): { fd: number; size: number } {
     if (this.fd !== undefined) {
       const pathIno = statSync(this.paths.active, { throwIfNoEntry: false })?.ino ?? -1; // -1: rotated, not yet recreated
       const st = fstatSync(this.fd);
@@ -193,12 +196,13 @@ export class GroupCommitAppender {
     mkdirSync(dirname(this.paths.active), { recursive: true });
     const created = !existsSync(this.paths.active);
     this.fd = openSync(this.paths.active, 'a+', 0o644); // a+: appends, plus reading the last byte
-    if (created) {
-      // fdatasync covers the file's bytes, not its name: make the new entry (and the group
-      // directory's own entry) durable before anything appended to it is acknowledged.
-      await fsyncDir(this.paths.groupDir);
-      await fsyncDir(dirname(this.paths.groupDir));
-    }
+    // fdatasync covers the file's bytes, not its name. The first batch written to an active file
+    // (new here, or created by a rotation that synced its directory only after releasing the
+    // lock) makes the name durable beside its own fdatasync, before anything is acknowledged;
+    // a group's first file also the group directory's own entry.
+    const entryDurable = Promise.all([fsyncDir(this.paths.groupDir), created ? fsyncDir(dirname(this.paths.groupDir)) : undefined]);
+    entryDurable.catch(() => undefined); // awaited by the next batch that writes
+    this.entryDurable = entryDurable;
     return { fd: this.fd, size: fstatSync(this.fd).size };
   }
 
@@ -207,7 +211,7 @@ export class GroupCommitAppender {
     this.busy = true;
     try {
       if (!this.lock.tryLock()) await this.lock.lock(this.lockTimeoutMs);
-      const { fd, size } = await this.writeFd();
+      const { fd, size } = this.writeFd();
       // Decisions read the index, so it must hold every event before this batch, including
       // what other processes appended since our last look.
       if (batch.some((p) => p.decide)) {
@@ -250,10 +254,17 @@ export class GroupCommitAppender {
         writeAll(fd, buf);
         const syncStart = performance.now();
         if (this.lastSyncEnd > 0 && syncStart - this.lastSyncEnd < SERIAL_GAP_MAX_MS) this.stats.serialMs += syncStart - this.lastSyncEnd;
-        await fdatasyncAsync(fd);
+        const entry = this.entryDurable;
+        await Promise.all([fdatasyncAsync(fd), entry]);
+        if (this.entryDurable === entry) this.entryDurable = undefined;
         this.lastSyncEnd = performance.now();
         this.stats.syncMs += this.lastSyncEnd - syncStart;
       } catch (err) {
+        // Reopened by the next batch, which then syncs the name again.
+        this.entryDurable = undefined;
+        if (this.fd !== undefined) closeSync(this.fd);
+        this.fd = undefined;
+        this.knownEnd = -1;
         const failure = ledgerError(LedgerErrorCodes.writeFailed, `ledger append failed: ${(err as Error).message}`);
         for (const p of toWrite) p.reject(failure);
         return;

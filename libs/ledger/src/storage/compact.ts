@@ -8,7 +8,7 @@ import { ledgerError, LedgerErrorCodes } from '../errors.js';
 import type { LedgerIndex } from '../index-db/ledger-index.js';
 import type { LedgerPaths } from '../paths.js';
 import type { LedgerFiles } from './ledger-files.js';
-import { readManifest, writeManifest, type Manifest, type ManifestSegment } from './manifest.js';
+import { readManifest, replaceManifest, writeManifest, type Manifest, type ManifestSegment } from './manifest.js';
 import { listSegments, readSegmentBytes, segmentFileName, type SegmentFile } from './segment-files.js';
 import { compactDecision, lastRotationMs, MIN_COMPACT_INTERVAL_MS } from './compact-policy.js';
 import type { ActiveScan } from './active-prescan.js';
@@ -162,21 +162,22 @@ export async function compactLocked(
   manifest.segments.push(entry);
   manifest.next_segment_seq = seq + 1;
   manifest.updated_at = stamp;
-  // Durable before the lock is released and anything is appended to the new file, in this order:
-  // the segment's entry, then the new active file's. The manifest is written beside them (the
-  // lock is held for the longer of the two, not their sum): a manifest that a crash left ahead
-  // of the rename names a segment that is not on disk, which `reconcile` drops (files are the
-  // truth) keeping next_segment_seq past it.
-  await Promise.all([
-    (async () => {
-      await fsyncDir(paths.segmentsDir);
-      closeSync(openSync(paths.active, 'a', 0o644));
-      files.invalidate();
-      await fsyncDir(paths.groupDir);
-    })(),
-    writeManifest(paths.manifest, manifest),
-  ]);
+  // Under the lock, beside each other: the segment's directory entry, durable before the new
+  // active file is created (a crash must never keep the new name and lose the sealed one), and
+  // the manifest's content. A manifest that a crash left ahead of the rename names a segment not
+  // on disk, which `reconcile` drops (the files are the truth) keeping next_segment_seq past it.
+  await Promise.all([fsyncDir(paths.segmentsDir), replaceManifest(paths.manifest, manifest)]);
+  closeSync(openSync(paths.active, 'a', 0o644));
+  files.invalidate();
+  // The new file's name and the manifest's rename become durable in `afterRotation`, with the
+  // lock released: an appender fsyncs the group directory itself before it acknowledges the
+  // first byte it writes to an active file it had not written before (appender.ts `writeFd`).
   return { rotated: true, reason: opts.reason, segment: entry, reconciled: added, compressed: [] };
+}
+
+/** After a rotation released the writer lock: the new active file's name and the manifest's rename made durable. */
+export async function afterRotation(paths: LedgerPaths): Promise<void> {
+  await Promise.all([fsyncDir(paths.groupDir), fsyncDir(paths.ledgerDir)]);
 }
 
 /** Where a segment's gzip is written before it takes the segment's place. */
@@ -229,7 +230,7 @@ export async function compressSegment(
     m.size_bytes = statSync(plainPath + '.gz').size;
     // The .gz entry is durable before the plain file goes; the manifest is written beside it (a
     // manifest ahead of the disk is corrected from the files by `reconcile`).
-    await Promise.all([fsyncDir(paths.segmentsDir), writeManifest(paths.manifest, { ...manifest, updated_at: manifestStamp(new Date()) })]);
+    await Promise.all([fsyncDir(paths.segmentsDir), replaceManifest(paths.manifest, { ...manifest, updated_at: manifestStamp(new Date()) })]);
     unlinkSync(plainPath);
     index.db.prepare('UPDATE sources SET bytes = ? WHERE src = ?').run(m.size_bytes, m.seq);
     files.invalidate();
@@ -237,6 +238,6 @@ export async function compressSegment(
   });
   // The removal of the plain file, made durable with the lock released: if a crash loses it,
   // `reconcile` finds the plain file beside its identical .gz and resolves the pair.
-  if (swapped) await fsyncDir(paths.segmentsDir);
+  if (swapped) await Promise.all([fsyncDir(paths.segmentsDir), fsyncDir(paths.ledgerDir)]);
   return swapped;
 }
