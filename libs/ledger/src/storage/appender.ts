@@ -176,13 +176,13 @@ export class GroupCommitAppender {
     }
   }
 
+  /** The active file's name being made durable: every batch waits for it before acknowledging. */
+  private entryDurable: Promise<unknown> | undefined;
+
   /**
    * The append fd and the file's size, reopened when another process rotated the file away
    * under us. One stat of the path and one fstat per batch: both are on the serial path.
    */
-  /** The active file's name being made durable: every batch waits for it before acknowledging. */
-  private entryDurable: Promise<unknown> | undefined;
-
   private writeFd(): { fd: number; size: number } {
     if (this.fd !== undefined) {
       const pathIno = statSync(this.paths.active, { throwIfNoEntry: false })?.ino ?? -1; // -1: rotated, not yet recreated
