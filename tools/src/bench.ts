@@ -21,6 +21,8 @@ const optional: Array<{ name: string; module: string; fn: string; byNameOnly?: b
   { name: 'working-state', module: './bench/working-state.js', fn: 'benchWorkingState' },
   // Minutes, and the pinned real claude: only when asked for by name.
   { name: 'delivery-matrix', module: './bench/delivery-matrix.js', fn: 'benchDeliveryMatrix', byNameOnly: true },
+  // ~75 s: ledger rotations in process (append / consume / event-loop lag beside steady).
+  { name: 'rotation', module: './bench/rotation-stall.js', fn: 'benchRotation', byNameOnly: true },
   // Minutes (a 10-minute load by default; CCCC_BENCH_MEMORY_MINUTES=2 for a quick look).
   { name: 'memory', module: './bench/memory.js', fn: 'benchMemory', byNameOnly: true },
   // Minutes: a fresh clone's npm install + npm start (README's first line), last so the others run first.

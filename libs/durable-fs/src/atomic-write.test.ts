@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFileDurablySync, writeFileAtomicSync } from './atomic-write.js';
+import { createFileDurably, createFileDurablySync, writeFileAtomicSync } from './atomic-write.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -26,6 +26,22 @@ describe('createFileDurablySync', () => {
     const path = join(tempDir(), 'marker.json');
     writeFileAtomicSync(path, 'old');
     expect(createFileDurablySync(path, 'new')).toBe(false);
+    expect(readFileSync(path, 'utf8')).toBe('old');
+  });
+});
+
+describe('createFileDurably (async: the syncs run on the thread pool)', () => {
+  it('creates a new file (and its directory) in place, without a temporary file', async () => {
+    const path = join(tempDir(), 'state', 'marker.json');
+    expect(await createFileDurably(path, '{"a":1}\n')).toBe(true);
+    expect(readFileSync(path, 'utf8')).toBe('{"a":1}\n');
+    expect(readdirSync(join(path, '..'))).toEqual(['marker.json']);
+  });
+
+  it('refuses an existing file and leaves it as it was', async () => {
+    const path = join(tempDir(), 'marker.json');
+    writeFileAtomicSync(path, 'old');
+    expect(await createFileDurably(path, 'new')).toBe(false);
     expect(readFileSync(path, 'utf8')).toBe('old');
   });
 });

@@ -63,6 +63,33 @@ export function createFileDurablySync(path: string, data: string | Uint8Array, m
   return true;
 }
 
+/**
+ * `createFileDurablySync` with every step on libuv's thread pool (open, write, fsync, directory
+ * fsync): the caller's event loop keeps turning while the disk syncs. Resolves only once the
+ * file and its directory entry are durable.
+ */
+export async function createFileDurably(path: string, data: string | Uint8Array, mode = 0o644): Promise<boolean> {
+  await mkdir(dirname(path), { recursive: true });
+  let handle;
+  try {
+    handle = await open(path, 'wx', mode);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (err) {
+    await handle.close();
+    await unlink(path).catch(() => undefined);
+    throw err;
+  }
+  await handle.close();
+  await fsyncDir(dirname(path));
+  return true;
+}
+
 /** tmp + fsync + rename + dir fsync: readers see the old or the new content, never a mix. */
 export function writeFileAtomicSync(path: string, data: string | Uint8Array, mode = 0o644): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -73,6 +100,16 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, mod
 }
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+  await replaceFile(path, data, mode);
+  await fsyncDir(dirname(path));
+}
+
+/**
+ * `writeFileAtomic` without its last step: tmp + fsync + rename, so readers see the old or the
+ * new content, never a mix, and the new content is on disk; the rename itself is durable only
+ * once the caller fsyncs the directory (`fsyncDir`), which it may do later, beside other syncs.
+ */
+export async function replaceFile(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = tmpPathFor(path);
   const handle = await open(tmp, 'w', mode);
@@ -86,5 +123,4 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
   }
   await handle.close();
   await rename(tmp, path);
-  await fsyncDir(dirname(path));
 }

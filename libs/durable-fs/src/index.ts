@@ -1,3 +1,3 @@
 export { FileLock } from './file-lock.js';
 export { ReusableFileLock } from './reusable-lock.js';
-export { createFileDurablySync, writeFileAtomic, writeFileAtomicSync, fsyncDir, fsyncDirSync } from './atomic-write.js';
+export { createFileDurably, createFileDurablySync, replaceFile, writeFileAtomic, writeFileAtomicSync, fsyncDir, fsyncDirSync } from './atomic-write.js';

@@ -34,13 +34,13 @@ import { chatClientId, roleOrPeer } from './projections/recipients.js';
 import { GroupCommitAppender, type Decide } from './storage/appender.js';
 import { SegmentVerification } from './storage/segment-verification.js';
 import { prescanActive } from './storage/active-prescan.js';
-import { compactLocked, compressSegment, MAX_ACTIVE_BYTES, segmentsToCompress, type CompactReport } from './storage/compact.js';
+import { afterRotation, compactLocked, compressSegment, MAX_ACTIVE_BYTES, segmentsToCompress, type CompactReport } from './storage/compact.js';
 import { MIN_COMPACT_INTERVAL_MS } from './storage/compact-policy.js';
 import { LedgerFollower } from './storage/follower.js';
 import { LedgerFiles } from './storage/ledger-files.js';
 import { CLIENT_ID_WINDOW_MS } from './storage/limits.js';
 import { decodeLine } from './storage/line-codec.js';
-import { prepareEvent, type PreparedEvent } from './storage/prepare-event.js';
+import { blobsDurable, prepareEvent, type PreparedEvent } from './storage/prepare-event.js';
 import { takeSnapshot, type SnapshotReport } from './storage/snapshot.js';
 import {
   clampLimit,
@@ -99,8 +99,8 @@ export class FileLedgerStore implements LedgerStore {
     this.ctx = { queries: this.queries, readOrd: (ord) => this.readOrd(ord), cursorsPath: paths.cursors, historyQueryPage: opts.historyQueryPage };
   }
 
-  recoverAtOpen(): void {
-    this.recovered = recoverConsume(this.consumeDeps());
+  async recoverAtOpen(): Promise<void> {
+    this.recovered = await recoverConsume(this.consumeDeps());
   }
 
   private now(): Date {
@@ -210,6 +210,7 @@ export class FileLedgerStore implements LedgerStore {
 
   /** Every write goes through here, so `onAppended` hears each durable event exactly once. */
   private async write(prepared: PreparedEvent, decide: Decide | undefined): ReturnType<GroupCommitAppender['enqueue']> {
+    await blobsDurable([prepared]); // a spilled text is durable before the event naming it is written
     const outcome = await this.appender.enqueue(prepared, decide);
     if (outcome.written) this.opts.onAppended?.(prepared.event);
     return outcome;
@@ -237,6 +238,7 @@ export class FileLedgerStore implements LedgerStore {
       for (const p of prepared) p.discard();
       throw err;
     }
+    await blobsDurable(prepared); // one failed blob: none of the inputs is written
     return Promise.all(prepared.map((p) => this.enqueue(p)));
   }
 
@@ -458,10 +460,10 @@ export class FileLedgerStore implements LedgerStore {
     const activeScanned = await prescanActive(this.paths.active);
     this.ensureOpen();
     this.appender.flushIndex();
-    const report = await this.underWriterLock(() => {
+    const report = await this.underWriterLock(async () => {
       this.appender.flushIndex();
       catchUpActive(this.index, this.files);
-      return compactLocked(this.paths, this.files, this.index, {
+      return await compactLocked(this.paths, this.files, this.index, {
         activeScanned,
         now: this.now(),
         reason: opts.reason ?? 'manual',
@@ -472,6 +474,7 @@ export class FileLedgerStore implements LedgerStore {
       });
     });
     if (!report.rotated) return report;
+    await afterRotation(this.paths);
     const compressed: number[] = [];
     for (const seq of segmentsToCompress(this.paths)) {
       if (await compressSegment(this.paths, seq, (step) => this.underWriterLock(step), this.index, this.files, this.segmentVerification)) compressed.push(seq);
@@ -479,14 +482,25 @@ export class FileLedgerStore implements LedgerStore {
     return { ...report, compressed };
   }
 
-  private async underWriterLock<T>(step: () => T): Promise<T> {
+  /**
+   * Run `step` holding the writer lock. This process's next batches wait for the step itself
+   * (not by polling the lock): the lock is not starved by a steady stream of appends, and what
+   * queued meanwhile commits as one batch the moment the step ends.
+   */
+  private async underWriterLock<T>(step: () => T | Promise<T>): Promise<T> {
     this.ensureOpen();
-    const lock = await FileLock.acquire(this.paths.lock, this.opts.lockTimeoutMs ?? 30_000);
+    let release!: () => void;
+    this.appender.waitFor(new Promise<void>((resolve) => (release = resolve)));
     try {
-      this.ensureOpen(); // closed while we waited for the lock
-      return step();
+      const lock = await FileLock.acquire(this.paths.lock, this.opts.lockTimeoutMs ?? 30_000);
+      try {
+        this.ensureOpen(); // closed while we waited for the lock
+        return await step();
+      } finally {
+        lock.release();
+      }
     } finally {
-      lock.release();
+      release();
     }
   }
 

@@ -36,7 +36,7 @@ export async function openGroupLedger(opts: OpenLedgerOptions): Promise<FileLedg
     throw err;
   }
   const store = new FileLedgerStore(paths, files, index, opts, rebuilt);
-  store.recoverAtOpen();
+  await store.recoverAtOpen();
   if (opts.settleStrandedDeliveries) await store.settleStrandedClaims();
   return store;
 }

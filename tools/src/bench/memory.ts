@@ -260,7 +260,10 @@ export async function benchMemory(): Promise<void> {
   const minutes = envNumber('CCCC_BENCH_MEMORY_MINUTES', 10);
   const events = envNumber('CCCC_BENCH_MEMORY_EVENTS', 192_000);
   const rate = envNumber('CCCC_BENCH_MEMORY_RATE', 200);
-  if (parts.includes('cold')) await coldOpen([...new Set([Math.min(20_000, events), Math.round(events / 2), events])].sort((a, b) => a - b));
+  // CCCC_BENCH_MEMORY_SIZES, e.g. "50000,100000,200000": the cold-open rows (default: 20k, half, all events).
+  const sizes = (process.env['CCCC_BENCH_MEMORY_SIZES'] ?? '').split(',').map(Number).filter((n) => Number.isFinite(n) && n > 0);
+  const coldSizes = sizes.length > 0 ? sizes : [Math.min(20_000, events), Math.round(events / 2), events];
+  if (parts.includes('cold')) await coldOpen([...new Set(coldSizes)].sort((a, b) => a - b));
   if (parts.includes('rotation')) await rotation();
   if (parts.includes('stuck')) await stuck();
   if (parts.includes('web')) await web();

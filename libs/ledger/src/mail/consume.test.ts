@@ -48,12 +48,12 @@ describe('Mail cursor files and recovery (on-disk states of spec §8.7)', () => 
     expect(seen[0]!.marker).toMatchObject({ schema: 1, group_id: G, actor_id: 'peer1', target: { event_id: ids[1] } });
   });
 
-  it('a leftover marker is replaced whole, never appended to', () => {
+  it('a leftover marker is replaced whole, never appended to', async () => {
     const home = homes.make();
     const path = state(home, 'read_cursors.pending.json');
     const marker = (id: string) => ({ schema: 1 as const, group_id: G, actor_id: 'peer1', expected: { event_id: '', ts: '' }, target: { event_id: id, ts: 't', updated_at: 'u' } });
-    writeMarker(path, marker('a'.repeat(32)));
-    writeMarker(path, marker('b'.repeat(32)));
+    await writeMarker(path, marker('a'.repeat(32)));
+    await writeMarker(path, marker('b'.repeat(32)));
     expect(readMarker(path).marker?.target.event_id).toBe('b'.repeat(32));
   });
 

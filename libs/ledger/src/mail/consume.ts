@@ -45,18 +45,18 @@ export async function consumeInbox(d: ConsumeDeps, actorId: string, by: string, 
     }
     const last = view.messages[view.messages.length - 1]!;
     const target: CursorEntry = { event_id: last.id, ts: last.ts, updated_at: d.nowIso() };
-    writeMarker(d.markerPath, { schema: 1, group_id: d.groupId, actor_id: actorId, expected: view.cursor, target });
+    await writeMarker(d.markerPath, { schema: 1, group_id: d.groupId, actor_id: actorId, expected: view.cursor, target });
     d.onPhase?.('marker-written');
     let appended: AppendResult<'mail.read'>;
     try {
       appended = await d.append({ kind: 'mail.read', by, data: { actor_id: actorId, event_id: last.id } });
     } catch (err) {
-      clearMarker(d.markerPath); // no commit record: the old cursor stays, nothing is returned
+      await clearMarker(d.markerPath); // no commit record: the old cursor stays, nothing is returned
       throw err;
     }
     d.onPhase?.('mail-read-appended');
-    const cursor = advanceCursor(d.cursorsPath, actorId, target, laterInLedger(d.queries()));
-    clearMarker(d.markerPath);
+    const cursor = await advanceCursor(d.cursorsPath, actorId, target, laterInLedger(d.queries()));
+    await clearMarker(d.markerPath);
     return { messages: view.messages, cursor, event: appended.event };
   } finally {
     lock.release();
@@ -65,17 +65,24 @@ export async function consumeInbox(d: ConsumeDeps, actorId: string, by: string, 
 
 /**
  * At open: a marker whose mail.read reached the ledger completes its cursor (never moving a
- * later cursor back); a marker without it is discarded and the old cursor remains.
+ * later cursor back); a marker without it is discarded and the old cursor remains. Under the
+ * consumers' lock: a marker seen here is never that of a consume still running in another process.
  */
-export function recoverConsume(d: Pick<ConsumeDeps, 'groupId' | 'cursorsPath' | 'markerPath' | 'queries'>): 'completed' | 'discarded' | null {
-  const { marker, present } = readMarker(d.markerPath);
-  if (!present) return null;
-  const queries = d.queries();
-  if (marker && marker.group_id === d.groupId && queries.mailReadExists(marker.actor_id, marker.target.event_id)) {
-    advanceCursor(d.cursorsPath, marker.actor_id, marker.target, laterInLedger(queries));
-    clearMarker(d.markerPath);
-    return 'completed';
+export async function recoverConsume(d: Pick<ConsumeDeps, 'groupId' | 'cursorsPath' | 'markerPath' | 'lockPath' | 'queries'>): Promise<'completed' | 'discarded' | null> {
+  if (!readMarker(d.markerPath).present) return null;
+  const lock = await FileLock.acquire(d.lockPath, 30_000);
+  try {
+    const { marker, present } = readMarker(d.markerPath);
+    if (!present) return null;
+    const queries = d.queries();
+    if (marker && marker.group_id === d.groupId && queries.mailReadExists(marker.actor_id, marker.target.event_id)) {
+      await advanceCursor(d.cursorsPath, marker.actor_id, marker.target, laterInLedger(queries));
+      await clearMarker(d.markerPath);
+      return 'completed';
+    }
+    await clearMarker(d.markerPath);
+    return 'discarded';
+  } finally {
+    lock.release();
   }
-  clearMarker(d.markerPath);
-  return 'discarded';
 }

@@ -1,5 +1,9 @@
-import { existsSync, readFileSync, unlinkSync } from 'node:fs';
-import { createFileDurablySync, writeFileAtomicSync } from '@cccc/durable-fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile, unlink } from 'node:fs/promises';
+import { createFileDurably, writeFileAtomic } from '@cccc/durable-fs';
+
+// Every write here is on libuv's thread pool (fs.promises): an Inbox read's durable steps never
+// hold the daemon's event loop, and each resolves only once its bytes are durable.
 
 export interface CursorEntry {
   event_id: string;
@@ -30,6 +34,21 @@ function isEntry(v: unknown): v is CursorEntry {
   return !!o && typeof o === 'object' && typeof o['event_id'] === 'string' && typeof o['ts'] === 'string';
 }
 
+async function readJsonAsync(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Mail cursors from `state/read_cursors.json`. A document without `schema: 1` comes from the
  * former all-message read model and must not suppress Mail, so it reads as "no cursors".
@@ -48,13 +67,13 @@ export function readCursors(path: string): Map<string, CursorEntry> {
  * Advance one actor's cursor, never backward: `isLater(a, b)` compares ledger append order.
  * Returns the entry now stored.
  */
-export function advanceCursor(path: string, actorId: string, target: CursorEntry, isLater: (candidate: string, current: string) => boolean): CursorEntry {
-  const doc = readJson(path) as { schema?: unknown; cursors?: Record<string, unknown> } | undefined;
+export async function advanceCursor(path: string, actorId: string, target: CursorEntry, isLater: (candidate: string, current: string) => boolean): Promise<CursorEntry> {
+  const doc = (await readJsonAsync(path)) as { schema?: unknown; cursors?: Record<string, unknown> } | undefined;
   const cursors: Record<string, unknown> = doc?.schema === 1 && doc.cursors && typeof doc.cursors === 'object' ? { ...doc.cursors } : {};
   const current = cursors[actorId];
   if (isEntry(current) && !isLater(target.event_id, current.event_id)) return { ...current, updated_at: String(current.updated_at ?? '') };
   cursors[actorId] = target;
-  writeFileAtomicSync(path, JSON.stringify({ schema: 1, cursors }, null, 2) + '\n');
+  await writeFileAtomic(path, JSON.stringify({ schema: 1, cursors }, null, 2) + '\n');
   return target;
 }
 
@@ -65,9 +84,9 @@ export function advanceCursor(path: string, actorId: string, target: CursorEntry
  * and recovery discards, correctly, since no mail.read can follow a marker that was not yet
  * durable. A leftover marker (never expected here: recovery runs at open) is replaced atomically.
  */
-export function writeMarker(path: string, marker: PendingMarker): void {
+export async function writeMarker(path: string, marker: PendingMarker): Promise<void> {
   const text = JSON.stringify(marker, null, 2) + '\n';
-  if (!createFileDurablySync(path, text)) writeFileAtomicSync(path, text);
+  if (!(await createFileDurably(path, text))) await writeFileAtomic(path, text);
 }
 
 export function readMarker(path: string): { marker: PendingMarker | undefined; present: boolean } {
@@ -81,9 +100,9 @@ export function readMarker(path: string): { marker: PendingMarker | undefined; p
  * Removing the marker needs no directory fsync: if the removal is lost in a crash, recovery
  * finds the marker's mail.read and re-applies a cursor that can only stay where it is.
  */
-export function clearMarker(path: string): void {
+export async function clearMarker(path: string): Promise<void> {
   try {
-    unlinkSync(path);
+    await unlink(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }

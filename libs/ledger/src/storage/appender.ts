@@ -1,4 +1,4 @@
-import { fsyncDirSync, ReusableFileLock } from '@cccc/durable-fs';
+import { fsyncDir, ReusableFileLock } from '@cccc/durable-fs';
 import { closeSync, existsSync, fdatasync, fstatSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
@@ -94,6 +94,17 @@ export class GroupCommitAppender {
     this.lock = new ReusableFileLock(paths.lock);
   }
 
+  /** This process's own holder of the writer lock (a rotation): batches wait for it to end. */
+  private holder: Promise<void> | undefined;
+
+  /** Let batches wait for `held` (a step of this process under the writer lock) instead of polling the lock. */
+  waitFor(held: Promise<void>): void {
+    const mine = held.finally(() => {
+      if (this.holder === mine) this.holder = undefined;
+    });
+    this.holder = mine;
+  }
+
   private takeUnindexed(): AcknowledgedBatch[] {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
@@ -165,6 +176,9 @@ export class GroupCommitAppender {
     }
   }
 
+  /** The active file's name being made durable: every batch waits for it before acknowledging. */
+  private entryDurable: Promise<unknown> | undefined;
+
   /**
    * The append fd and the file's size, reopened when another process rotated the file away
    * under us. One stat of the path and one fstat per batch: both are on the serial path.
@@ -182,16 +196,18 @@ export class GroupCommitAppender {
     mkdirSync(dirname(this.paths.active), { recursive: true });
     const created = !existsSync(this.paths.active);
     this.fd = openSync(this.paths.active, 'a+', 0o644); // a+: appends, plus reading the last byte
-    if (created) {
-      // fdatasync covers the file's bytes, not its name: make the new entry (and the group
-      // directory's own entry) durable before anything appended to it is acknowledged.
-      fsyncDirSync(this.paths.groupDir);
-      fsyncDirSync(dirname(this.paths.groupDir));
-    }
+    // fdatasync covers the file's bytes, not its name. The first batch written to an active file
+    // (new here, or created by a rotation that synced its directory only after releasing the
+    // lock) makes the name durable beside its own fdatasync, before anything is acknowledged;
+    // a group's first file also the group directory's own entry.
+    const entryDurable = Promise.all([fsyncDir(this.paths.groupDir), created ? fsyncDir(dirname(this.paths.groupDir)) : undefined]);
+    entryDurable.catch(() => undefined); // awaited by the next batch that writes
+    this.entryDurable = entryDurable;
     return { fd: this.fd, size: fstatSync(this.fd).size };
   }
 
   private async commit(batch: Pending[]): Promise<void> {
+    while (this.holder) await this.holder;
     this.busy = true;
     try {
       if (!this.lock.tryLock()) await this.lock.lock(this.lockTimeoutMs);
@@ -238,10 +254,17 @@ export class GroupCommitAppender {
         writeAll(fd, buf);
         const syncStart = performance.now();
         if (this.lastSyncEnd > 0 && syncStart - this.lastSyncEnd < SERIAL_GAP_MAX_MS) this.stats.serialMs += syncStart - this.lastSyncEnd;
-        await fdatasyncAsync(fd);
+        const entry = this.entryDurable;
+        await Promise.all([fdatasyncAsync(fd), entry]);
+        if (this.entryDurable === entry) this.entryDurable = undefined;
         this.lastSyncEnd = performance.now();
         this.stats.syncMs += this.lastSyncEnd - syncStart;
       } catch (err) {
+        // Reopened by the next batch, which then syncs the name again.
+        this.entryDurable = undefined;
+        if (this.fd !== undefined) closeSync(this.fd);
+        this.fd = undefined;
+        this.knownEnd = -1;
         const failure = ledgerError(LedgerErrorCodes.writeFailed, `ledger append failed: ${(err as Error).message}`);
         for (const p of toWrite) p.reject(failure);
         return;

@@ -1,14 +1,14 @@
-import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, createReadStream, createWriteStream, existsSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { join } from 'node:path';
 import { createGzip, gunzipSync } from 'node:zlib';
-import { fsyncDirSync } from '@cccc/durable-fs';
+import { fsyncDir } from '@cccc/durable-fs';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
 import type { LedgerIndex } from '../index-db/ledger-index.js';
 import type { LedgerPaths } from '../paths.js';
 import type { LedgerFiles } from './ledger-files.js';
-import { readManifest, writeManifest, type Manifest, type ManifestSegment } from './manifest.js';
+import { readManifest, replaceManifest, writeManifest, type Manifest, type ManifestSegment } from './manifest.js';
 import { listSegments, readSegmentBytes, segmentFileName, type SegmentFile } from './segment-files.js';
 import { compactDecision, lastRotationMs, MIN_COMPACT_INTERVAL_MS } from './compact-policy.js';
 import type { ActiveScan } from './active-prescan.js';
@@ -87,8 +87,10 @@ function reconcile(paths: LedgerPaths, manifest: Manifest, nowIso: string): { se
 /**
  * Rotate the active file into a sealed segment. The caller holds the writer lock for the whole
  * call, so every append acknowledged before it is in the sealed bytes or the new active file.
+ * Every sync (directories, manifest) runs on the thread pool: the event loop keeps serving
+ * reads, streams and requests meanwhile, and appends queue for the lock to commit as one batch.
  */
-export function compactLocked(
+export async function compactLocked(
   paths: LedgerPaths,
   files: LedgerFiles,
   index: LedgerIndex,
@@ -102,10 +104,10 @@ export function compactLocked(
     /** The active file as read strictly before the lock: only what follows it is read here. */
     activeScanned?: ActiveScan;
   },
-): CompactReport {
+): Promise<CompactReport> {
   if (!existsSync(paths.segmentsDir)) {
-    mkdirSync(paths.segmentsDir, { recursive: true });
-    fsyncDirSync(paths.ledgerDir); // the new segments/ entry must survive a crash too
+    await mkdir(paths.segmentsDir, { recursive: true });
+    await fsyncDir(paths.ledgerDir); // the new segments/ entry must survive a crash too
   }
   const manifest = readManifest(paths.manifest);
   const stamp = manifestStamp(opts.now);
@@ -125,7 +127,7 @@ export function compactLocked(
   // Decided before the strict scan: that scan reads the whole history, and nothing is sealed
   // (so nothing needs checking) when the answer is no.
   if (!decision.rotate) {
-    if (added.length) writeManifest(paths.manifest, { ...manifest, updated_at: stamp });
+    if (added.length) await writeManifest(paths.manifest, { ...manifest, updated_at: stamp });
     return { rotated: false, reason: decision.reason, reconciled: added, compressed: [] };
   }
   // Reject damage before rotating: sealing a malformed record would hide it in a segment. Only
@@ -141,19 +143,12 @@ export function compactLocked(
   const name = segmentFileName(opts.now, seq);
   const target = join(paths.segmentsDir, name);
   renameSync(paths.active, target);
-  fsyncDirSync(paths.segmentsDir);
-  closeSync(openSync(paths.active, 'a', 0o644));
-  fsyncDirSync(paths.groupDir);
-
   const sealed: SegmentFile = { seq, path: target, relPath: `state/ledger/segments/${name}`, compressed: false };
   const sealedBytes = statSync(target).size;
-  opts.verification.markVerified(sealed);
   const entry: ManifestSegment = { id: String(seq).padStart(6, '0'), seq, path: sealed.relPath, compressed: false, created_at: stamp, sealed_at: stamp, reason: opts.reason, size_bytes: sealedBytes, line_count: lineCount };
-  manifest.segments.push(entry);
-  manifest.next_segment_seq = seq + 1;
-  manifest.updated_at = stamp;
-  writeManifest(paths.manifest, manifest);
-
+  // The index follows the rename in the same turn of the event loop: a read served while the
+  // syncs below are in flight finds the sealed rows in the segment and an empty active file,
+  // never an index that claims bytes the active file no longer has (which would rebuild it).
   index.exclusive(() => {
     // The active file's rows are the ords above the last sealed one: a rowid range, not a scan.
     index.db.prepare('UPDATE events SET src = ? WHERE ord > ?').run(seq, index.sealedMaxOrd());
@@ -162,9 +157,27 @@ export function compactLocked(
     index.db.prepare('INSERT OR REPLACE INTO sources(src, lines, bytes) VALUES (?, ?, ?)').run(seq, entry.line_count, sealedBytes);
     index.setMeta('active_hwm', 0);
   });
-
   files.invalidate();
+  opts.verification.markVerified(sealed);
+  manifest.segments.push(entry);
+  manifest.next_segment_seq = seq + 1;
+  manifest.updated_at = stamp;
+  // Under the lock, beside each other: the segment's directory entry, durable before the new
+  // active file is created (a crash must never keep the new name and lose the sealed one), and
+  // the manifest's content. A manifest that a crash left ahead of the rename names a segment not
+  // on disk, which `reconcile` drops (the files are the truth) keeping next_segment_seq past it.
+  await Promise.all([fsyncDir(paths.segmentsDir), replaceManifest(paths.manifest, manifest)]);
+  closeSync(openSync(paths.active, 'a', 0o644));
+  files.invalidate();
+  // The new file's name and the manifest's rename become durable in `afterRotation`, with the
+  // lock released: an appender fsyncs the group directory itself before it acknowledges the
+  // first byte it writes to an active file it had not written before (appender.ts `writeFd`).
   return { rotated: true, reason: opts.reason, segment: entry, reconciled: added, compressed: [] };
+}
+
+/** After a rotation released the writer lock: the new active file's name and the manifest's rename made durable. */
+export async function afterRotation(paths: LedgerPaths): Promise<void> {
+  await Promise.all([fsyncDir(paths.groupDir), fsyncDir(paths.ledgerDir)]);
 }
 
 /** Where a segment's gzip is written before it takes the segment's place. */
@@ -186,7 +199,7 @@ export function segmentsToCompress(paths: LedgerPaths): number[] {
 export async function compressSegment(
   paths: LedgerPaths,
   seq: number,
-  underLock: <T>(step: () => T) => Promise<T>,
+  underLock: <T>(step: () => Promise<T>) => Promise<T>,
   index: LedgerIndex,
   files: LedgerFiles,
   verification: SegmentVerification,
@@ -202,7 +215,7 @@ export async function compressSegment(
   } finally {
     await handle.close();
   }
-  return underLock(() => {
+  const swapped = await underLock(async () => {
     const manifest = readManifest(paths.manifest);
     const m = manifest.segments.find((x) => x.seq === seq);
     if (!m || m.compressed || !existsSync(plainPath)) {
@@ -210,17 +223,21 @@ export async function compressSegment(
       return false;
     }
     renameSync(partial, plainPath + '.gz');
-    fsyncDirSync(paths.segmentsDir);
     // Written from a checked plain segment: the gzip holds the same records.
     verification.markVerified({ seq, path: plainPath + '.gz', relPath: `${m.path}.gz`, compressed: true });
     m.compressed = true;
     m.path = `${m.path}.gz`;
     m.size_bytes = statSync(plainPath + '.gz').size;
-    writeManifest(paths.manifest, { ...manifest, updated_at: manifestStamp(new Date()) });
+    // The .gz entry is durable before the plain file goes; the manifest is written beside it (a
+    // manifest ahead of the disk is corrected from the files by `reconcile`).
+    await Promise.all([fsyncDir(paths.segmentsDir), replaceManifest(paths.manifest, { ...manifest, updated_at: manifestStamp(new Date()) })]);
     unlinkSync(plainPath);
-    fsyncDirSync(paths.segmentsDir);
     index.db.prepare('UPDATE sources SET bytes = ? WHERE src = ?').run(m.size_bytes, m.seq);
     files.invalidate();
     return true;
   });
+  // The removal of the plain file, made durable with the lock released: if a crash loses it,
+  // `reconcile` finds the plain file beside its identical .gz and resolves the pair.
+  if (swapped) await Promise.all([fsyncDir(paths.segmentsDir), fsyncDir(paths.ledgerDir)]);
+  return swapped;
 }

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { writeFileAtomicSync } from '@cccc/durable-fs';
+import { replaceFile, writeFileAtomic } from '@cccc/durable-fs';
 
 /** `state/ledger/manifest.json`, schema 1 exactly as the reference writes it. */
 export interface ManifestSegment {
@@ -47,6 +47,16 @@ export function readManifest(path: string): Manifest {
   }
 }
 
-export function writeManifest(path: string, manifest: Manifest): void {
-  writeFileAtomicSync(path, JSON.stringify(manifest, null, 2) + '\n');
+/** Durable on return (tmp, fsync, rename, directory fsync), all on the thread pool. */
+export async function writeManifest(path: string, manifest: Manifest): Promise<void> {
+  await writeFileAtomic(path, JSON.stringify(manifest, null, 2) + '\n');
+}
+
+/**
+ * The manifest's content on disk and in place (tmp, fsync, rename), its directory entry not yet
+ * durable: the caller fsyncs the ledger directory later (`fsyncDir`). A manifest is a record of
+ * the segments on disk, reconciled from them when a crash leaves it behind or ahead.
+ */
+export async function replaceManifest(path: string, manifest: Manifest): Promise<void> {
+  await replaceFile(path, JSON.stringify(manifest, null, 2) + '\n');
 }

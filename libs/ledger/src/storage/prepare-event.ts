@@ -10,8 +10,24 @@ import { planChatSpill } from './spill.js';
 export interface PreparedEvent<K extends string = string> {
   event: StoredEvent<K>;
   line: Buffer;
+  /**
+   * A spilled blob being made durable (on the thread pool): the event may be written only once
+   * it resolved; when it rejects, the append fails and nothing is written.
+   */
+  blob: Promise<void> | undefined;
   /** Undo side files (a spilled blob) when the event is not appended after all. */
   discard(): void;
+}
+
+/** Wait for the blobs of `prepared`; if any failed, discard them all and throw the first failure. */
+export async function blobsDurable(prepared: readonly PreparedEvent[]): Promise<void> {
+  const pending = prepared.filter((p) => p.blob);
+  if (pending.length === 0) return;
+  const results = await Promise.allSettled(pending.map((p) => p.blob));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (!failed) return;
+  for (const p of prepared) p.discard();
+  throw ledgerError(LedgerErrorCodes.writeFailed, `ledger append failed: ${(failed.reason as Error).message}`);
 }
 
 /**
@@ -62,17 +78,20 @@ export function prepareEvent<K extends string>(input: AppendInput<K>, groupId: s
       limit: MAX_RECORD_BYTES,
     });
   }
-  spill?.write();
+  const blob = spill?.write();
+  blob?.catch(() => undefined); // observed by blobsDurable; never an unhandled rejection
+  const removeBlob = () => {
+    try {
+      if (spill) unlinkSync(spill.absPath);
+    } catch {
+      /* already gone */
+    }
+  };
   return {
     event,
     line,
-    discard: () => {
-      if (!spill) return;
-      try {
-        unlinkSync(spill.absPath);
-      } catch {
-        /* already gone */
-      }
-    },
+    blob,
+    // A blob still being written is removed once its write ended (a failed one removed itself).
+    discard: () => void blob?.then(removeBlob, () => undefined),
   };
 }

@@ -112,6 +112,29 @@ describe('segments and compaction', () => {
     expect([...store.readForward()].map((e) => e.id)).toEqual(ids);
   });
 
+  it('drops a manifest entry ahead of the disk (written beside a rename a crash lost) and never reuses its sequence', async () => {
+    const home = homes.make();
+    const ids: string[] = [];
+    {
+      await using store = await openGroupLedger({ home, groupId: G });
+      ids.push(...(await appendN(store, 3, 'a')));
+      await store.compact({ force: true }); // seg 1
+      ids.push(...(await appendN(store, 2, 'b')));
+    }
+    // The manifest of a rotation of seq 2 became durable, its rename did not: the bytes are still active.
+    const mpath = join(home, 'groups', G, 'state/ledger/manifest.json');
+    const m0 = manifest(home);
+    const ghost = { ...m0.segments[0]!, id: '000002', seq: 2, path: 'state/ledger/segments/ledger.20261130T080000Z.000002.jsonl', reason: 'manual' };
+    writeFileSync(mpath, JSON.stringify({ ...m0, next_segment_seq: 3, segments: [...m0.segments, ghost] }));
+    await using store = await openGroupLedger({ home, groupId: G });
+    expect([...store.readForward()].map((e) => e.id)).toEqual(ids);
+    ids.push(...(await appendN(store, 1, 'c')));
+    const r = await store.compact({ force: true });
+    expect(r.segment?.seq).toBe(3);
+    expect(manifest(home).segments.map((s) => s['seq'])).toEqual([1, 3]);
+    expect([...store.readForward()].map((e) => e.id)).toEqual(ids);
+  });
+
   it('refuses to compact when two different segment files claim one sequence', async () => {
     const home = homes.make();
     await using store = await openGroupLedger({ home, groupId: G });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { fsyncDirSync, writeFileAtomicSync } from '@cccc/durable-fs';
+import { fsyncDir, writeFileAtomic } from '@cccc/durable-fs';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ChatMessageData } from '@cccc/ipc-protocol';
@@ -7,8 +7,8 @@ import { CHAT_TEXT_SPILL_BYTES } from './limits.js';
 
 export interface SpillPlan {
   data: ChatMessageData;
-  /** Write the blob (durably) before the event that points at it is appended. */
-  write(): void;
+  /** Write the blob (durably, on the thread pool) before the event that points at it is appended. */
+  write(): Promise<void>;
   /** Remove the blob again when the append is rejected or deduplicated. */
   relPath: string;
   absPath: string;
@@ -35,11 +35,11 @@ export function planChatSpill(groupDir: string, eventId: string, data: ChatMessa
   const previous = data.attachments ?? [];
   return {
     data: { ...data, text: `[cccc] (chat text stored at ${relPath})`, attachments: [...previous, attachment] },
-    write: () => {
+    write: async () => {
       const dir = dirname(absPath);
       const created = !existsSync(dir);
-      writeFileAtomicSync(absPath, bytes); // fsyncs the blobs directory itself
-      if (created) fsyncDirSync(dirname(dir)); // ...and a fresh blobs/ entry in its parent
+      await writeFileAtomic(absPath, bytes); // fsyncs the blobs directory itself
+      if (created) await fsyncDir(dirname(dir)); // ...and a fresh blobs/ entry in its parent
     },
     relPath,
     absPath,
