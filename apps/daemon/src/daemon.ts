@@ -20,6 +20,7 @@ import { LedgerPool } from './kernel/ledger-pool.js';
 import { acquireHomeLock } from './lifecycle/home-lock.js';
 import { removeRuntimeFiles, removeStaleRuntimeFiles, writeRuntimeFiles } from './lifecycle/runtime-files.js';
 import { errorFields, fileLogger, type Logger } from './log.js';
+import { MemoryService } from './memory/memory-service.js';
 import { MessagingService } from './messaging/messaging-service.js';
 import { registerCoreOps } from './ops/core.js';
 import { registerDaemonOps } from './ops/index.js';
@@ -80,6 +81,7 @@ function buildServices(config: DaemonConfig, logger: Logger) {
   const messaging = new MessagingService({ ...store, commits });
   const context = new ContextService(store);
   const trackedSend = new TrackedSend({ groups, groupLocks, logger, messaging, context });
+  const memory = new MemoryService({ layout, groups });
 
   return {
     ...store,
@@ -100,6 +102,7 @@ function buildServices(config: DaemonConfig, logger: Logger) {
     messaging,
     context,
     trackedSend,
+    memory,
     /** Stops every service, newest first; ledgers close last. */
     async [Symbol.asyncDispose](): Promise<void> {
       streams.closeAll();
@@ -107,6 +110,7 @@ function buildServices(config: DaemonConfig, logger: Logger) {
       workingState[Symbol.dispose]();
       confirmations[Symbol.dispose]();
       delivery[Symbol.dispose]();
+      memory[Symbol.dispose]();
       await actorRuntime[Symbol.asyncDispose]();
       await ledgers[Symbol.asyncDispose]();
     },

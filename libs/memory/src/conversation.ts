@@ -3,11 +3,12 @@ import type { MemoryMessage } from '@cccc/ipc-protocol';
 // context_check and compact, pure. Tokens are estimated at 4 characters each (at least 1 per
 // message), the figure the reference uses, so both daemons cut a conversation at the same place.
 
-export interface NormalMessage {
+/** A type alias (not an interface) so it is assignable to the catalog's open records. */
+export type NormalMessage = {
   readonly role: 'system' | 'user' | 'assistant' | 'tool';
   readonly name: string;
   readonly content: string;
-}
+};
 
 export const CONTEXT_DEFAULTS = { contextWindowTokens: 128_000, reserveTokens: 36_000, keepRecentTokens: 20_000 } as const;
 

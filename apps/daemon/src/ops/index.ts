@@ -10,6 +10,7 @@ import { registerHooksOps, type HooksOpsDeps } from './hooks.js';
 import { registerInboxOps, type InboxOpsDeps } from './inbox.js';
 import { registerLedgerOps, type LedgerOpsDeps } from './ledger.js';
 import { registerLifecycleOps, type LifecycleOpsDeps } from './lifecycle.js';
+import { registerMemoryOps, type MemoryOpsDeps } from './memory.js';
 import { registerMessagingOps, type MessagingOpsDeps } from './messaging.js';
 import { registerProfilesOps, type ProfilesOpsDeps } from './profiles.js';
 import { registerRuntimeCatalogOps } from './runtime-catalog.js';
@@ -35,7 +36,8 @@ export type DaemonOpsDeps = GroupsOpsDeps &
   TerminalOpsDeps &
   HooksOpsDeps &
   ActivityStreamOpsDeps &
-  BlobOpsDeps;
+  BlobOpsDeps &
+  MemoryOpsDeps;
 
 /** Every op module of the daemon, one line each (ping/shutdown live in core.ts). */
 export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
@@ -56,5 +58,6 @@ export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
   registerHooksOps(router, deps);
   registerActivityStreamOps(router, deps);
   registerBlobOps(router, deps);
+  registerMemoryOps(router, deps);
   registerRuntimeCatalogOps(router);
 }
