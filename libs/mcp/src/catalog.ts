@@ -2,6 +2,7 @@ import type { Tool } from './tool.js';
 import { bootstrap } from './tools/bootstrap.js';
 import { file } from './tools/file.js';
 import { actor, group } from './tools/foreman.js';
+import { memory } from './tools/memory.js';
 import { fileSend, messageDeliver, messageReply, messageSend, notify, replyRequestCancel } from './tools/messaging.js';
 import { contextGet, help, inboxRead, messageHistory, terminal } from './tools/reading.js';
 
@@ -18,6 +19,7 @@ export const ALL_TOOLS: readonly Tool[] = [
   file,
   fileSend,
   contextGet,
+  memory,
   notify,
   terminal,
   group,
