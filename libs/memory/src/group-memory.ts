@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createFileDurablySync } from '@cccc/durable-fs';
 import type { OpArgs, OpResult } from '@cccc/ipc-protocol';
@@ -21,6 +21,12 @@ export interface GroupMemoryOptions {
   /** The group's current title (read at each call: a rename changes the daily file label). */
   readonly title: () => string;
   readonly now?: () => Date;
+  /**
+   * A search scans the files first unless the last scan is younger than this (ms; default 1000):
+   * a burst of searches pays one scan, and a hand edit is seen within a second. Writes through
+   * this instance re-index at once. 0 scans before every search.
+   */
+  readonly scanFreshMs?: number;
 }
 
 type SearchArgs = Omit<OpArgs<'memory_reme_search'>, 'group_id'>;
@@ -42,6 +48,7 @@ export class GroupMemory {
   private db: MemoryIndexDb | undefined;
   private tail: Promise<unknown> = Promise.resolve();
   private readonly now: () => Date;
+  private lastScanAt = -Infinity;
 
   constructor(private readonly options: GroupMemoryOptions) {
     this.now = options.now ?? (() => new Date());
@@ -128,9 +135,12 @@ export class GroupMemory {
       const known = new Map(db.files().map((f) => [f.path, f]));
       const files = this.memoryFiles(layout);
       let chunks = 0;
-      for (const { path, st } of files) chunks += this.indexFile(db, layout.root, path, st, mode === 'scan' ? known.get(relative(layout.root, path)) : undefined);
-      const present = new Set(files.map((f) => relative(layout.root, f.path)));
+      // Every listed file is under the root: its relative path is a plain suffix.
+      const rel = (path: string) => path.slice(layout.root.length + 1);
+      for (const { path, st } of files) chunks += this.indexFile(db, rel(path), path, st, mode === 'scan' ? known.get(rel(path)) : undefined);
+      const present = new Set(files.map((f) => rel(f.path)));
       for (const path of known.keys()) if (!present.has(path)) db.removeFile(path);
+      this.lastScanAt = performance.now();
       return { indexed_files: files.length, indexed_chunks: chunks, watched_paths: files.map((f) => f.path), last_sync_at: this.now().toISOString() };
     } catch (error) {
       throw asMemoryError(error, 'memory index sync');
@@ -138,11 +148,11 @@ export class GroupMemory {
   }
 
   /** Index one file unless the index already has it (same size and mtime, or same content). Returns its chunk count. */
-  private indexFile(db: MemoryIndexDb, root: string, path: string, st: Stats, prev: IndexedFile | undefined): number {
+  private indexFile(db: MemoryIndexDb, relPath: string, path: string, st: Stats, prev: IndexedFile | undefined): number {
     if (prev && prev.size === st.size && prev.mtimeMs === st.mtimeMs) return prev.chunkCount;
     const text = readFileSync(path, 'utf8');
     const hash = sha256(text);
-    const file = { path: relative(root, path), hash, size: st.size, mtimeMs: st.mtimeMs, chunkCount: prev?.chunkCount ?? 0 };
+    const file = { path: relPath, hash, size: st.size, mtimeMs: st.mtimeMs, chunkCount: prev?.chunkCount ?? 0 };
     if (prev && prev.hash === hash) {
       db.touchFile(file);
       return prev.chunkCount;
@@ -152,10 +162,11 @@ export class GroupMemory {
     return chunks.length;
   }
 
-  search(args: SearchArgs): Promise<OpResult<'memory_reme_search'>> {
+  /** Search, after a scan (`scan: false` searches the index as it is: benches, bulk callers that just synced). */
+  search(args: SearchArgs, options: { scan?: boolean } = {}): Promise<OpResult<'memory_reme_search'>> {
     return this.serial(() => {
       const started = performance.now();
-      this.syncNow('scan');
+      if (options.scan !== false && performance.now() - this.lastScanAt >= (this.options.scanFreshMs ?? 1000)) this.syncNow('scan');
       const hits = this.searchNow(args);
       return { hits, count: hits.length, took_ms: Math.round((performance.now() - started) * 1000) / 1000 };
     });
@@ -232,8 +243,7 @@ export class GroupMemory {
       const layout = this.layout(date);
       const path = args.target === 'memory' ? layout.memoryFile : layout.dailyFile;
       try {
-        refuseSymlinks(layout.root, [relative(layout.root, layout.dailyDir), relative(layout.dailyDir, path)].filter((p) => p && !p.startsWith('..')));
-        refuseSymlinks(layout.root, [relative(layout.root, path)]);
+        refuseSymlinks(layout.root, relative(layout.root, path).split(sep));
         this.syncNow('scan');
         const intent = args.dedup_intent ?? 'new';
         const dedup = this.precheck(intent, args.dedup_query?.trim() || args.content);
@@ -296,7 +306,7 @@ export class GroupMemory {
         return { status: 'silent' as const, reason: 'empty_summary' as const, target_file: path, content_hash: '', bytes_written: 0, signal_pack: meta, dedup };
       }
       try {
-        refuseSymlinks(layout.root, [relative(layout.root, path)]);
+        refuseSymlinks(layout.root, relative(layout.root, path).split(sep));
         this.syncNow('scan');
         const dedup = this.precheck(intent, args.dedup_query?.trim() || summary);
         if (dedup.precheck_decision === 'silent') {

@@ -8,7 +8,7 @@ export function tempGroup(title = 'Team Alpha', now = new Date('2026-11-30T08:00
   const dir = mkdtempSync(join(tmpdir(), 'cccc-mem-'));
   const groupDir = join(dir, 'g_0000000000aa');
   mkdirSync(groupDir, { recursive: true });
-  const memory = new GroupMemory({ groupDir, title: () => title, now: () => now });
+  const memory = new GroupMemory({ groupDir, title: () => title, now: () => now, scanFreshMs: 0 });
   return {
     dir,
     groupDir,
