@@ -70,6 +70,14 @@ export function metadataOf(text: string): Record<string, unknown> {
   return {};
 }
 
+/** A chunk's text as it is searched and shown: without its meta comment lines (kept as metadata). */
+export function searchableText(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => parseMetaLine(line) === undefined)
+    .join('\n');
+}
+
 /** Which dedup rule an existing file already satisfies for a new entry, if any. */
 export function existingDuplicate(existing: string, idempotencyKey: string, contentHash: string): 'persistence_idempotency_key' | 'persistence_content_hash' | undefined {
   let hashSeen = false;

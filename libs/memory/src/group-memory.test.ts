@@ -202,3 +202,16 @@ describe('GroupMemory write and daily flush', () => {
     expect(await g.memory.dailyFlush({ messages, return_prompt: true })).toMatchObject({ prompt: { history_user: 'USER: decide the storage\nASSISTANT(peer1): sqlite with fts5' } });
   });
 });
+
+describe('GroupMemory snippets', () => {
+  it('searches and shows an entry without its meta comment, and keeps the meta as metadata', async () => {
+    using g = tempGroup();
+    await g.memory.write({ target: 'memory', content: 'tokens rotate monthly', tags: ['secops'] });
+    const { hits } = await g.memory.search({ query: 'rotate' });
+    expect(hits[0]!.snippet).not.toContain('cccc.memory.meta');
+    expect(hits[0]!.snippet).toContain('**rotate**');
+    expect(hits[0]!.metadata).toMatchObject({ tags: ['secops'] });
+    // Words that only occur in the meta line (JSON keys) do not match.
+    expect((await g.memory.search({ query: 'content_hash supersedes' })).hits).toEqual([]);
+  });
+});

@@ -7,7 +7,7 @@ import { chunkMarkdown } from './chunk.js';
 import { compact } from './conversation.js';
 import { DEFAULT_SIGNAL_PACK_BUDGET, normalizeSignalPack, summarizeDaily } from './daily-summary.js';
 import { finalizeDedup, precheckDecision, type DedupPrecheck } from './dedup.js';
-import { entryBlock, existingDuplicate, metadataOf, sha256 } from './entry.js';
+import { entryBlock, existingDuplicate, metadataOf, searchableText, sha256 } from './entry.js';
 import { MemoryErrorCodes, asMemoryError, memoryError } from './errors.js';
 import { hitScore, matchExpression, queryTerms } from './fts-query.js';
 import { MemoryIndexDb, type IndexedFile } from './index-db.js';
@@ -158,7 +158,10 @@ export class GroupMemory {
       return prev.chunkCount;
     }
     const chunks = chunkMarkdown(text);
-    db.replaceFile({ ...file, chunkCount: chunks.length }, chunks, metadataOf);
+    db.replaceFile(
+      { ...file, chunkCount: chunks.length },
+      chunks.map((c) => ({ ...c, text: searchableText(c.text), metadata: metadataOf(c.text) })),
+    );
     return chunks.length;
   }
 

@@ -22,6 +22,9 @@ export interface IndexCandidate {
   readonly metadata: string;
 }
 
+/** Bumped whenever what is indexed for a file changes (chunking, searchable text, schema). */
+const INDEX_VERSION = 1;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, hash TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, chunk_count INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS chunks (id INTEGER PRIMARY KEY, path TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, metadata TEXT NOT NULL);
@@ -66,6 +69,11 @@ export class MemoryIndexDb {
         db.pragma('journal_mode = WAL');
         db.pragma('synchronous = NORMAL');
         db.exec(SCHEMA);
+        // An index made by another version of the chunking or schema is emptied: the next scan refills it.
+        if (db.pragma('user_version', { simple: true }) !== INDEX_VERSION) {
+          db.exec('DELETE FROM files; DELETE FROM chunks; DELETE FROM chunks_fts;');
+          db.pragma(`user_version = ${INDEX_VERSION}`);
+        }
         return db;
       } catch (error) {
         db.close();
@@ -85,12 +93,12 @@ export class MemoryIndexDb {
     return this.stmts.files.all().map((r) => ({ path: r.path, hash: r.hash, size: r.size, mtimeMs: r.mtime_ms, chunkCount: r.chunk_count }));
   }
 
-  /** Replace one file's chunks (one transaction). */
-  replaceFile(file: IndexedFile, chunks: readonly Chunk[], metadataOf: (text: string) => Record<string, unknown>): void {
+  /** Replace one file's chunks (one transaction): each chunk's searchable text and its entry metadata. */
+  replaceFile(file: IndexedFile, chunks: readonly (Chunk & { readonly metadata: Record<string, unknown> })[]): void {
     this.db.transaction(() => {
       this.removeRows(file.path);
       for (const c of chunks) {
-        const { lastInsertRowid } = this.stmts.insertChunk.run(file.path, c.startLine, c.endLine, JSON.stringify(metadataOf(c.text)));
+        const { lastInsertRowid } = this.stmts.insertChunk.run(file.path, c.startLine, c.endLine, JSON.stringify(c.metadata));
         this.stmts.insertFts.run(lastInsertRowid, c.text);
       }
       this.stmts.upsertFile.run(file.path, file.hash, file.size, file.mtimeMs, chunks.length);

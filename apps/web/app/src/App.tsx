@@ -7,12 +7,13 @@ import { ChatView } from './chat/ChatView';
 import { GroupLiveProvider } from './group/GroupLive';
 import { GroupSidebar } from './groups/GroupSidebar';
 import { InboxView } from './inbox/InboxView';
+import { MemoryView } from './memory/MemoryView';
 import { SettingsView } from './settings/SettingsView';
 import { TerminalView } from './terminal/TerminalView';
 import { writeDeepLink, type DeepLink } from './url-state';
 
 /** What the main pane shows for the selected group. */
-export type MainView = { kind: 'chat' } | { kind: 'inbox' } | { kind: 'settings' } | { kind: 'terminal'; actorId: string };
+export type MainView = { kind: 'chat' } | { kind: 'inbox' } | { kind: 'memory' } | { kind: 'settings' } | { kind: 'terminal'; actorId: string };
 
 /**
  * Layout: group sidebar | main pane (chat, inbox, settings or one actor's terminal) | actors
@@ -80,6 +81,7 @@ export function App({ initial }: { initial: DeepLink }) {
           <nav className="view-tabs" aria-label="Views">
             <button aria-pressed={view.kind === 'chat'} onClick={() => setView({ kind: 'chat' })}>Chat</button>
             <button aria-pressed={view.kind === 'inbox'} onClick={() => setView({ kind: 'inbox' })}>Inbox</button>
+            <button aria-pressed={view.kind === 'memory'} onClick={() => setView({ kind: 'memory' })}>Memory</button>
             <button aria-pressed={view.kind === 'settings'} onClick={() => setView({ kind: 'settings' })}>Settings</button>
           </nav>
         )}
@@ -101,6 +103,8 @@ export function App({ initial }: { initial: DeepLink }) {
               <ChatView groupId={groupId} onOpenTerminal={openTerminal} onAddCustomActor={addCustomActor} />
             ) : view.kind === 'inbox' ? (
               <InboxView groupId={groupId} />
+            ) : view.kind === 'memory' ? (
+              <MemoryView groupId={groupId} />
             ) : view.kind === 'settings' ? (
               <SettingsView groupId={groupId} />
             ) : (
