@@ -15,6 +15,7 @@ const LAYER: Record<string, number> = {
   '@cccc/ledger': 1,
   '@cccc/groups': 1,
   '@cccc/context': 1,
+  '@cccc/memory': 1,
   '@cccc/hook-fence': 1,
   '@cccc/capabilities': 1,
   '@cccc/voice': 1,

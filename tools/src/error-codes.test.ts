@@ -17,6 +17,7 @@ const TABLES: Record<string, string> = {
   'libs/context': 'src/errors.ts',
   'libs/automation': 'src/errors.ts',
   'libs/capabilities': 'src/errors.ts',
+  'libs/memory': 'src/errors.ts',
   'apps/daemon': 'src/errors.ts',
   'apps/cli': 'src/cli-error.ts',
 };

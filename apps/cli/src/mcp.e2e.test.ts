@@ -68,7 +68,7 @@ describe('cccc mcp (real process, real daemon)', () => {
     const peerNames = (await peer.listTools()).tools.map((t) => t.name);
     const common = [
       'cccc_help', 'cccc_bootstrap', 'cccc_inbox_read', 'cccc_message_history', 'cccc_message_send', 'cccc_message_reply',
-      'cccc_message_deliver', 'cccc_reply_request_cancel', 'cccc_file', 'cccc_file_send', 'cccc_context_get', 'cccc_notify',
+      'cccc_message_deliver', 'cccc_reply_request_cancel', 'cccc_file', 'cccc_file_send', 'cccc_context_get', 'cccc_memory', 'cccc_notify',
       'cccc_presentation', 'cccc_automation',
     ];
     // cccc_terminal comes with pack:diagnostics (capability_enable), cccc_group/cccc_actor with the foreman's pack:group-runtime.
@@ -80,7 +80,7 @@ describe('cccc mcp (real process, real daemon)', () => {
     for (const ro of ['cccc_help', 'cccc_bootstrap', 'cccc_message_history', 'cccc_file', 'cccc_context_get']) {
       expect(byName[ro]!.annotations?.readOnlyHint, ro).toBe(true);
     }
-    for (const rw of ['cccc_inbox_read', 'cccc_message_send', 'cccc_message_reply', 'cccc_file_send', 'cccc_notify', 'cccc_presentation', 'cccc_automation', 'cccc_group', 'cccc_actor']) {
+    for (const rw of ['cccc_inbox_read', 'cccc_memory', 'cccc_message_send', 'cccc_message_reply', 'cccc_file_send', 'cccc_notify', 'cccc_presentation', 'cccc_automation', 'cccc_group', 'cccc_actor']) {
       expect(byName[rw]!.annotations?.readOnlyHint, rw).toBe(false);
     }
     // No tool exposes a principal; cccc_actor's actor_id is the target.

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerDaemonCommands } from './commands/daemon.js';
 import { registerActorCommands } from './commands/actors.js';
 import { registerContextCommands } from './commands/context.js';
+import { registerMemoryCommands } from './commands/memory.js';
 import { registerGroupCommands } from './commands/groups.js';
 import { registerInboxCommands } from './commands/inbox.js';
 import { registerMessageCommands } from './commands/messages.js';
@@ -41,6 +42,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerTailCommand(program, setExit);
   registerNotifyCommand(program, setExit);
   registerContextCommands(program, setExit);
+  registerMemoryCommands(program, setExit);
   registerMcpCommand(program, setExit);
   registerLifecycleCommands(program, setExit);
   registerTermCommand(program, setExit);

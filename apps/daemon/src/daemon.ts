@@ -21,6 +21,7 @@ import { LedgerPool } from './kernel/ledger-pool.js';
 import { acquireHomeLock } from './lifecycle/home-lock.js';
 import { removeRuntimeFiles, removeStaleRuntimeFiles, writeRuntimeFiles } from './lifecycle/runtime-files.js';
 import { errorFields, fileLogger, LogThreshold, type Logger } from './log.js';
+import { MemoryService } from './memory/memory-service.js';
 import { MessagingService } from './messaging/messaging-service.js';
 import { AutomationScheduler } from './automation/automation-scheduler.js';
 import { AutomationService } from './automation/automation-service.js';
@@ -109,6 +110,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
       await ledgers.append(groupId, { kind: 'capability.changed', by, data: { ...data } });
     },
   });
+  const memory = new MemoryService({ layout, groups });
 
   return {
     ...store,
@@ -134,6 +136,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
     automation,
     automationScheduler,
     capabilities,
+    memory,
     /** Stops every service, newest first; ledgers close last. */
     async [Symbol.asyncDispose](): Promise<void> {
       automationScheduler[Symbol.dispose]();
@@ -142,6 +145,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
       workingState[Symbol.dispose]();
       confirmations[Symbol.dispose]();
       delivery[Symbol.dispose]();
+      memory[Symbol.dispose]();
       await actorRuntime[Symbol.asyncDispose]();
       await capabilities.close();
       await ledgers[Symbol.asyncDispose]();

@@ -259,6 +259,9 @@ describe('messaging and ledger reads', () => {
     expect(unknown.json.ok).toBe(false);
     expect(unknown.status).toBeGreaterThanOrEqual(400);
     expect(unknown.status).toBeLessThan(500);
+    const memory = await api('GET', `/api/v1/groups/${gid}/memory/search?query=nothing+yet&max_results=3`);
+    expect(memory.json.result).toMatchObject({ hits: [], count: 0 });
+    expect((await api('GET', `/api/v1/groups/${gid}/memory/search`)).json.error).toMatchObject({ code: 'invalid_request', details: { field: 'query' } });
     const context = await api('GET', `/api/v1/groups/${gid}/context?detail=summary`);
     expect(context.status).toBe(200);
     expect(context.json.result).toHaveProperty('version');

@@ -43,6 +43,7 @@ export { ChatMessageEvent, SendResult } from './ops/messaging.js';
 export { MailCursor } from './ops/inbox.js';
 export { MAX_PREAMBLE_BYTES } from './ops/group-prompts.js';
 export { ContextBrief } from './ops/context.js';
+export { DedupIntent, MemoryDate, MemoryDedup, MemoryMessage, MemorySearchHit } from './ops/memory.js';
 export {
   RecipientStatus,
   RecipientReadStatus,

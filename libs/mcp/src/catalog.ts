@@ -3,6 +3,7 @@ import { bootstrap } from './tools/bootstrap.js';
 import { capabilityEnable, capabilitySearch, capabilityState } from './tools/capability.js';
 import { file } from './tools/file.js';
 import { actor, group } from './tools/foreman.js';
+import { memory } from './tools/memory.js';
 import { fileSend, messageDeliver, messageReply, messageSend, notify, replyRequestCancel } from './tools/messaging.js';
 import { presentation } from './tools/presentation.js';
 import { automation } from './tools/automation.js';
@@ -21,6 +22,7 @@ export const ALL_TOOLS: readonly Tool[] = [
   file,
   fileSend,
   contextGet,
+  memory,
   notify,
   terminal,
   presentation,

@@ -89,6 +89,19 @@ describe('createMcpServer (fake daemon)', () => {
     expect((await asForeman.callTool({ name: 'cccc_group', arguments: { action: 'show' } })).structuredContent).toEqual({ group: { group_id: 'g_1' } });
   });
 
+  it('cccc_memory maps its actions onto memory_reme_* as the caller, and checks required fields first', async () => {
+    const daemon = new FakeDaemon({ memory_reme_search: () => ok({ hits: [], count: 0, took_ms: 0 }), memory_reme_write: () => ok({ status: 'written' }) });
+    const client = await connect(daemon);
+    expect((await client.callTool({ name: 'cccc_memory', arguments: { action: 'search', query: 'parser', max_results: 3 } })).structuredContent).toEqual({ hits: [], count: 0, took_ms: 0 });
+    expect(daemon.requests.at(-1)).toEqual({ v: 1, op: 'memory_reme_search', args: { group_id: 'g_1', query: 'parser', max_results: 3 } });
+    await client.callTool({ name: 'cccc_memory', arguments: { action: 'write', target: 'memory', content: 'a fact', tags: ['t'] } });
+    expect(daemon.requests.at(-1)).toEqual({ v: 1, op: 'memory_reme_write', args: { group_id: 'g_1', target: 'memory', content: 'a fact', tags: ['t'], actor_id: 'peer1' } });
+    const before = daemon.requests.length;
+    const res = await client.callTool({ name: 'cccc_memory', arguments: { action: 'get' } });
+    expect(res.structuredContent).toMatchObject({ error: { code: 'invalid_request', details: { field: 'path' } } });
+    expect(daemon.requests.length).toBe(before);
+  });
+
   it('catalog: read-only hints only on tools whose every action reads', () => {
     expect(visibleTools('peer').length).toBe(ALL_TOOLS.length - 3);
     const ro = ALL_TOOLS.filter((t) => t.annotations.readOnlyHint).map((t) => t.name);

@@ -15,6 +15,7 @@ import { registerHooksOps, type HooksOpsDeps } from './hooks.js';
 import { registerInboxOps, type InboxOpsDeps } from './inbox.js';
 import { registerLedgerOps, type LedgerOpsDeps } from './ledger.js';
 import { registerLifecycleOps, type LifecycleOpsDeps } from './lifecycle.js';
+import { registerMemoryOps, type MemoryOpsDeps } from './memory.js';
 import { registerMessagingOps, type MessagingOpsDeps } from './messaging.js';
 import { registerProfilesOps, type ProfilesOpsDeps } from './profiles.js';
 import { registerRuntimeCatalogOps } from './runtime-catalog.js';
@@ -45,7 +46,8 @@ export type DaemonOpsDeps = GroupsOpsDeps &
   ObservabilityOpsDeps &
   PresentationOpsDeps &
   AutomationOpsDeps &
-  CapabilitiesOpsDeps;
+  CapabilitiesOpsDeps &
+  MemoryOpsDeps;
 
 /** Every op module of the daemon, one line each (ping/shutdown live in core.ts). */
 export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
@@ -66,6 +68,7 @@ export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
   registerHooksOps(router, deps);
   registerActivityStreamOps(router, deps);
   registerBlobOps(router, deps);
+  registerMemoryOps(router, deps);
   registerRuntimeCatalogOps(router);
   registerDebugLogsOps(router, deps);
   registerObservabilityOps(router, deps);

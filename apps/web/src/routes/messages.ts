@@ -44,6 +44,14 @@ export function registerMessageRoutes(api: ApiRoutes): void {
     },
   });
 
+  /** The group's memory, full-text (`?query=&max_results=`), for the Web's memory search box. */
+  api.op('memory_reme_search', {
+    query: (url) => {
+      const max = positive(queryInt(url, 'max_results'));
+      return { query: url.searchParams.get('query') ?? url.searchParams.get('q') ?? '', ...(max ? { max_results: max } : {}) };
+    },
+  });
+
   const inboxLimit = (url: URL) => {
     const limit = queryInt(url, 'limit');
     return limit ? { limit } : {};

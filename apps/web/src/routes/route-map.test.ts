@@ -47,6 +47,7 @@ const KNOWN = [
   'POST /groups/:group_id/messages/:source_event_id/deliver',
   'POST /groups/:group_id/messages/:source_event_id/reply-request/cancel',
   'GET /groups/:group_id/context',
+  'GET /groups/:group_id/memory/search',
   'GET /groups/:group_id/inbox/:actor_id',
   'POST /groups/:group_id/inbox/:actor_id/read',
   'GET /groups/:group_id/ledger/tail',

@@ -98,6 +98,7 @@ export const webRoutes = {
     input: 'none',
   },
   context_get: { method: 'GET', path: '/groups/:group_id/context', op: 'context_get', input: 'query', query: ['detail'] },
+  memory_reme_search: { method: 'GET', path: '/groups/:group_id/memory/search', op: 'memory_reme_search', input: 'query', query: ['query', 'max_results'] },
   inbox_peek: { method: 'GET', path: '/groups/:group_id/inbox/:actor_id', op: 'inbox_peek', input: 'query', query: ['limit'] },
   inbox_read: { method: 'POST', path: '/groups/:group_id/inbox/:actor_id/read', op: 'inbox_read', input: 'query', query: ['limit'] },
   ledger_tail: {

@@ -711,4 +711,70 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
       partial_failure: false,
     },
   },
+  memory_reme_layout_get: {
+    args: { group_id: G },
+    required: ['group_id'],
+    result: {
+      group_label: 'team',
+      memory_root: '/home/u/.cccc/groups/g_30e7eb3af8cf/state/memory',
+      memory_file: '/home/u/.cccc/groups/g_30e7eb3af8cf/state/memory/MEMORY.md',
+      daily_dir: '/home/u/.cccc/groups/g_30e7eb3af8cf/state/memory/daily',
+      today_daily_file: '/home/u/.cccc/groups/g_30e7eb3af8cf/state/memory/daily/2026-11-30__team.md',
+      backend: { name: 'local', vector_enabled: false, fts_enabled: true },
+    },
+  },
+  memory_reme_index_sync: {
+    args: { group_id: G, mode: 'scan' },
+    required: ['group_id'],
+    result: { indexed_files: 2, indexed_chunks: 5, watched_paths: ['/m/MEMORY.md', '/m/daily/2026-11-30__team.md'], last_sync_at: '2026-11-30T08:42:44Z' },
+  },
+  memory_reme_search: {
+    args: { group_id: G, query: 'parser decision', max_results: 5, min_score: 0.1 },
+    required: ['group_id', 'query'],
+    result: {
+      hits: [{ path: '/m/MEMORY.md', start_line: 7, end_line: 12, score: 0.8, snippet: 'the **parser** uses…', source: 'memory', raw_metric: -3.2, metadata: { entry_id: 'mem_0123456789ab' } }],
+      count: 1,
+      took_ms: 1,
+    },
+  },
+  memory_reme_get: {
+    args: { group_id: G, path: 'MEMORY.md', offset: 1, limit: 200 },
+    required: ['group_id', 'path'],
+    result: { path: '/m/MEMORY.md', offset: 1, limit: 200, total_lines: 3, content: '# MEMORY (team)\n\nfacts' },
+  },
+  memory_reme_context_check: {
+    args: { group_id: G, messages: [{ role: 'user', content: 'hello' }], context_window_tokens: 128_000 },
+    required: ['group_id', 'messages'],
+    result: {
+      needs_compaction: false,
+      token_count: 1,
+      threshold: 92_000,
+      messages_to_summarize: [],
+      turn_prefix_messages: [],
+      left_messages: [{ role: 'user', name: '', content: 'hello' }],
+      is_split_turn: false,
+      cut_index: 0,
+    },
+  },
+  memory_reme_compact: {
+    args: { group_id: G, messages_to_summarize: [{ role: 'user', content: 'we chose sqlite' }] },
+    required: ['group_id', 'messages_to_summarize'],
+    result: { summary: 'History summary:\n- USER: we chose sqlite' },
+  },
+  memory_reme_daily_flush: {
+    args: { group_id: G, messages: [{ role: 'user', content: 'we chose sqlite' }], date: '2026-11-30' },
+    required: ['group_id', 'messages'],
+    result: {
+      status: 'written',
+      target_file: '/m/daily/2026-11-30__team.md',
+      content_hash: 'ab',
+      bytes_written: 120,
+      signal_pack: { schema: 'v1', token_budget: 320, token_estimate: 0, truncated: false },
+    },
+  },
+  memory_reme_write: {
+    args: { group_id: G, target: 'memory', content: 'we chose sqlite', idempotency_key: 'k1' },
+    required: ['group_id', 'target', 'content'],
+    result: { file_path: '/m/MEMORY.md', line_count: 9, content_hash: 'ab', status: 'written' },
+  },
 };

@@ -55,6 +55,16 @@ import { actor_restart, actor_start, actor_stop, group_start, group_stop } from 
 import { actor_new_session, runtime_list } from './runtime.js';
 import { ledger_search, ledger_statuses, ledger_tail } from './ledger-read.js';
 import { context_get, context_sync, task_list, tracked_send } from './context.js';
+import {
+  memory_reme_compact,
+  memory_reme_context_check,
+  memory_reme_daily_flush,
+  memory_reme_get,
+  memory_reme_index_sync,
+  memory_reme_layout_get,
+  memory_reme_search,
+  memory_reme_write,
+} from './memory.js';
 import { runtime_activity_snapshot, runtime_activity_stream, runtime_hook_event } from './hooks.js';
 import { blob_read, blob_upload } from './blobs.js';
 import {
@@ -177,6 +187,14 @@ export const opCatalog = {
   context_get,
   context_sync,
   task_list,
+  memory_reme_layout_get,
+  memory_reme_index_sync,
+  memory_reme_search,
+  memory_reme_get,
+  memory_reme_context_check,
+  memory_reme_compact,
+  memory_reme_daily_flush,
+  memory_reme_write,
   // §8.10 System Notifications
   system_notify,
   // §8.11 Terminal diagnostics and attach

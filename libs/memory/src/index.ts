@@ -1,0 +1,10 @@
+export { GroupMemory, DEDUP_PRECHECK, GET_DEFAULTS, SEARCH_DEFAULTS, type GroupMemoryOptions } from './group-memory.js';
+export { MemoryIndexDb, type IndexCandidate, type IndexedFile } from './index-db.js';
+export { chunkMarkdown, MAX_CHUNK_CHARS, type Chunk } from './chunk.js';
+export { compact, contextCheck, CONTEXT_DEFAULTS, normalizeMessages, type ContextCheck, type NormalMessage } from './conversation.js';
+export { normalizeSignalPack, summarizeDaily, DEFAULT_SIGNAL_PACK_BUDGET } from './daily-summary.js';
+export { hitScore, matchExpression, queryTerms, tokens } from './fts-query.js';
+export { groupLabelOf, isCalendarDate, memoryLayout, type MemoryLayout } from './layout.js';
+export { resolveMemoryPath } from './safe-path.js';
+export { updateLocked, readTextOrEmpty } from './locked-file.js';
+export { MemoryErrorCodes, memoryError, type MemoryErrorCode } from './errors.js';

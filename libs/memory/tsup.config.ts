@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsup';
+import { declarations } from '../../tsup.declarations.js';
+
+// zod resolves from the workspace root (it is @cccc/ipc-protocol's dependency); better-sqlite3 is native.
+export default defineConfig({
+  entry: ['src/index.ts'],
+  format: ['esm'],
+  dts: declarations(true),
+  clean: true,
+  sourcemap: true,
+  target: 'node20',
+  external: ['zod', 'better-sqlite3'],
+});
