@@ -46,6 +46,7 @@ describe('which packages are published', () => {
       '@cccc/ipc-protocol',
       '@cccc/ledger',
       '@cccc/mcp',
+      '@cccc/memory',
       '@cccc/pty-runtime',
       '@cccc/web',
     ]);
