@@ -15,6 +15,7 @@ const TABLES: Record<string, string> = {
   'libs/ledger': 'src/errors.ts',
   'libs/groups': 'src/errors.ts',
   'libs/context': 'src/errors.ts',
+  'libs/voice': 'src/errors.ts',
   'apps/daemon': 'src/errors.ts',
   'apps/cli': 'src/cli-error.ts',
 };

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { HomeLayout } from '@cccc/groups';
 import { OpRouter } from '@cccc/ipc-protocol';
+import { FileLeaseStore } from '@cccc/voice';
 import { IpcServer, daemonPaths, ensureCcccHome, type DaemonEndpoint } from '@cccc/ipc-protocol/node';
 import { KeyedMutex } from './concurrency/keyed-mutex.js';
 import type { DaemonConfig } from './config.js';
@@ -80,6 +81,7 @@ function buildServices(config: DaemonConfig, logger: Logger) {
   const messaging = new MessagingService({ ...store, commits });
   const context = new ContextService(store);
   const trackedSend = new TrackedSend({ groups, groupLocks, logger, messaging, context });
+  const voiceLease = new FileLeaseStore(config.home);
 
   return {
     ...store,
@@ -100,6 +102,7 @@ function buildServices(config: DaemonConfig, logger: Logger) {
     messaging,
     context,
     trackedSend,
+    voiceLease,
     /** Stops every service, newest first; ledgers close last. */
     async [Symbol.asyncDispose](): Promise<void> {
       streams.closeAll();

@@ -1,2 +1,10 @@
-// Not started yet: this package is built by a later issue (assistant_* ops). It exports nothing until then.
-export {};
+export { VoiceErrorCodes, voiceError, type VoiceErrorCode } from './errors.js';
+export { safePathComponent, safeDocumentPath, resolveWithoutSymlinks } from './safe-path.js';
+export { assertVoiceWriter, VOICE_ACTOR_ID, VOICE_PRINCIPAL } from './permissions.js';
+export type { LeaseAction, LeaseRecord, LeaseRequest, LeaseResult, PublicLease, RecordingLeaseStore } from './lease/lease-types.js';
+export { decideLease, leaseTtlSeconds, publicLease, LEASE_TTL_DEFAULT_SECONDS, LEASE_TTL_MAX_SECONDS, LEASE_TTL_MIN_SECONDS, type LeaseDecision } from './lease/lease-core.js';
+export { FileLeaseStore, LEASE_FILE, type FileLeaseStoreOptions } from './lease/file-lease-store.js';
+export { MemoryLeaseStore } from './lease/memory-lease-store.js';
+export { assistantRecord, voiceSettingsOf, DEFAULT_VOICE_CONFIG, VOICE_ASSISTANT_ID, type AssistantWorkflow, type VoiceConfig, type VoiceSettings } from './assistant/assistant-record.js';
+export { assistantsFilePath, readAssistantsFile, voiceWorkflowOf } from './assistant/assistants-file.js';
+export { documentSessionView, isDocumentTranscriptSegment, transcriptText, voiceSessionView } from './session/session-view.js';

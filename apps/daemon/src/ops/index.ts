@@ -17,6 +17,7 @@ import { registerRuntimeOps, type RuntimeOpsDeps } from './runtime.js';
 import { registerPromptsOps, type PromptsOpsDeps } from './prompts.js';
 import { registerStreamOps, type StreamOpsDeps } from './streams.js';
 import { registerTerminalOps, type TerminalOpsDeps } from './terminal.js';
+import { registerVoiceOps, type VoiceOpsDeps } from './voice.js';
 
 /** What the op modules need between them; each module takes only its own part. */
 export type DaemonOpsDeps = GroupsOpsDeps &
@@ -35,7 +36,8 @@ export type DaemonOpsDeps = GroupsOpsDeps &
   TerminalOpsDeps &
   HooksOpsDeps &
   ActivityStreamOpsDeps &
-  BlobOpsDeps;
+  BlobOpsDeps &
+  VoiceOpsDeps;
 
 /** Every op module of the daemon, one line each (ping/shutdown live in core.ts). */
 export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
@@ -56,5 +58,6 @@ export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
   registerHooksOps(router, deps);
   registerActivityStreamOps(router, deps);
   registerBlobOps(router, deps);
+  registerVoiceOps(router, deps);
   registerRuntimeCatalogOps(router);
 }

@@ -219,6 +219,29 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     required: ['group_id'],
     result: { group_id: G, stopped: ['peer1'], event: event('group.stop', { stopped: ['peer1'] }) },
   },
+  assistant_state: {
+    args: { group_id: G, assistant_id: 'voice_secretary' },
+    required: ['group_id'],
+    result: {
+      group_id: G,
+      assistants: [{ assistant_id: 'voice_secretary', enabled: false, lifecycle: 'disabled' }],
+      assistants_by_id: { voice_secretary: { assistant_id: 'voice_secretary' } },
+      assistant: { assistant_id: 'voice_secretary', enabled: false, lifecycle: 'disabled' },
+    },
+  },
+  assistant_voice_recording_lease: {
+    args: { group_id: G, action: 'acquire', owner_id: 'tab-1', dispatch_target: 'composer' },
+    required: ['group_id', 'action'],
+    result: {
+      group_id: G,
+      action: 'acquire',
+      acquired: true,
+      released: false,
+      lost: false,
+      lease_id: 'vrl_0123456789abcdef0123456789abcdef',
+      lease: { owner_id: 'tab-1', group_id: G, dispatch_target: 'composer', by: 'user', expires_at: '2026-11-30T08:43:14.191Z' },
+    },
+  },
   actor_list: {
     args: { group_id: G, include_unread: true },
     required: ['group_id'],

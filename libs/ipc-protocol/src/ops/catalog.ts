@@ -54,6 +54,7 @@ import { ledger_search, ledger_statuses, ledger_tail } from './ledger-read.js';
 import { context_get, context_sync, task_list, tracked_send } from './context.js';
 import { runtime_activity_snapshot, runtime_activity_stream, runtime_hook_event } from './hooks.js';
 import { blob_read, blob_upload } from './blobs.js';
+import { assistant_state, assistant_voice_recording_lease } from './assistants.js';
 import {
   term_attachment_status,
   term_resize,
@@ -95,6 +96,9 @@ export const opCatalog = {
   actor_notes_clear,
   group_start,
   group_stop,
+  // §8.3 Built-in assistants (Voice Secretary, issue 26)
+  assistant_state,
+  assistant_voice_recording_lease,
   // §8.4 Actors
   actor_list,
   actor_add,

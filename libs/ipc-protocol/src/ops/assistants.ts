@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { defineOp } from './define.js';
+import { ByArg, GroupIdArg, LooseBooleanArg } from './shared.js';
+
+// §8.3 built-in assistants (Voice Secretary). Records the spec leaves open are JSON objects.
+
+const Json = z.record(z.string(), z.unknown());
+
+/**
+ * assistant_state: the group's built-in assistants (today the Voice Secretary). An
+ * `assistant_id` other than `voice_secretary` is `assistant_not_found` (handler), not a schema
+ * error, as in the reference. `view: "voice_session"` answers the session projection instead.
+ */
+export const assistant_state = defineOp({
+  summary: 'Read the group-scoped state of the built-in assistants (Voice Secretary).',
+  args: z.object({
+    group_id: GroupIdArg,
+    assistant_id: z.string().optional(),
+    view: z.string().optional(),
+    session_id: z.string().optional(),
+    document_path: z.string().optional(),
+    suppress_retry_notify: LooseBooleanArg.optional(),
+  }),
+  result: z.object({
+    group_id: z.string(),
+    assistants: z.array(Json).optional(),
+    assistants_by_id: Json.optional(),
+    assistant: Json.optional(),
+    proposals: z.array(Json).optional(),
+    proposals_by_id: Json.optional(),
+    documents: z.array(Json).optional(),
+    documents_by_path: Json.optional(),
+    active_document_path: z.string().optional(),
+    capture_target_document_path: z.string().optional(),
+    documents_by_id: Json.optional(),
+    active_document_id: z.string().optional(),
+    capture_target_document_id: z.string().optional(),
+    new_input_available: z.boolean().optional(),
+    service_runtime: Json.optional(),
+    service_models: z.array(Json).optional(),
+    service_models_by_id: Json.optional(),
+    /** view="voice_session": the session projection, or `{}` when there is none. */
+    session: Json.optional(),
+  }),
+});
+
+export const VoiceLeaseAction = z.enum(['acquire', 'heartbeat', 'release', 'status']);
+
+/** The public lease: never its `lease_id`. */
+export const PublicVoiceLease = z.object({
+  owner_id: z.string(),
+  group_id: z.string(),
+  group_title: z.string().optional(),
+  capture_mode: z.string().optional(),
+  recognition_backend: z.string().optional(),
+  dispatch_target: z.string().optional(),
+  by: z.string().optional(),
+  created_at: z.string().optional(),
+  updated_at: z.string().optional(),
+  expires_at: z.string().optional(),
+});
+
+/**
+ * assistant_voice_recording_lease: the daemon-owned, TTL-based guard that keeps two Voice
+ * Secretary recordings from running at once (one lease per CCCC_HOME). owner_id / lease_id
+ * requirements depend on the action and are answered by the handler (`missing_owner_id`,
+ * `missing_lease_id`); a conflict is `assistant_voice_recording_busy` with `details.active_lease`.
+ */
+export const assistant_voice_recording_lease = defineOp({
+  summary: 'Acquire, refresh, release or inspect the Voice Secretary recording lease.',
+  args: z.object({
+    group_id: GroupIdArg,
+    by: ByArg,
+    action: VoiceLeaseAction,
+    owner_id: z.string().optional(),
+    lease_id: z.string().optional(),
+    ttl_seconds: z.number().optional(),
+    capture_mode: z.string().optional(),
+    recognition_backend: z.string().optional(),
+    dispatch_target: z.string().optional(),
+  }),
+  result: z.object({
+    group_id: z.string(),
+    action: VoiceLeaseAction,
+    acquired: z.boolean(),
+    released: z.boolean(),
+    lost: z.boolean(),
+    lease_id: z.string().optional(),
+    lease: PublicVoiceLease.optional(),
+  }),
+});
