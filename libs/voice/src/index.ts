@@ -8,3 +8,4 @@ export { MemoryLeaseStore } from './lease/memory-lease-store.js';
 export { assistantRecord, voiceSettingsOf, DEFAULT_VOICE_CONFIG, VOICE_ASSISTANT_ID, type AssistantWorkflow, type VoiceConfig, type VoiceSettings } from './assistant/assistant-record.js';
 export { assistantsFilePath, readAssistantsFile, voiceWorkflowOf } from './assistant/assistants-file.js';
 export { documentSessionView, isDocumentTranscriptSegment, transcriptText, voiceSessionView } from './session/session-view.js';
+export { durableHealth, updateAssistantsFile, withVoiceStatus, VOICE_LIFECYCLES, type VoiceLifecycle } from './assistant/assistant-status.js';

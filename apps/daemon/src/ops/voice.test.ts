@@ -161,3 +161,58 @@ describe('assistant_voice_recording_lease', () => {
     await fx.call('assistant_voice_recording_lease', { group_id: gid, action: 'release', owner_id: 'tab-9', lease_id: a.lease_id });
   });
 });
+
+describe('assistant_status_update', () => {
+  it('stores lifecycle and durable health (no live observations), keeps other records, appends assistant.status.update', async () => {
+    const { group_id: g } = await fx.call('group_create', { title: 'status' });
+    await fx.call('actor_add', { group_id: g, actor_id: 'lead', runtime: 'custom', command: ['cat'] });
+    const stateFile = join(fx.home, 'groups', g, 'state', 'assistants.json');
+    mkdirSync(join(fx.home, 'groups', g, 'state'), { recursive: true });
+    writeFileSync(stateFile, JSON.stringify({ rust_state: { kept: true }, sessions: [] }));
+    await enableVoice(g);
+    const r = await fx.call('assistant_status_update', {
+      group_id: g,
+      by: 'lead',
+      assistant_id: 'voice_secretary',
+      lifecycle: 'working',
+      health: { pid: 123, actor: { running: true }, service: { ready: false } },
+    });
+    expect(r.assistant).toMatchObject({ lifecycle: 'working', health: { service: { ready: false }, actor: { configured: false, running: false } } });
+    expect(r.event).toMatchObject({ kind: 'assistant.status.update', by: 'lead', data: { assistant_id: 'voice_secretary', lifecycle: 'working', health: { service: { ready: false } } } });
+    const doc = JSON.parse(readFileSync(stateFile, 'utf8'));
+    expect(doc.rust_state).toEqual({ kept: true });
+    expect(doc.assistant.health).toEqual({ service: { ready: false } });
+    expect(fx.ledgerEvents(g).at(-1)).toMatchObject({ kind: 'assistant.status.update' });
+    const byPrincipal = await fx.call('assistant_status_update', { group_id: g, by: 'assistant:voice_secretary', assistant_id: 'voice_secretary', lifecycle: 'idle' });
+    expect(byPrincipal.assistant).toMatchObject({ lifecycle: 'idle' });
+    expect((await fx.call('assistant_state', { group_id: g })).assistants![0]).toMatchObject({ lifecycle: 'idle' });
+  });
+
+  it('refuses unknown assistants, bad lifecycles, peers and unknown actors, writing nothing', async () => {
+    const snap = fx.snapshot(gid);
+    const stateFile = join(fx.home, 'groups', gid, 'state', 'assistants.json');
+    const before = (() => {
+      try {
+        return readFileSync(stateFile, 'utf8');
+      } catch {
+        return '';
+      }
+    })();
+    expect(await fx.codeOf('assistant_status_update', { group_id: gid, assistant_id: 'translator', lifecycle: 'idle' })).toBe('assistant_not_found');
+    expect(await fx.codeOf('assistant_status_update', { group_id: gid, assistant_id: 'voice_secretary', lifecycle: 'sleeping' })).toBe('invalid_request');
+    expect(await fx.codeOf('assistant_status_update', { group_id: gid, assistant_id: 'voice_secretary' })).toBe('invalid_request');
+    expect(await fx.codeOf('assistant_status_update', { group_id: gid, lifecycle: 'idle' })).toBe('invalid_request');
+    expect(await fx.codeOf('assistant_status_update', { group_id: gid, by: 'p1', assistant_id: 'voice_secretary', lifecycle: 'idle' })).toBe('permission_denied');
+    expect(await fx.codeOf('assistant_status_update', { group_id: gid, by: 'voice-secretary', assistant_id: 'voice_secretary', lifecycle: 'idle' })).toBe('permission_denied');
+    expect(await fx.codeOf('assistant_status_update', { group_id: 'g_nope00000000', assistant_id: 'voice_secretary', lifecycle: 'idle' })).toBe('group_not_found');
+    expect(fx.snapshot(gid)).toEqual(snap);
+    const after = (() => {
+      try {
+        return readFileSync(stateFile, 'utf8');
+      } catch {
+        return '';
+      }
+    })();
+    expect(after).toBe(before);
+  });
+});

@@ -1,8 +1,11 @@
-import { effectiveRole } from '@cccc/groups';
+import { effectiveRole, principalOf, type GroupDoc } from '@cccc/groups';
 import type { OpRouter } from '@cccc/ipc-protocol';
 import {
   assertVoiceWriter,
   assistantRecord,
+  durableHealth,
+  updateAssistantsFile,
+  withVoiceStatus,
   readAssistantsFile,
   VOICE_ACTOR_ID,
   VOICE_ASSISTANT_ID,
@@ -15,8 +18,9 @@ import {
 } from '@cccc/voice';
 import type { StoreDeps } from '../kernel/store-deps.js';
 import type { RuntimeRegistry } from '../runtime/runtime-registry.js';
+import { writeGroup } from './group-write.js';
 
-export type VoiceOpsDeps = Pick<StoreDeps, 'layout' | 'groups'> & {
+export type VoiceOpsDeps = Pick<StoreDeps, 'layout' | 'groups' | 'ledgers' | 'groupLocks'> & {
   readonly voiceLease: RecordingLeaseStore;
   readonly runtimes: Pick<RuntimeRegistry, 'get'>;
 };
@@ -33,10 +37,7 @@ export function registerVoiceOps(router: OpRouter, deps: VoiceOpsDeps): void {
       const sessions = Array.isArray(stateDoc.sessions) ? stateDoc.sessions : [];
       return { group_id: args.group_id, session: voiceSessionView(sessions, { session_id: args.session_id, document_path: args.document_path }) };
     }
-    const record = assistantRecord(voiceSettingsOf(group), voiceWorkflowOf(stateDoc), {
-      configured: group.actors.some((a) => a.id === VOICE_ACTOR_ID),
-      running: deps.runtimes.get(args.group_id, VOICE_ACTOR_ID) !== undefined,
-    });
+    const record = recordOf(deps, group, stateDoc);
     return {
       group_id: args.group_id,
       assistants: [record],
@@ -47,11 +48,39 @@ export function registerVoiceOps(router: OpRouter, deps: VoiceOpsDeps): void {
 
   router.register('assistant_voice_recording_lease', async (args) => {
     const group = deps.groups.get(args.group_id);
-    assertVoiceWriter(args.by, (id) => effectiveRole(group.actors, id));
+    assertVoiceWriter(args.by, (id) => effectiveRole(group.actors, id), hasVoiceActor(group));
     return deps.voiceLease.update({
       ...args,
       group_title: group.title,
       voice_enabled: voiceSettingsOf(group).enabled,
     });
+  });
+
+  router.register('assistant_status_update', async (args) => {
+    const group = deps.groups.get(args.group_id);
+    if (args.assistant_id !== VOICE_ASSISTANT_ID) {
+      throw voiceError(VoiceErrorCodes.assistantNotFound, `no built-in assistant ${args.assistant_id}`, { assistant_id: args.assistant_id });
+    }
+    assertVoiceWriter(args.by, (id) => effectiveRole(group.actors, id), hasVoiceActor(group));
+    const health = durableHealth(args.health);
+    const { outcome, event } = await writeGroup(
+      deps,
+      args.group_id,
+      () => updateAssistantsFile(deps.layout.groupDir(args.group_id), (doc) => withVoiceStatus(doc, args.lifecycle, health, new Date().toISOString())),
+      () => ({ kind: 'assistant.status.update', by: principalOf(args.by), data: { assistant_id: VOICE_ASSISTANT_ID, lifecycle: args.lifecycle, health } }),
+    );
+    return { group_id: args.group_id, assistant: recordOf(deps, deps.groups.get(args.group_id), outcome), event };
+  });
+}
+
+function hasVoiceActor(group: GroupDoc): boolean {
+  return group.actors.some((a) => a.id === VOICE_ACTOR_ID && a.internal_kind === VOICE_ASSISTANT_ID);
+}
+
+/** The assistant record: settings from group.yaml, durable workflow, and the live actor observation. */
+function recordOf(deps: Pick<VoiceOpsDeps, 'runtimes'>, group: GroupDoc, stateDoc: Record<string, unknown>): Record<string, unknown> {
+  return assistantRecord(voiceSettingsOf(group), voiceWorkflowOf(stateDoc), {
+    configured: group.actors.some((a) => a.id === VOICE_ACTOR_ID),
+    running: deps.runtimes.get(group.group_id, VOICE_ACTOR_ID) !== undefined,
   });
 }

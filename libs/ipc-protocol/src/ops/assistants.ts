@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CCCSEventV1 } from '../events.js';
 import { defineOp } from './define.js';
 import { ByArg, GroupIdArg, LooseBooleanArg } from './shared.js';
 
@@ -88,4 +89,23 @@ export const assistant_voice_recording_lease = defineOp({
     lease_id: z.string().optional(),
     lease: PublicVoiceLease.optional(),
   }),
+});
+
+export const VoiceLifecycle = z.enum(['disabled', 'idle', 'running', 'working', 'waiting', 'failed']);
+
+/**
+ * assistant_status_update: the assistant's durable lifecycle / health in state/assistants.json,
+ * plus an `assistant.status.update` event. Live process observations in `health` (actor, pid,
+ * port, socket) are not persisted.
+ */
+export const assistant_status_update = defineOp({
+  summary: 'Update the lifecycle / health of a built-in assistant (Voice Secretary).',
+  args: z.object({
+    group_id: GroupIdArg,
+    by: ByArg,
+    assistant_id: z.string().min(1),
+    lifecycle: VoiceLifecycle,
+    health: Json.optional(),
+  }),
+  result: z.object({ group_id: z.string(), assistant: Json, event: CCCSEventV1 }),
 });

@@ -229,6 +229,15 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
       assistant: { assistant_id: 'voice_secretary', enabled: false, lifecycle: 'disabled' },
     },
   },
+  assistant_status_update: {
+    args: { group_id: G, assistant_id: 'voice_secretary', lifecycle: 'working', health: { queue: 1 } },
+    required: ['group_id', 'assistant_id', 'lifecycle'],
+    result: {
+      group_id: G,
+      assistant: { assistant_id: 'voice_secretary', lifecycle: 'working' },
+      event: event('assistant.status.update', { assistant_id: 'voice_secretary', lifecycle: 'working', health: { queue: 1 } }),
+    },
+  },
   assistant_voice_recording_lease: {
     args: { group_id: G, action: 'acquire', owner_id: 'tab-1', dispatch_target: 'composer' },
     required: ['group_id', 'action'],
