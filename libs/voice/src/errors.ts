@@ -19,6 +19,12 @@ export const VoiceErrorCodes = {
   permissionDenied: 'permission_denied',
   /** A session / document id or document path that is not one safe path component / a safe repo-relative .md path. */
   invalidPath: 'invalid_path',
+  /** A settings value the spec does not allow (`details.field`). */
+  invalidRequest: 'invalid_request',
+  /** Enabling Voice Secretary needs a foreman whose runtime configuration the actor copies. */
+  foremanMissing: 'voice_secretary_foreman_missing',
+  /** The voice-secretary actor did not start (settings, actor and private env were rolled back). */
+  startFailed: 'voice_secretary_start_failed',
   /** The lease / state files could not be read or written. */
   ioError: 'io_error',
 } as const;

@@ -9,3 +9,4 @@ export { assistantRecord, voiceSettingsOf, DEFAULT_VOICE_CONFIG, VOICE_ASSISTANT
 export { assistantsFilePath, readAssistantsFile, voiceWorkflowOf } from './assistant/assistants-file.js';
 export { documentSessionView, isDocumentTranscriptSegment, transcriptText, voiceSessionView } from './session/session-view.js';
 export { durableHealth, updateAssistantsFile, withVoiceStatus, VOICE_LIFECYCLES, type VoiceLifecycle } from './assistant/assistant-status.js';
+export { applyVoiceSettingsPatch, assertVoiceConfigPatch, voiceSecretaryActorFrom, type VoiceSettingsPatch } from './assistant/voice-settings-patch.js';

@@ -19,8 +19,10 @@ import {
 import type { StoreDeps } from '../kernel/store-deps.js';
 import type { RuntimeRegistry } from '../runtime/runtime-registry.js';
 import { writeGroup } from './group-write.js';
+import { updateVoiceSettings, type VoiceSettingsDeps } from '../voice/voice-settings.js';
 
-export type VoiceOpsDeps = Pick<StoreDeps, 'layout' | 'groups' | 'ledgers' | 'groupLocks'> & {
+export type VoiceOpsDeps = Pick<StoreDeps, 'layout' | 'groups' | 'ledgers' | 'groupLocks'> &
+  VoiceSettingsDeps & {
   readonly voiceLease: RecordingLeaseStore;
   readonly runtimes: Pick<RuntimeRegistry, 'get'>;
 };
@@ -54,6 +56,14 @@ export function registerVoiceOps(router: OpRouter, deps: VoiceOpsDeps): void {
       group_title: group.title,
       voice_enabled: voiceSettingsOf(group).enabled,
     });
+  });
+
+  router.register('assistant_settings_update', async (args) => {
+    deps.groups.get(args.group_id);
+    if (args.assistant_id !== VOICE_ASSISTANT_ID) {
+      throw voiceError(VoiceErrorCodes.assistantNotFound, `no built-in assistant ${args.assistant_id}`, { assistant_id: args.assistant_id });
+    }
+    return { group_id: args.group_id, ...(await updateVoiceSettings(deps, args)) };
   });
 
   router.register('assistant_status_update', async (args) => {

@@ -109,3 +109,37 @@ export const assistant_status_update = defineOp({
   }),
   result: z.object({ group_id: z.string(), assistant: Json, event: CCCSEventV1 }),
 });
+
+export const VoiceRecognitionBackend = z.enum(['mock', 'assistant_service_local_asr', 'browser_asr', 'external_provider_asr']);
+
+/** The Voice Secretary settings a caller may patch (group.yaml:assistants.voice_secretary). */
+export const VoiceSettingsPatch = z.object({
+  enabled: z.boolean().optional(),
+  config: z
+    .object({
+      capture_mode: z.enum(['browser', 'service']).optional(),
+      recognition_backend: VoiceRecognitionBackend.optional(),
+      recognition_language: z.string().min(1).optional(),
+      retention_ttl_seconds: z.number().nonnegative().optional(),
+      auto_document_enabled: z.boolean().optional(),
+      document_default_dir: z.string().optional(),
+      auto_document_quiet_ms: z.number().int().nonnegative().optional(),
+      auto_document_min_chars: z.number().int().nonnegative().optional(),
+      auto_document_max_window_seconds: z.number().nonnegative().optional(),
+      service_model_id: z.string().optional(),
+      tts_enabled: z.boolean().optional(),
+    })
+    .optional(),
+});
+
+/**
+ * assistant_settings_update: Voice Secretary settings. `enabled: true` materializes the hidden
+ * `voice-secretary` actor from the foreman's runtime config (`voice_secretary_foreman_missing`
+ * without one) and starts it when the group runs (`voice_secretary_start_failed`, everything
+ * rolled back, when it does not stay up); `enabled: false` stops and removes it and its private env.
+ */
+export const assistant_settings_update = defineOp({
+  summary: 'Update the Voice Secretary settings (and its hidden voice-secretary actor).',
+  args: z.object({ group_id: GroupIdArg, by: ByArg, assistant_id: z.string().min(1), patch: VoiceSettingsPatch }),
+  result: z.object({ group_id: z.string(), assistant: Json, event: CCCSEventV1, actor_started: z.boolean().optional() }),
+});

@@ -238,6 +238,16 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
       event: event('assistant.status.update', { assistant_id: 'voice_secretary', lifecycle: 'working', health: { queue: 1 } }),
     },
   },
+  assistant_settings_update: {
+    args: { group_id: G, assistant_id: 'voice_secretary', patch: { enabled: true, config: { recognition_backend: 'browser_asr' } } },
+    required: ['group_id', 'assistant_id', 'patch'],
+    result: {
+      group_id: G,
+      assistant: { assistant_id: 'voice_secretary', enabled: true, lifecycle: 'idle' },
+      event: event('assistant.settings.update', { assistant_id: 'voice_secretary', patch: { enabled: true }, actor_started: false }),
+      actor_started: false,
+    },
+  },
   assistant_voice_recording_lease: {
     args: { group_id: G, action: 'acquire', owner_id: 'tab-1', dispatch_target: 'composer' },
     required: ['group_id', 'action'],
