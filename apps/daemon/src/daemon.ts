@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { HomeLayout } from '@cccc/groups';
 import { OpRouter } from '@cccc/ipc-protocol';
 import { FileLeaseStore } from '@cccc/voice';
+import { VoiceDocuments } from './voice/voice-documents.js';
 import { IpcServer, daemonPaths, ensureCcccHome, type DaemonEndpoint } from '@cccc/ipc-protocol/node';
 import { KeyedMutex } from './concurrency/keyed-mutex.js';
 import type { DaemonConfig } from './config.js';
@@ -82,6 +83,7 @@ function buildServices(config: DaemonConfig, logger: Logger) {
   const context = new ContextService(store);
   const trackedSend = new TrackedSend({ groups, groupLocks, logger, messaging, context });
   const voiceLease = new FileLeaseStore(config.home);
+  const voiceDocuments = new VoiceDocuments({ ...store, voiceLease });
 
   return {
     ...store,
@@ -103,6 +105,7 @@ function buildServices(config: DaemonConfig, logger: Logger) {
     context,
     trackedSend,
     voiceLease,
+    voiceDocuments,
     /** Stops every service, newest first; ledgers close last. */
     async [Symbol.asyncDispose](): Promise<void> {
       streams.closeAll();

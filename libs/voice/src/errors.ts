@@ -25,6 +25,16 @@ export const VoiceErrorCodes = {
   foremanMissing: 'voice_secretary_foreman_missing',
   /** The voice-secretary actor did not start (settings, actor and private env were rolled back). */
   startFailed: 'voice_secretary_start_failed',
+  /** No registered working document at that document_path. */
+  documentNotFound: 'voice_document_not_found',
+  /** The document was deleted: it is never saved, archived or restored again. */
+  documentDeleted: 'voice_document_deleted',
+  /** A document delete while the group holds a recording lease. */
+  recordingActive: 'voice_recording_active',
+  /** A library folder id that does not exist. */
+  folderNotFound: 'voice_folder_not_found',
+  /** A library folder name already used in the group. */
+  folderExists: 'voice_folder_exists',
   /** The lease / state files could not be read or written. */
   ioError: 'io_error',
 } as const;

@@ -10,3 +10,21 @@ export { assistantsFilePath, readAssistantsFile, voiceWorkflowOf } from './assis
 export { documentSessionView, isDocumentTranscriptSegment, transcriptText, voiceSessionView } from './session/session-view.js';
 export { durableHealth, updateAssistantsFile, withVoiceStatus, VOICE_LIFECYCLES, type VoiceLifecycle } from './assistant/assistant-status.js';
 export { applyVoiceSettingsPatch, assertVoiceConfigPatch, voiceSecretaryActorFrom, type VoiceSettingsPatch } from './assistant/voice-settings-patch.js';
+export {
+  archiveDocument,
+  emptyIndex,
+  findDocument,
+  liveDocument,
+  markDeleted,
+  reconcileIndex,
+  saveDocument,
+  sha256,
+  type DocumentIndex,
+  type DocumentStatus,
+  type LibraryFolder,
+  type Stamp,
+  type VoiceDocument,
+} from './documents/document-index.js';
+export { applyLibraryAction, libraryView, type LibraryAction, type LibraryView } from './documents/library.js';
+export { DocumentIndexStore, newStamp, voiceDocumentsDir } from './documents/document-store.js';
+export { discoverMarkdown, moveAside, readDocumentFile, writeDocumentFile, type DocumentRoot } from './documents/document-files.js';

@@ -20,10 +20,12 @@ import type { StoreDeps } from '../kernel/store-deps.js';
 import type { RuntimeRegistry } from '../runtime/runtime-registry.js';
 import { writeGroup } from './group-write.js';
 import { updateVoiceSettings, type VoiceSettingsDeps } from '../voice/voice-settings.js';
+import type { VoiceDocuments } from '../voice/voice-documents.js';
 
 export type VoiceOpsDeps = Pick<StoreDeps, 'layout' | 'groups' | 'ledgers' | 'groupLocks'> &
   VoiceSettingsDeps & {
   readonly voiceLease: RecordingLeaseStore;
+  readonly voiceDocuments: VoiceDocuments;
   readonly runtimes: Pick<RuntimeRegistry, 'get'>;
 };
 
@@ -65,6 +67,13 @@ export function registerVoiceOps(router: OpRouter, deps: VoiceOpsDeps): void {
     }
     return { group_id: args.group_id, ...(await updateVoiceSettings(deps, args)) };
   });
+
+  router.register('assistant_voice_document_list', (args) => deps.voiceDocuments.list(args.group_id, args.include_archived === true));
+  router.register('assistant_voice_document_save', (args) => deps.voiceDocuments.save(args));
+  router.register('assistant_voice_document_archive', (args) => deps.voiceDocuments.archive(args));
+  router.register('assistant_voice_document_delete', (args) => deps.voiceDocuments.delete(args));
+  router.register('assistant_voice_document_library', (args) => deps.voiceDocuments.library(args.group_id));
+  router.register('assistant_voice_document_library_update', (args) => deps.voiceDocuments.libraryUpdate(args));
 
   router.register('assistant_status_update', async (args) => {
     const group = deps.groups.get(args.group_id);

@@ -143,3 +143,74 @@ export const assistant_settings_update = defineOp({
   args: z.object({ group_id: GroupIdArg, by: ByArg, assistant_id: z.string().min(1), patch: VoiceSettingsPatch }),
   result: z.object({ group_id: z.string(), assistant: Json, event: CCCSEventV1, actor_started: z.boolean().optional() }),
 });
+
+const DocResult = z.object({ group_id: z.string(), document: Json, event: CCCSEventV1 });
+const LibraryResult = z.object({
+  folders: z.array(z.object({ folder_id: z.string(), name: z.string() })),
+  root_order: z.array(z.string()),
+  documents: z.array(Json),
+});
+
+/** assistant_voice_document_list: reconciles repository edits (and discovers new .md files) before answering. */
+export const assistant_voice_document_list = defineOp({
+  summary: 'List the Voice Secretary working documents (reconciled with the repository).',
+  args: z.object({ group_id: GroupIdArg, include_archived: LooseBooleanArg.optional() }),
+  result: z.object({
+    group_id: z.string(),
+    documents: z.array(Json),
+    documents_by_id: Json,
+    documents_by_path: Json,
+    active_document_id: z.string().optional(),
+    capture_target_document_id: z.string().optional(),
+    active_document_path: z.string().optional(),
+    capture_target_document_path: z.string().optional(),
+  }),
+});
+
+/** assistant_voice_document_save: Web's write of a working document (repository Markdown), registered and selected. */
+export const assistant_voice_document_save = defineOp({
+  summary: 'Save or create a Voice Secretary working Markdown document.',
+  args: z.object({
+    group_id: GroupIdArg,
+    by: ByArg,
+    document_path: z.string().optional(),
+    workspace_path: z.string().optional(),
+    title: z.string().optional(),
+    content: z.string().optional(),
+    status: z.enum(['active', 'archived']).optional(),
+    create_new: LooseBooleanArg.optional(),
+  }),
+  result: DocResult,
+});
+
+export const assistant_voice_document_archive = defineOp({
+  summary: 'Archive a Voice Secretary working document (the file stays).',
+  args: z.object({ group_id: GroupIdArg, by: ByArg, document_path: z.string().min(1) }),
+  result: DocResult,
+});
+
+export const assistant_voice_document_delete = defineOp({
+  summary: 'Delete a registered Voice Secretary document file and mark its entry deleted.',
+  args: z.object({ group_id: GroupIdArg, by: ByArg, document_path: z.string().min(1) }),
+  result: DocResult,
+});
+
+export const assistant_voice_document_library = defineOp({
+  summary: 'Read the Voice Secretary library (folders, order, non-deleted documents).',
+  args: z.object({ group_id: GroupIdArg }),
+  result: LibraryResult,
+});
+
+export const assistant_voice_document_library_update = defineOp({
+  summary: 'Update Voice Secretary library metadata or restore an archived document.',
+  args: z.object({
+    group_id: GroupIdArg,
+    by: ByArg,
+    action: z.enum(['create_folder', 'rename_folder', 'remove_folder', 'reorder_root', 'rename', 'move', 'restore']),
+    name: z.string().optional(),
+    folder_id: z.string().optional(),
+    document_path: z.string().optional(),
+    root_order: z.array(z.string()).optional(),
+  }),
+  result: LibraryResult,
+});

@@ -62,6 +62,9 @@ const lifecycle = { actor_id: 'peer1', runner: 'pty', runner_effective: 'pty' };
 const byActor = { group_id: G, actor_id: 'peer1', by: 'user' };
 const ledgerPage = { events: [chat('send')], has_more: false };
 
+const voiceDoc = { document_id: 'vdoc_1', document_path: 'docs/voice-secretary/notes.md', title: 'notes', status: 'active', content: '# Notes' };
+const voiceDocEvent = (action: string) => event('assistant.voice.document', { assistant_id: 'voice_secretary', action, document_path: 'docs/voice-secretary/notes.md' });
+
 export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
   ping: {
     args: {},
@@ -247,6 +250,36 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
       event: event('assistant.settings.update', { assistant_id: 'voice_secretary', patch: { enabled: true }, actor_started: false }),
       actor_started: false,
     },
+  },
+  assistant_voice_document_list: {
+    args: { group_id: G, include_archived: true },
+    required: ['group_id'],
+    result: { group_id: G, documents: [voiceDoc], documents_by_id: { vdoc_1: voiceDoc }, documents_by_path: { 'docs/voice-secretary/notes.md': voiceDoc }, active_document_path: 'docs/voice-secretary/notes.md' },
+  },
+  assistant_voice_document_save: {
+    args: { group_id: G, document_path: 'docs/voice-secretary/notes.md', content: '# Notes' },
+    required: ['group_id'],
+    result: { group_id: G, document: voiceDoc, event: voiceDocEvent('saved') },
+  },
+  assistant_voice_document_archive: {
+    args: { group_id: G, document_path: 'docs/voice-secretary/notes.md' },
+    required: ['group_id', 'document_path'],
+    result: { group_id: G, document: { ...voiceDoc, status: 'archived' }, event: voiceDocEvent('archived') },
+  },
+  assistant_voice_document_delete: {
+    args: { group_id: G, document_path: 'docs/voice-secretary/notes.md' },
+    required: ['group_id', 'document_path'],
+    result: { group_id: G, document: { ...voiceDoc, status: 'deleted' }, event: voiceDocEvent('deleted') },
+  },
+  assistant_voice_document_library: {
+    args: { group_id: G },
+    required: ['group_id'],
+    result: { folders: [{ folder_id: 'vfold_1', name: 'Meetings' }], root_order: ['folder:vfold_1'], documents: [voiceDoc] },
+  },
+  assistant_voice_document_library_update: {
+    args: { group_id: G, action: 'create_folder', name: 'Meetings' },
+    required: ['group_id', 'action'],
+    result: { folders: [{ folder_id: 'vfold_1', name: 'Meetings' }], root_order: [], documents: [voiceDoc] },
   },
   assistant_voice_recording_lease: {
     args: { group_id: G, action: 'acquire', owner_id: 'tab-1', dispatch_target: 'composer' },

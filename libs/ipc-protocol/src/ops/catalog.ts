@@ -54,7 +54,18 @@ import { ledger_search, ledger_statuses, ledger_tail } from './ledger-read.js';
 import { context_get, context_sync, task_list, tracked_send } from './context.js';
 import { runtime_activity_snapshot, runtime_activity_stream, runtime_hook_event } from './hooks.js';
 import { blob_read, blob_upload } from './blobs.js';
-import { assistant_settings_update, assistant_state, assistant_status_update, assistant_voice_recording_lease } from './assistants.js';
+import {
+  assistant_settings_update,
+  assistant_state,
+  assistant_status_update,
+  assistant_voice_document_archive,
+  assistant_voice_document_delete,
+  assistant_voice_document_library,
+  assistant_voice_document_library_update,
+  assistant_voice_document_list,
+  assistant_voice_document_save,
+  assistant_voice_recording_lease,
+} from './assistants.js';
 import {
   term_attachment_status,
   term_resize,
@@ -101,6 +112,12 @@ export const opCatalog = {
   assistant_voice_recording_lease,
   assistant_status_update,
   assistant_settings_update,
+  assistant_voice_document_list,
+  assistant_voice_document_save,
+  assistant_voice_document_archive,
+  assistant_voice_document_delete,
+  assistant_voice_document_library,
+  assistant_voice_document_library_update,
   // §8.4 Actors
   actor_list,
   actor_add,
