@@ -28,3 +28,14 @@ export {
 export { applyLibraryAction, libraryView, type LibraryAction, type LibraryView } from './documents/library.js';
 export { DocumentIndexStore, newStamp, voiceDocumentsDir } from './documents/document-store.js';
 export { discoverMarkdown, moveAside, readDocumentFile, writeDocumentFile, type DocumentRoot } from './documents/document-files.js';
+export {
+  MAX_SESSION_RECORDS,
+  pruneSessions,
+  recordedCompletion,
+  validateSessionUpdate,
+  withClearedTranscript,
+  withCompletion,
+  withSessionPatch,
+  type CompletionEvent,
+  type SessionPatch,
+} from './session/session-update.js';

@@ -21,6 +21,7 @@ import type { RuntimeRegistry } from '../runtime/runtime-registry.js';
 import { writeGroup } from './group-write.js';
 import { updateVoiceSettings, type VoiceSettingsDeps } from '../voice/voice-settings.js';
 import type { VoiceDocuments } from '../voice/voice-documents.js';
+import { clearVoiceTranscript, updateVoiceSession } from '../voice/voice-sessions.js';
 
 export type VoiceOpsDeps = Pick<StoreDeps, 'layout' | 'groups' | 'ledgers' | 'groupLocks'> &
   VoiceSettingsDeps & {
@@ -74,6 +75,9 @@ export function registerVoiceOps(router: OpRouter, deps: VoiceOpsDeps): void {
   router.register('assistant_voice_document_delete', (args) => deps.voiceDocuments.delete(args));
   router.register('assistant_voice_document_library', (args) => deps.voiceDocuments.library(args.group_id));
   router.register('assistant_voice_document_library_update', (args) => deps.voiceDocuments.libraryUpdate(args));
+
+  router.register('assistant_voice_session_update', (args) => updateVoiceSession(deps, args));
+  router.register('assistant_voice_session_transcript_clear', (args) => clearVoiceTranscript(deps, args));
 
   router.register('assistant_status_update', async (args) => {
     const group = deps.groups.get(args.group_id);

@@ -214,3 +214,33 @@ export const assistant_voice_document_library_update = defineOp({
   }),
   result: LibraryResult,
 });
+
+/** assistant_voice_session_update: a Web-owned completion projection (diarization) into the canonical session. */
+export const assistant_voice_session_update = defineOp({
+  summary: 'Persist a Voice Secretary session projection (diarization completion).',
+  args: z.object({
+    group_id: GroupIdArg,
+    session_id: z.string().min(1),
+    by: ByArg,
+    completion_event: z.enum(['diarization_ready', 'diarization_failed']).optional(),
+    patch: z.object({
+      status: z.string().optional(),
+      document_path: z.string().optional(),
+      audio_duration_ms: z.number().nonnegative().optional(),
+      diarization_ready: z.boolean().optional(),
+      diarization_artifact_path: z.string().optional(),
+      diarization: Json.optional(),
+      diarization_error: Json.optional(),
+      error: Json.nullable().optional(),
+      latest_partial: z.string().optional(),
+    }),
+  }),
+  result: z.object({ group_id: z.string(), session: Json, completion_event_id: z.string().optional() }),
+});
+
+/** assistant_voice_session_transcript_clear: clear a session's display transcript and its document transcript. */
+export const assistant_voice_session_transcript_clear = defineOp({
+  summary: 'Clear a Voice Secretary session transcript (document Markdown is kept).',
+  args: z.object({ group_id: GroupIdArg, session_id: z.string().optional(), document_path: z.string().optional(), by: ByArg }),
+  result: z.object({ group_id: z.string(), session_id: z.string(), cleared: z.boolean() }),
+});

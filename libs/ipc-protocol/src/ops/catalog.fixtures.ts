@@ -281,6 +281,16 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     required: ['group_id', 'action'],
     result: { folders: [{ folder_id: 'vfold_1', name: 'Meetings' }], root_order: [], documents: [voiceDoc] },
   },
+  assistant_voice_session_update: {
+    args: { group_id: G, session_id: 'vs_1', completion_event: 'diarization_ready', patch: { status: 'closed', diarization_ready: true } },
+    required: ['group_id', 'session_id', 'patch'],
+    result: { group_id: G, session: { session_id: 'vs_1', status: 'closed', diarization_ready: true }, completion_event_id: ID },
+  },
+  assistant_voice_session_transcript_clear: {
+    args: { group_id: G, session_id: 'vs_1' },
+    required: ['group_id'],
+    result: { group_id: G, session_id: 'vs_1', cleared: true },
+  },
   assistant_voice_recording_lease: {
     args: { group_id: G, action: 'acquire', owner_id: 'tab-1', dispatch_target: 'composer' },
     required: ['group_id', 'action'],

@@ -65,6 +65,8 @@ import {
   assistant_voice_document_list,
   assistant_voice_document_save,
   assistant_voice_recording_lease,
+  assistant_voice_session_transcript_clear,
+  assistant_voice_session_update,
 } from './assistants.js';
 import {
   term_attachment_status,
@@ -118,6 +120,8 @@ export const opCatalog = {
   assistant_voice_document_delete,
   assistant_voice_document_library,
   assistant_voice_document_library_update,
+  assistant_voice_session_update,
+  assistant_voice_session_transcript_clear,
   // §8.4 Actors
   actor_list,
   actor_add,
