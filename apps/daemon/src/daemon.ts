@@ -3,6 +3,7 @@ import { HomeLayout } from '@cccc/groups';
 import { OpRouter } from '@cccc/ipc-protocol';
 import { FileLeaseStore } from '@cccc/voice';
 import { VoiceDocuments } from './voice/voice-documents.js';
+import { VoiceInput } from './voice/voice-input.js';
 import { IpcServer, daemonPaths, ensureCcccHome, type DaemonEndpoint } from '@cccc/ipc-protocol/node';
 import { KeyedMutex } from './concurrency/keyed-mutex.js';
 import type { DaemonConfig } from './config.js';
@@ -84,6 +85,7 @@ function buildServices(config: DaemonConfig, logger: Logger) {
   const trackedSend = new TrackedSend({ groups, groupLocks, logger, messaging, context });
   const voiceLease = new FileLeaseStore(config.home);
   const voiceDocuments = new VoiceDocuments({ ...store, voiceLease });
+  const voiceInput = new VoiceInput({ ...store, messaging });
 
   return {
     ...store,
@@ -106,6 +108,7 @@ function buildServices(config: DaemonConfig, logger: Logger) {
     trackedSend,
     voiceLease,
     voiceDocuments,
+    voiceInput,
     /** Stops every service, newest first; ledgers close last. */
     async [Symbol.asyncDispose](): Promise<void> {
       streams.closeAll();

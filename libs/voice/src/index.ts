@@ -39,3 +39,5 @@ export {
   type CompletionEvent,
   type SessionPatch,
 } from './session/session-update.js';
+export { InputLog, type InputRecord, type InputState } from './input/input-log.js';
+export { inputView, type InputView } from './input/input-envelope.js';

@@ -22,11 +22,13 @@ import { writeGroup } from './group-write.js';
 import { updateVoiceSettings, type VoiceSettingsDeps } from '../voice/voice-settings.js';
 import type { VoiceDocuments } from '../voice/voice-documents.js';
 import { clearVoiceTranscript, updateVoiceSession } from '../voice/voice-sessions.js';
+import type { VoiceInput } from '../voice/voice-input.js';
 
 export type VoiceOpsDeps = Pick<StoreDeps, 'layout' | 'groups' | 'ledgers' | 'groupLocks'> &
   VoiceSettingsDeps & {
   readonly voiceLease: RecordingLeaseStore;
   readonly voiceDocuments: VoiceDocuments;
+  readonly voiceInput: VoiceInput;
   readonly runtimes: Pick<RuntimeRegistry, 'get'>;
 };
 
@@ -78,6 +80,9 @@ export function registerVoiceOps(router: OpRouter, deps: VoiceOpsDeps): void {
 
   router.register('assistant_voice_session_update', (args) => updateVoiceSession(deps, args));
   router.register('assistant_voice_session_transcript_clear', (args) => clearVoiceTranscript(deps, args));
+
+  router.register('assistant_voice_document_instruction', (args) => deps.voiceInput.documentInstruction(args));
+  router.register('assistant_voice_document_input_read', (args) => deps.voiceInput.inputRead(args));
 
   router.register('assistant_status_update', async (args) => {
     const group = deps.groups.get(args.group_id);

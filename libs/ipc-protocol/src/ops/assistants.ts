@@ -244,3 +244,61 @@ export const assistant_voice_session_transcript_clear = defineOp({
   args: z.object({ group_id: GroupIdArg, session_id: z.string().optional(), document_path: z.string().optional(), by: ByArg }),
   result: z.object({ group_id: z.string(), session_id: z.string(), cleared: z.boolean() }),
 });
+
+/** assistant_voice_document_instruction: a user instruction for one active document, into the Voice Secretary input stream. */
+export const assistant_voice_document_instruction = defineOp({
+  summary: 'Append a user instruction for one Voice Secretary document to its input stream.',
+  args: z.object({
+    group_id: GroupIdArg,
+    by: ByArg,
+    document_path: z.string().min(1),
+    request_id: z.string().optional(),
+    input_append_id: z.string().optional(),
+    instruction: z.string().optional(),
+    source_text: z.string().optional(),
+    trigger: Json.optional(),
+  }),
+  result: z.object({
+    group_id: z.string(),
+    assistant: Json.optional(),
+    document: Json,
+    request_id: z.string(),
+    input_append_id: z.string().optional(),
+    ask_request: Json.optional(),
+    input_event: Json.optional(),
+    input_event_created: z.boolean().optional(),
+    input_notify_emitted: z.boolean().optional(),
+    input_notify_error: z.string().optional(),
+    actor_woken: z.boolean().optional(),
+    actor_wake_error: z.string().optional(),
+    actor_notify_delivered: z.boolean().optional(),
+    actor_notify_delivery_error: z.string().optional(),
+    event: CCCSEventV1.optional(),
+  }),
+});
+
+/** assistant_voice_document_input_read: unread inputs since the last read; reading advances the daemon's cursor. */
+export const assistant_voice_document_input_read = defineOp({
+  summary: 'Read the unread Voice Secretary input (advances the daemon-owned cursor).',
+  args: z.object({ group_id: GroupIdArg, by: ByArg }),
+  result: z.object({
+    group_id: z.string(),
+    item_count: z.number().int().nonnegative(),
+    document_count: z.number().int().nonnegative(),
+    input_text: z.string(),
+    input_batches: z.array(
+      z.object({
+        document_path: z.string(),
+        filename: z.string().optional(),
+        title: z.string().optional(),
+        item_count: z.number().int().nonnegative(),
+        kinds: z.array(z.string()).optional(),
+        intent_hints: z.array(z.string()).optional(),
+        languages: z.array(z.string()).optional(),
+        sources: z.array(z.string()).optional(),
+      }),
+    ),
+    documents: z.array(Json),
+    has_new_input: z.boolean(),
+  }),
+});

@@ -291,6 +291,33 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     required: ['group_id'],
     result: { group_id: G, session_id: 'vs_1', cleared: true },
   },
+  assistant_voice_document_instruction: {
+    args: { group_id: G, document_path: 'docs/voice-secretary/notes.md', instruction: 'Summarize the decisions', input_append_id: 'vapp_1' },
+    required: ['group_id', 'document_path'],
+    result: {
+      group_id: G,
+      document: voiceDoc,
+      request_id: 'vreq_1',
+      input_append_id: 'vapp_1',
+      ask_request: { request_id: 'vreq_1', status: 'pending' },
+      input_event: { input_id: 'vin_1', kind: 'voice_instruction' },
+      input_event_created: true,
+      input_notify_emitted: true,
+    },
+  },
+  assistant_voice_document_input_read: {
+    args: { group_id: G, by: 'voice-secretary' },
+    required: ['group_id'],
+    result: {
+      group_id: G,
+      item_count: 1,
+      document_count: 1,
+      input_text: '## docs/voice-secretary/notes.md\n- [voice_instruction] Summarize the decisions',
+      input_batches: [{ document_path: 'docs/voice-secretary/notes.md', item_count: 1, kinds: ['voice_instruction'] }],
+      documents: [voiceDoc],
+      has_new_input: true,
+    },
+  },
   assistant_voice_recording_lease: {
     args: { group_id: G, action: 'acquire', owner_id: 'tab-1', dispatch_target: 'composer' },
     required: ['group_id', 'action'],

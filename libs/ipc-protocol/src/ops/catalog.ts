@@ -60,6 +60,8 @@ import {
   assistant_status_update,
   assistant_voice_document_archive,
   assistant_voice_document_delete,
+  assistant_voice_document_input_read,
+  assistant_voice_document_instruction,
   assistant_voice_document_library,
   assistant_voice_document_library_update,
   assistant_voice_document_list,
@@ -122,6 +124,8 @@ export const opCatalog = {
   assistant_voice_document_library_update,
   assistant_voice_session_update,
   assistant_voice_session_transcript_clear,
+  assistant_voice_document_instruction,
+  assistant_voice_document_input_read,
   // §8.4 Actors
   actor_list,
   actor_add,

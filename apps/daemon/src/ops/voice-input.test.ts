@@ -1,0 +1,72 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeAgentGroup, runtimeFixture, type DaemonFixture } from '../../test-support/daemon-fixture.js';
+
+// The Voice Secretary input stream (§8.3, issue 26): document_instruction → input_events.jsonl →
+// targeted system.notify with the input envelope; input_read and its daemon-owned cursor.
+
+let fx: DaemonFixture;
+let gid: string;
+const P = 'docs/voice-secretary/plan.md';
+beforeAll(async () => {
+  fx = await runtimeFixture();
+  gid = await fakeAgentGroup(fx, { lead: [], p1: [] });
+});
+afterAll(async () => {
+  await fx?.[Symbol.asyncDispose]();
+});
+
+const inputLog = () => join(fx.home, 'voice-secretary', gid, 'input_events.jsonl');
+const inputLines = () => (existsSync(inputLog()) ? readFileSync(inputLog(), 'utf8').split('\n').filter(Boolean) : []);
+const notifies = () => fx.ledgerEvents(gid).filter((e) => e.kind === 'system.notify' && (e.data.context as { kind?: string } | undefined)?.kind === 'voice_secretary_input');
+
+describe('voice input', () => {
+  it('is refused while Voice Secretary is disabled, and for bad targets, writing nothing', async () => {
+    await fx.call('assistant_voice_document_save', { group_id: gid, document_path: P, content: '# Plan\n' });
+    const code = (args: Record<string, unknown>) => fx.codeOf('assistant_voice_document_instruction', { group_id: gid, document_path: P, instruction: 'tighten it', ...args });
+    expect(await code({})).toBe('assistant_disabled');
+    await fx.call('assistant_settings_update', { group_id: gid, assistant_id: 'voice_secretary', patch: { enabled: true } });
+    const snap = fx.snapshot(gid);
+    expect(await code({ document_path: 'docs/voice-secretary/none.md' })).toBe('voice_document_not_found');
+    expect(await code({ document_path: '../x.md' })).toBe('invalid_path');
+    expect(await code({ instruction: '  ', source_text: '' })).toBe('invalid_request');
+    expect(await code({ by: 'p1' })).toBe('permission_denied');
+    expect(await code({ document_path: undefined })).toBe('invalid_request');
+    expect(inputLines()).toEqual([]);
+    expect(fx.snapshot(gid).ledger).toBe(snap.ledger);
+  });
+
+  it('an instruction is durable in input_events.jsonl, then notifies voice-secretary with the input envelope; an exact retry adds nothing', async () => {
+    const r = await fx.call('assistant_voice_document_instruction', { group_id: gid, document_path: P, instruction: 'Add a risks section', input_append_id: 'vapp_fixed', request_id: 'vreq_fixed' });
+    expect(r).toMatchObject({ request_id: 'vreq_fixed', input_append_id: 'vapp_fixed', input_event_created: true, input_notify_emitted: true, ask_request: { request_id: 'vreq_fixed', status: 'pending' } });
+    expect(r.input_event).toMatchObject({ kind: 'voice_instruction', document_path: P, text: 'Add a risks section', seq: 1 });
+    expect(inputLines()).toHaveLength(1);
+    const [n] = notifies();
+    expect(n).toMatchObject({ by: 'system', data: { target_actor_id: 'voice-secretary', kind: 'voice_secretary_input' } });
+    const envelope = (n!.data.context as { input_envelope: Record<string, unknown> }).input_envelope;
+    expect(envelope).toMatchObject({ item_count: 1, document_count: 1, has_new_input: true, input_batches: [{ document_path: P, item_count: 1, kinds: ['voice_instruction'] }] });
+    expect(envelope.input_text).toContain('Add a risks section');
+
+    const retry = await fx.call('assistant_voice_document_instruction', { group_id: gid, document_path: P, instruction: 'Add a risks section', input_append_id: 'vapp_fixed', request_id: 'vreq_fixed' });
+    expect(retry).toMatchObject({ input_event_created: false, input_notify_emitted: false, input_event: { input_id: (r.input_event as { input_id: string }).input_id } });
+    expect(inputLines()).toHaveLength(1);
+    expect(notifies()).toHaveLength(1);
+    const state = JSON.parse(readFileSync(join(fx.home, 'groups', gid, 'state', 'assistants.json'), 'utf8'));
+    expect(state.ask_requests.filter((a: { request_id: string }) => a.request_id === 'vreq_fixed')).toHaveLength(1);
+  });
+
+  it('input_read answers every unread input once: the daemon-owned cursor moves at the read', async () => {
+    await fx.call('assistant_voice_document_instruction', { group_id: gid, document_path: P, source_text: 'we agreed on Friday', input_append_id: 'vapp_2' });
+    expect(await fx.codeOf('assistant_voice_document_input_read', { group_id: gid, by: 'p1' })).toBe('permission_denied');
+    const first = await fx.call('assistant_voice_document_input_read', { group_id: gid, by: 'voice-secretary' });
+    expect(first).toMatchObject({ item_count: 2, document_count: 1, has_new_input: true, input_batches: [{ document_path: P, item_count: 2 }] });
+    expect(first.input_text).toContain('we agreed on Friday');
+    expect(first.documents[0]).toMatchObject({ document_path: P });
+    const state = JSON.parse(readFileSync(join(fx.home, 'voice-secretary', gid, 'input_state.json'), 'utf8'));
+    expect(state.secretary_read_cursor).toBe(2);
+    const second = await fx.call('assistant_voice_document_input_read', { group_id: gid, by: 'assistant:voice_secretary' });
+    expect(second).toMatchObject({ item_count: 0, has_new_input: false, input_batches: [] });
+    expect(inputLines()).toHaveLength(2); // the raw log stays for replay
+  });
+});

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { effectiveRole, principalOf, type GroupDoc } from '@cccc/groups';
+import {
+  assertVoiceWriter,
+  DocumentIndexStore,
+  InputLog,
+  inputView,
+  liveDocument,
+  safeDocumentPath,
+  updateAssistantsFile,
+  VOICE_ACTOR_ID,
+  VOICE_ASSISTANT_ID,
+  VOICE_PRINCIPAL,
+  voiceError,
+  VoiceErrorCodes,
+  voiceSettingsOf,
+  type InputRecord,
+} from '@cccc/voice';
+import type { StoreDeps } from '../kernel/store-deps.js';
+import type { MessagingService } from '../messaging/messaging-service.js';
+
+export type VoiceInputDeps = Pick<StoreDeps, 'layout' | 'groups' | 'groupLocks'> & {
+  readonly messaging: Pick<MessagingService, 'notify'>;
+};
+
+const hasVoiceActor = (group: GroupDoc) => group.actors.some((a) => a.id === VOICE_ACTOR_ID && a.internal_kind === VOICE_ASSISTANT_ID);
+const newId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+
+export interface InstructionArgs {
+  group_id: string;
+  by?: string;
+  document_path: string;
+  request_id?: string;
+  input_append_id?: string;
+  instruction?: string;
+  source_text?: string;
+  trigger?: Record<string, unknown>;
+}
+
+/**
+ * The Voice Secretary input stream of each group: inputs are durable in input_events.jsonl before
+ * the targeted `system.notify` (context.kind "voice_secretary_input", with the daemon-owned
+ * input_envelope) is emitted; an exact retry (same input_append_id) appends and notifies nothing new.
+ */
+export class VoiceInput {
+  constructor(private readonly deps: VoiceInputDeps) {}
+
+  private log(gid: string): InputLog {
+    return new InputLog(this.deps.layout.home, gid);
+  }
+
+  /** assistant_voice_document_instruction: one user instruction for one active document. */
+  async documentInstruction(args: InstructionArgs) {
+    const gid = args.group_id;
+    const group = this.deps.groups.get(gid);
+    assertVoiceWriter(args.by, (id) => effectiveRole(group.actors, id), hasVoiceActor(group));
+    if (!voiceSettingsOf(group).enabled) throw voiceError(VoiceErrorCodes.assistantDisabled, 'Voice Secretary is disabled');
+    const path = safeDocumentPath(args.document_path);
+    const instruction = args.instruction?.trim() ?? '';
+    const source = args.source_text?.trim() ?? '';
+    if (!instruction && !source) throw voiceError(VoiceErrorCodes.invalidRequest, 'instruction or source_text must be non-empty', { field: 'instruction' });
+    const index = await new DocumentIndexStore(this.deps.layout.home, gid).read();
+    const document = liveDocument(index, path);
+    if (document.status !== 'active') throw voiceError(VoiceErrorCodes.invalidRequest, `${path} is ${document.status}, not an active document`, { field: 'document_path' });
+    const by = principalOf(args.by);
+    const requestId = args.request_id?.trim() || newId('vreq');
+    const appendId = args.input_append_id?.trim() || newId('vapp');
+
+    return this.deps.groupLocks.run(gid, async () => {
+      const { record, created, notifyEventId } = await this.log(gid).append({
+        kind: 'voice_instruction',
+        document_path: path,
+        request_id: requestId,
+        input_append_id: appendId,
+        text: instruction || source,
+        ...(instruction ? { instruction } : {}),
+        ...(source ? { source_text: source } : {}),
+        ...(args.trigger ? { trigger: args.trigger } : {}),
+        by,
+      });
+      let askRequest: Record<string, unknown> | undefined;
+      await updateAssistantsFile(this.deps.layout.groupDir(gid), (doc) => {
+        const asks = (Array.isArray(doc.ask_requests) ? doc.ask_requests : []) as Array<Record<string, unknown>>;
+        const existing = asks.find((a) => a.request_id === requestId);
+        if (existing) {
+          askRequest = existing;
+          return doc;
+        }
+        askRequest = { request_id: requestId, status: 'pending', document_path: path, instruction: instruction || source, input_append_id: appendId, by, created_at: record.created_at, updated_at: record.created_at };
+        return { ...doc, ask_requests: [...asks, askRequest].slice(-100) };
+      });
+      const delivery = notifyEventId ? { emitted: false } : await this.notify(gid, [record], index);
+      return {
+        group_id: gid,
+        document,
+        request_id: requestId,
+        input_append_id: appendId,
+        ...(askRequest ? { ask_request: askRequest } : {}),
+        input_event: record,
+        input_event_created: created,
+        input_notify_emitted: delivery.emitted,
+        ...(delivery.error ? { input_notify_error: delivery.error } : {}),
+      };
+    });
+  }
+
+  /** The targeted notify with the input envelope; its failure leaves the input readable and is reported, not thrown. */
+  private async notify(gid: string, items: InputRecord[], index: Awaited<ReturnType<DocumentIndexStore['read']>>): Promise<{ emitted: boolean; error?: string }> {
+    const group = this.deps.groups.get(gid);
+    if (!hasVoiceActor(group)) return { emitted: false, error: 'the voice-secretary actor does not exist (enable Voice Secretary)' };
+    const docs = new Map(index.documents.map((d) => [d.document_path, d]));
+    const envelope = { envelope_id: newId('venv'), input_ids: items.map((i) => i.input_id), ...inputView(items, docs) };
+    try {
+      const { event } = await this.deps.messaging.notify({
+        group_id: gid,
+        by: 'system',
+        kind: 'voice_secretary_input',
+        priority: 'normal',
+        title: 'Voice Secretary input',
+        message: 'New voice input is ready.',
+        target_actor_id: VOICE_ACTOR_ID,
+        context: { kind: 'voice_secretary_input', input_envelope: envelope },
+      });
+      for (const it of items) await this.log(gid).markNotified(it.input_id, event.id);
+      return { emitted: true };
+    } catch (err) {
+      return { emitted: false, error: (err as Error).message };
+    }
+  }
+
+  /** assistant_voice_document_input_read: every unread input since the last read; the cursor moves at once. */
+  async inputRead(args: { group_id: string; by?: string }) {
+    const gid = args.group_id;
+    this.deps.groups.get(gid);
+    const by = args.by?.trim();
+    if (by && by !== VOICE_ACTOR_ID && by !== VOICE_PRINCIPAL) {
+      throw voiceError(VoiceErrorCodes.permissionDenied, 'only the Voice Secretary reads its input', { by });
+    }
+    const items = await this.log(gid).readUnread();
+    const index = await new DocumentIndexStore(this.deps.layout.home, gid).read();
+    return { group_id: gid, ...inputView(items, new Map(index.documents.map((d) => [d.document_path, d]))) };
+  }
+}
