@@ -85,7 +85,7 @@ function buildServices(config: DaemonConfig, logger: Logger) {
   const trackedSend = new TrackedSend({ groups, groupLocks, logger, messaging, context });
   const voiceLease = new FileLeaseStore(config.home);
   const voiceDocuments = new VoiceDocuments({ ...store, voiceLease });
-  const voiceInput = new VoiceInput({ ...store, messaging });
+  const voiceInput = new VoiceInput({ ...store, messaging, runtimes });
 
   return {
     ...store,

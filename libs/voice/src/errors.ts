@@ -35,6 +35,10 @@ export const VoiceErrorCodes = {
   folderNotFound: 'voice_folder_not_found',
   /** A library folder name already used in the group. */
   folderExists: 'voice_folder_exists',
+  /** No Ask request with that request_id. */
+  askRequestNotFound: 'voice_ask_request_not_found',
+  /** Ask feedback from anyone but the voice-secretary actor / assistant principal. */
+  feedbackForbidden: 'assistant_voice_instruction_feedback_forbidden',
   /** The lease / state files could not be read or written. */
   ioError: 'io_error',
 } as const;

@@ -41,3 +41,4 @@ export {
 } from './session/session-update.js';
 export { InputLog, type InputRecord, type InputState } from './input/input-log.js';
 export { inputView, type InputView } from './input/input-envelope.js';
+export { withAskFeedback, withAsksCleared, type AskFeedback, type AskStatus } from './ask/ask-requests.js';

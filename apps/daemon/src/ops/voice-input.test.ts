@@ -70,3 +70,31 @@ describe('voice input', () => {
     expect(inputLines()).toHaveLength(2); // the raw log stays for replay
   });
 });
+
+describe('ask feedback and clearing', () => {
+  it('only voice-secretary reports on an Ask; the result is stored and logged', async () => {
+    const snap = fx.snapshot(gid);
+    expect(await fx.codeOf('assistant_voice_instruction_feedback', { group_id: gid, by: 'lead', request_id: 'vreq_fixed', status: 'done' })).toBe('assistant_voice_instruction_feedback_forbidden');
+    expect(await fx.codeOf('assistant_voice_instruction_feedback', { group_id: gid, by: 'user', request_id: 'vreq_fixed', status: 'done' })).toBe('assistant_voice_instruction_feedback_forbidden');
+    expect(await fx.codeOf('assistant_voice_instruction_feedback', { group_id: gid, by: 'voice-secretary', request_id: 'vreq_none', status: 'done' })).toBe('voice_ask_request_not_found');
+    expect(await fx.codeOf('assistant_voice_instruction_feedback', { group_id: gid, by: 'voice-secretary', request_id: 'vreq_fixed', status: 'finished' })).toBe('invalid_request');
+    expect(await fx.codeOf('assistant_voice_instruction_feedback', { group_id: gid, by: 'voice-secretary', request_id: 'vreq_fixed', status: 'done', document_path: '../x.md' })).toBe('invalid_path');
+    expect(fx.snapshot(gid)).toEqual(snap);
+    const r = await fx.call('assistant_voice_instruction_feedback', { group_id: gid, by: 'voice-secretary', request_id: 'vreq_fixed', status: 'done', reply_text: 'Added a risks section.', document_path: P });
+    expect(r.ask_request).toMatchObject({ request_id: 'vreq_fixed', status: 'done', reply_text: 'Added a risks section.', artifact_paths: [P] });
+    expect(r.event).toMatchObject({ kind: 'assistant.voice.request', by: 'voice-secretary', data: { action: 'feedback', request_id: 'vreq_fixed', status: 'done' } });
+    expect(r.assistant).toMatchObject({ assistant_id: 'voice_secretary', enabled: true });
+  });
+
+  it('clearing hides history (keep_active keeps in-flight asks) and still accepts later feedback', async () => {
+    const kept = await fx.call('assistant_voice_ask_requests_clear', { group_id: gid, keep_active: true });
+    expect(kept.ask_requests.every((a) => a.status === 'pending' || a.status === 'working')).toBe(true);
+    expect(kept.cleared_count).toBeGreaterThanOrEqual(1);
+    const all = await fx.call('assistant_voice_ask_requests_clear', { group_id: gid });
+    expect(all).toMatchObject({ ask_requests: [], kept_count: 0 });
+    expect(await fx.codeOf('assistant_voice_ask_requests_clear', { group_id: gid, by: 'p1' })).toBe('permission_denied');
+    const pending = kept.ask_requests[0]!.request_id as string;
+    const fb = await fx.call('assistant_voice_instruction_feedback', { group_id: gid, by: 'assistant:voice_secretary', request_id: pending, status: 'needs_user', message: 'Which Friday?' });
+    expect(fb.ask_request).not.toHaveProperty('cleared_at');
+  });
+});

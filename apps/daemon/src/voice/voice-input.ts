@@ -2,6 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { effectiveRole, principalOf, type GroupDoc } from '@cccc/groups';
 import {
   assertVoiceWriter,
+  assistantRecord,
+  voiceWorkflowOf,
+  withAskFeedback,
+  withAsksCleared,
+  type AskFeedback,
   DocumentIndexStore,
   InputLog,
   inputView,
@@ -18,9 +23,11 @@ import {
 } from '@cccc/voice';
 import type { StoreDeps } from '../kernel/store-deps.js';
 import type { MessagingService } from '../messaging/messaging-service.js';
+import type { RuntimeRegistry } from '../runtime/runtime-registry.js';
 
-export type VoiceInputDeps = Pick<StoreDeps, 'layout' | 'groups' | 'groupLocks'> & {
+export type VoiceInputDeps = Pick<StoreDeps, 'layout' | 'groups' | 'groupLocks' | 'ledgers'> & {
   readonly messaging: Pick<MessagingService, 'notify'>;
+  readonly runtimes: Pick<RuntimeRegistry, 'get'>;
 };
 
 const hasVoiceActor = (group: GroupDoc) => group.actors.some((a) => a.id === VOICE_ACTOR_ID && a.internal_kind === VOICE_ASSISTANT_ID);
@@ -139,5 +146,64 @@ export class VoiceInput {
     const items = await this.log(gid).readUnread();
     const index = await new DocumentIndexStore(this.deps.layout.home, gid).read();
     return { group_id: gid, ...inputView(items, new Map(index.documents.map((d) => [d.document_path, d]))) };
+  }
+
+  private record(gid: string, stateDoc: Record<string, unknown>): Record<string, unknown> {
+    const group = this.deps.groups.get(gid);
+    return assistantRecord(voiceSettingsOf(group), voiceWorkflowOf(stateDoc), {
+      configured: group.actors.some((a) => a.id === VOICE_ACTOR_ID),
+      running: this.deps.runtimes.get(gid, VOICE_ACTOR_ID) !== undefined,
+    });
+  }
+
+  /** assistant_voice_instruction_feedback: only the voice-secretary actor / principal reports on its Asks. */
+  async feedback(args: { group_id: string; by?: string } & AskFeedback) {
+    const gid = args.group_id;
+    this.deps.groups.get(gid);
+    const by = args.by?.trim() || VOICE_ACTOR_ID;
+    if (by !== VOICE_ACTOR_ID && by !== VOICE_PRINCIPAL) {
+      throw voiceError(VoiceErrorCodes.feedbackForbidden, 'Ask feedback can only come from voice-secretary', { by });
+    }
+    if (args.document_path?.trim()) safeDocumentPath(args.document_path);
+    return this.deps.groupLocks.run(gid, async () => {
+      let ask: Record<string, unknown> = {};
+      const stateDoc = await updateAssistantsFile(this.deps.layout.groupDir(gid), (doc) => {
+        const out = withAskFeedback(doc, args, new Date().toISOString());
+        ask = out.ask;
+        return out.doc;
+      });
+      const { event } = await this.deps.ledgers.append(gid, {
+        kind: 'assistant.voice.request',
+        by,
+        data: { assistant_id: VOICE_ASSISTANT_ID, action: 'feedback', request_id: args.request_id, status: args.status, ...(typeof ask.reply_text === 'string' ? { reply_text: ask.reply_text } : {}), ...(ask.document_path ? { document_path: ask.document_path } : {}) },
+      });
+      return { group_id: gid, assistant: this.record(gid, stateDoc), ask_request: ask, event };
+    });
+  }
+
+  /** assistant_voice_ask_requests_clear: a display operation; nothing is cancelled or removed. */
+  async clearAsks(args: { group_id: string; keep_active?: boolean; by?: string }) {
+    const gid = args.group_id;
+    const group = this.deps.groups.get(gid);
+    assertVoiceWriter(args.by, (id) => effectiveRole(group.actors, id), hasVoiceActor(group));
+    return this.deps.groupLocks.run(gid, async () => {
+      let visible: Array<Record<string, unknown>> = [];
+      let cleared = 0;
+      const stateDoc = await updateAssistantsFile(this.deps.layout.groupDir(gid), (doc) => {
+        const out = withAsksCleared(doc, args.keep_active === true, new Date().toISOString());
+        visible = out.visible;
+        cleared = out.cleared;
+        return out.doc;
+      });
+      return {
+        group_id: gid,
+        assistant: this.record(gid, stateDoc),
+        ask_requests: visible,
+        ...(visible[0] ? { latest_ask_request: visible[0] } : {}),
+        cleared_count: cleared,
+        removed_count: cleared,
+        kept_count: visible.length,
+      };
+    });
   }
 }

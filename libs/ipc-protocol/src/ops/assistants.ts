@@ -302,3 +302,38 @@ export const assistant_voice_document_input_read = defineOp({
     has_new_input: z.boolean(),
   }),
 });
+
+/** assistant_voice_instruction_feedback: progress / result of an Ask, from the voice-secretary actor or principal only. */
+export const assistant_voice_instruction_feedback = defineOp({
+  summary: 'Report progress or the result of a Voice Secretary Ask (voice-secretary only).',
+  args: z.object({
+    group_id: GroupIdArg,
+    by: ByArg,
+    request_id: z.string().min(1),
+    status: z.enum(['working', 'done', 'needs_user', 'failed']),
+    reply_text: z.string().optional(),
+    result_text: z.string().optional(),
+    message: z.string().optional(),
+    document_path: z.string().optional(),
+    artifact_paths: z.array(z.string()).optional(),
+    source_summary: z.string().optional(),
+    checked_at: z.string().optional(),
+    source_urls: z.array(z.string()).optional(),
+  }),
+  result: z.object({ group_id: z.string(), assistant: Json, ask_request: Json, event: CCCSEventV1 }),
+});
+
+/** assistant_voice_ask_requests_clear: hide Ask history (display only; in-flight asks still accept feedback). */
+export const assistant_voice_ask_requests_clear = defineOp({
+  summary: 'Hide Voice Secretary Ask history from the projection.',
+  args: z.object({ group_id: GroupIdArg, keep_active: LooseBooleanArg.optional(), by: ByArg }),
+  result: z.object({
+    group_id: z.string(),
+    assistant: Json,
+    ask_requests: z.array(Json),
+    latest_ask_request: Json.optional(),
+    cleared_count: z.number().int().nonnegative(),
+    removed_count: z.number().int().nonnegative(),
+    kept_count: z.number().int().nonnegative(),
+  }),
+});

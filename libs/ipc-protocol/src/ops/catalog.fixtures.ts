@@ -318,6 +318,21 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
       has_new_input: true,
     },
   },
+  assistant_voice_instruction_feedback: {
+    args: { group_id: G, by: 'voice-secretary', request_id: 'vreq_1', status: 'done', reply_text: 'Added the risks section.' },
+    required: ['group_id', 'request_id', 'status'],
+    result: {
+      group_id: G,
+      assistant: { assistant_id: 'voice_secretary' },
+      ask_request: { request_id: 'vreq_1', status: 'done' },
+      event: event('assistant.voice.request', { assistant_id: 'voice_secretary', action: 'feedback', request_id: 'vreq_1', status: 'done' }),
+    },
+  },
+  assistant_voice_ask_requests_clear: {
+    args: { group_id: G, keep_active: true },
+    required: ['group_id'],
+    result: { group_id: G, assistant: { assistant_id: 'voice_secretary' }, ask_requests: [], cleared_count: 1, removed_count: 1, kept_count: 0 },
+  },
   assistant_voice_recording_lease: {
     args: { group_id: G, action: 'acquire', owner_id: 'tab-1', dispatch_target: 'composer' },
     required: ['group_id', 'action'],

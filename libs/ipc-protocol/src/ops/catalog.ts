@@ -66,6 +66,8 @@ import {
   assistant_voice_document_library_update,
   assistant_voice_document_list,
   assistant_voice_document_save,
+  assistant_voice_ask_requests_clear,
+  assistant_voice_instruction_feedback,
   assistant_voice_recording_lease,
   assistant_voice_session_transcript_clear,
   assistant_voice_session_update,
@@ -126,6 +128,8 @@ export const opCatalog = {
   assistant_voice_session_transcript_clear,
   assistant_voice_document_instruction,
   assistant_voice_document_input_read,
+  assistant_voice_instruction_feedback,
+  assistant_voice_ask_requests_clear,
   // §8.4 Actors
   actor_list,
   actor_add,
