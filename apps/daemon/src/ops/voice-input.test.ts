@@ -98,3 +98,29 @@ describe('ask feedback and clearing', () => {
     expect(fb.ask_request).not.toHaveProperty('cleared_at');
   });
 });
+
+describe('assistant_voice_request', () => {
+  it('hands work to @foreman or one actor with a request event and a targeted notify', async () => {
+    const r = await fx.call('assistant_voice_request', { group_id: gid, by: 'voice-secretary', request_text: 'File the follow-up issue.', document_path: P, artifact_paths: ['docs/out.png'], priority: 'high' });
+    expect(r.request).toMatchObject({ target: 'lead', requested_target: '@foreman', request_text: 'File the follow-up issue.', document_path: P, artifact_paths: ['docs/out.png'], priority: 'high' });
+    expect(r.event).toMatchObject({ kind: 'assistant.voice.request', by: 'voice-secretary', data: { action: 'request', target: 'lead' } });
+    expect(r.notify_event).toMatchObject({ kind: 'system.notify', by: 'system', data: { kind: 'voice_secretary_action_request', target_actor_id: 'lead', priority: 'high' } });
+    const p1 = await fx.call('assistant_voice_request', { group_id: gid, by: 'assistant:voice_secretary', target: 'p1', request_text: 'Review the plan.' });
+    expect(p1.notify_event.data).toMatchObject({ target_actor_id: 'p1' });
+  });
+
+  it('refuses broadcasts, unknown or hidden targets, other senders and unsafe paths, appending nothing', async () => {
+    const snap = fx.snapshot(gid);
+    const code = (args: Record<string, unknown>) => fx.codeOf('assistant_voice_request', { group_id: gid, by: 'voice-secretary', request_text: 'x', ...args });
+    expect(await code({ target: '@all' })).toBe('invalid_request');
+    expect(await code({ target: 'user' })).toBe('invalid_request');
+    expect(await code({ target: 'voice-secretary' })).toBe('invalid_request');
+    expect(await code({ target: 'ghost' })).toBe('invalid_request');
+    expect(await code({ request_text: '   ' })).toBe('invalid_request');
+    expect(await code({ request_text: undefined })).toBe('invalid_request');
+    expect(await code({ by: 'lead' })).toBe('permission_denied');
+    expect(await code({ document_path: '../x.md' })).toBe('invalid_path');
+    expect(await code({ artifact_paths: ['/etc/passwd'] })).toBe('invalid_path');
+    expect(fx.snapshot(gid)).toEqual(snap);
+  });
+});

@@ -85,6 +85,7 @@ export function registerVoiceOps(router: OpRouter, deps: VoiceOpsDeps): void {
   router.register('assistant_voice_document_input_read', (args) => deps.voiceInput.inputRead(args));
   router.register('assistant_voice_instruction_feedback', (args) => deps.voiceInput.feedback(args));
   router.register('assistant_voice_ask_requests_clear', (args) => deps.voiceInput.clearAsks(args));
+  router.register('assistant_voice_request', (args) => deps.voiceInput.actionRequest(args));
 
   router.register('assistant_status_update', async (args) => {
     const group = deps.groups.get(args.group_id);

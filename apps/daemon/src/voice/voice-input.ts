@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { effectiveRole, principalOf, type GroupDoc } from '@cccc/groups';
+import { effectiveRole, foremanOf, isVisibleActor, principalOf, type GroupDoc } from '@cccc/groups';
 import {
   assertVoiceWriter,
   assistantRecord,
+  readAssistantsFile,
   voiceWorkflowOf,
   withAskFeedback,
   withAsksCleared,
@@ -205,5 +206,65 @@ export class VoiceInput {
         kept_count: visible.length,
       };
     });
+  }
+
+  /**
+   * assistant_voice_request: the secretary's handoff to @foreman or one concrete visible actor.
+   * The request event is appended first, then the targeted notify that delivers it.
+   */
+  async actionRequest(args: {
+    group_id: string;
+    by?: string;
+    target?: string;
+    request_text: string;
+    summary?: string;
+    document_path?: string;
+    artifact_paths?: string[];
+    source_event_id?: string;
+    priority?: 'low' | 'normal' | 'high' | 'urgent';
+  }) {
+    const gid = args.group_id;
+    const group = this.deps.groups.get(gid);
+    const by = args.by?.trim() || VOICE_ACTOR_ID;
+    if (by !== VOICE_ACTOR_ID && by !== VOICE_PRINCIPAL) throw voiceError(VoiceErrorCodes.permissionDenied, 'only the Voice Secretary sends action requests', { by });
+    const text = args.request_text.trim().slice(0, 4000);
+    if (!text) throw voiceError(VoiceErrorCodes.invalidRequest, 'request_text must be non-empty', { field: 'request_text' });
+    const wanted = args.target?.trim() || '@foreman';
+    const actor = wanted === '@foreman' ? foremanOf(group.actors) : group.actors.find((a) => a.id === wanted && isVisibleActor(a));
+    if (!actor) {
+      throw voiceError(VoiceErrorCodes.invalidRequest, wanted === '@foreman' ? 'the group has no foreman' : `target must be @foreman or one actor of the group (not ${wanted})`, { field: 'target' });
+    }
+    const documentPath = args.document_path?.trim() ? safeDocumentPath(args.document_path) : undefined;
+    const artifacts = (args.artifact_paths ?? []).map((p) => p.trim()).filter(Boolean).slice(0, 12);
+    for (const p of artifacts) {
+      if (p.startsWith('/') || /^[A-Za-z]:/.test(p) || p.replace(/\\/g, '/').split('/').some((x) => x === '..' || x === '.')) {
+        throw voiceError(VoiceErrorCodes.invalidPath, 'artifact_paths must be repository-relative', { field: 'artifact_paths', value: p });
+      }
+    }
+    const request = {
+      request_id: newId('vact'),
+      target: actor.id,
+      requested_target: wanted,
+      request_text: text,
+      ...(args.summary?.trim() ? { summary: args.summary.trim().slice(0, 1200) } : {}),
+      ...(documentPath ? { document_path: documentPath } : {}),
+      ...(artifacts.length ? { artifact_paths: artifacts } : {}),
+      ...(args.source_event_id ? { source_event_id: args.source_event_id } : {}),
+      priority: args.priority ?? 'normal',
+      created_at: new Date().toISOString(),
+    };
+    const { event } = await this.deps.ledgers.append(gid, { kind: 'assistant.voice.request', by, data: { assistant_id: VOICE_ASSISTANT_ID, action: 'request', ...request } });
+    const { event: notifyEvent } = await this.deps.messaging.notify({
+      group_id: gid,
+      by: 'system',
+      kind: 'voice_secretary_action_request',
+      priority: request.priority,
+      title: 'Voice Secretary request',
+      message: text,
+      target_actor_id: actor.id,
+      context: { kind: 'voice_secretary_action_request', request, request_event_id: event.id },
+    });
+    const stateDoc = await readAssistantsFile(this.deps.layout.groupDir(gid));
+    return { group_id: gid, assistant: this.record(gid, stateDoc), request, notify_event: notifyEvent, event };
   }
 }

@@ -337,3 +337,24 @@ export const assistant_voice_ask_requests_clear = defineOp({
     kept_count: z.number().int().nonnegative(),
   }),
 });
+
+/**
+ * assistant_voice_request: the Voice Secretary hands actionable work to @foreman or one concrete
+ * actor (never a broadcast) as an `assistant.voice.request` event plus a targeted system.notify
+ * (context.kind "voice_secretary_action_request").
+ */
+export const assistant_voice_request = defineOp({
+  summary: 'Send a structured Voice Secretary action request to @foreman or one actor.',
+  args: z.object({
+    group_id: GroupIdArg,
+    by: ByArg,
+    target: z.string().optional(),
+    request_text: z.string().min(1),
+    summary: z.string().optional(),
+    document_path: z.string().optional(),
+    artifact_paths: z.array(z.string()).optional(),
+    source_event_id: z.string().optional(),
+    priority: z.enum(['low', 'normal', 'high', 'urgent']).optional(),
+  }),
+  result: z.object({ group_id: z.string(), assistant: Json, request: Json, notify_event: CCCSEventV1, event: CCCSEventV1 }),
+});

@@ -333,6 +333,17 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     required: ['group_id'],
     result: { group_id: G, assistant: { assistant_id: 'voice_secretary' }, ask_requests: [], cleared_count: 1, removed_count: 1, kept_count: 0 },
   },
+  assistant_voice_request: {
+    args: { group_id: G, by: 'voice-secretary', target: '@foreman', request_text: 'Please file the follow-up issue from the meeting.' },
+    required: ['group_id', 'request_text'],
+    result: {
+      group_id: G,
+      assistant: { assistant_id: 'voice_secretary' },
+      request: { request_id: 'vact_1', target: 'peer1' },
+      notify_event: event('system.notify', { kind: 'voice_secretary_action_request', target_actor_id: 'peer1' }),
+      event: event('assistant.voice.request', { assistant_id: 'voice_secretary', action: 'request', request_id: 'vact_1' }),
+    },
+  },
   assistant_voice_recording_lease: {
     args: { group_id: G, action: 'acquire', owner_id: 'tab-1', dispatch_target: 'composer' },
     required: ['group_id', 'action'],

@@ -69,6 +69,7 @@ import {
   assistant_voice_ask_requests_clear,
   assistant_voice_instruction_feedback,
   assistant_voice_recording_lease,
+  assistant_voice_request,
   assistant_voice_session_transcript_clear,
   assistant_voice_session_update,
 } from './assistants.js';
@@ -130,6 +131,7 @@ export const opCatalog = {
   assistant_voice_document_input_read,
   assistant_voice_instruction_feedback,
   assistant_voice_ask_requests_clear,
+  assistant_voice_request,
   // §8.4 Actors
   actor_list,
   actor_add,
