@@ -68,6 +68,12 @@ describe('voice input', () => {
     const second = await fx.call('assistant_voice_document_input_read', { group_id: gid, by: 'assistant:voice_secretary' });
     expect(second).toMatchObject({ item_count: 0, has_new_input: false, input_batches: [] });
     expect(inputLines()).toHaveLength(2); // the raw log stays for replay
+    expect((await fx.call('assistant_state', { group_id: gid })).new_input_available).toBe(false);
+    await fx.call('assistant_voice_document_instruction', { group_id: gid, document_path: P, instruction: 'one more', input_append_id: 'vapp_3' });
+    const state2 = await fx.call('assistant_state', { group_id: gid });
+    expect(state2).toMatchObject({ new_input_available: true, active_document_path: P });
+    expect(state2.documents_by_path![P]).toMatchObject({ status: 'active' });
+    await fx.call('assistant_voice_document_input_read', { group_id: gid });
   });
 });
 

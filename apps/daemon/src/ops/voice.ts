@@ -4,6 +4,7 @@ import {
   assertVoiceWriter,
   assistantRecord,
   durableHealth,
+  InputLog,
   updateAssistantsFile,
   withVoiceStatus,
   readAssistantsFile,
@@ -45,11 +46,15 @@ export function registerVoiceOps(router: OpRouter, deps: VoiceOpsDeps): void {
       return { group_id: args.group_id, session: voiceSessionView(sessions, { session_id: args.session_id, document_path: args.document_path }) };
     }
     const record = recordOf(deps, group, stateDoc);
+    // Documents as assistant_voice_document_list answers them (reconciled), and whether unread input waits.
+    const { group_id: _g, ...documents } = await deps.voiceDocuments.list(args.group_id, false);
     return {
       group_id: args.group_id,
       assistants: [record],
       assistants_by_id: { [VOICE_ASSISTANT_ID]: record },
       ...(args.assistant_id ? { assistant: record } : {}),
+      ...documents,
+      new_input_available: await new InputLog(deps.layout.home, args.group_id).hasUnread(),
     };
   });
 
