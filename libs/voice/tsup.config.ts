@@ -1,4 +1,12 @@
 import { defineConfig } from 'tsup';
 import { declarations } from '../../tsup.declarations.js';
 
-export default defineConfig({ entry: ['src/index.ts'], format: ['esm'], dts: declarations(true), clean: true, sourcemap: true, target: 'node20' });
+export default defineConfig({
+  entry: { index: 'src/index.ts', testing: 'src/testing.ts' },
+  format: ['esm'],
+  dts: declarations({ entry: { index: 'src/index.ts', testing: 'src/testing.ts' } }),
+  clean: true,
+  sourcemap: true,
+  target: 'node20',
+  external: ['zod', 'vitest'],
+});

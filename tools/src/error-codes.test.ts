@@ -18,6 +18,7 @@ const TABLES: Record<string, string> = {
   'libs/automation': 'src/errors.ts',
   'libs/capabilities': 'src/errors.ts',
   'libs/memory': 'src/errors.ts',
+  'libs/voice': 'src/errors.ts',
   'apps/daemon': 'src/errors.ts',
   'apps/cli': 'src/cli-error.ts',
 };

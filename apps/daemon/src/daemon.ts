@@ -2,6 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { CapabilityPaths, CapabilityService, NodeExternalRuntime } from '@cccc/capabilities';
 import { HomeLayout, readObservability } from '@cccc/groups';
 import { OpRouter } from '@cccc/ipc-protocol';
+import { FileLeaseStore } from '@cccc/voice';
+import { VoiceDocuments } from './voice/voice-documents.js';
+import { VoiceInput } from './voice/voice-input.js';
 import { IpcServer, daemonPaths, ensureCcccHome, type DaemonEndpoint } from '@cccc/ipc-protocol/node';
 import { KeyedMutex } from './concurrency/keyed-mutex.js';
 import type { DaemonConfig } from './config.js';
@@ -111,6 +114,9 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
     },
   });
   const memory = new MemoryService({ layout, groups });
+  const voiceLease = new FileLeaseStore(config.home);
+  const voiceDocuments = new VoiceDocuments({ ...store, voiceLease });
+  const voiceInput = new VoiceInput({ ...store, messaging, runtimes });
 
   return {
     ...store,
@@ -137,6 +143,9 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
     automationScheduler,
     capabilities,
     memory,
+    voiceLease,
+    voiceDocuments,
+    voiceInput,
     /** Stops every service, newest first; ledgers close last. */
     async [Symbol.asyncDispose](): Promise<void> {
       automationScheduler[Symbol.dispose]();

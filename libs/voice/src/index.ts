@@ -1,2 +1,44 @@
-// Not started yet: this package is built by a later issue (assistant_* ops). It exports nothing until then.
-export {};
+export { VoiceErrorCodes, voiceError, type VoiceErrorCode } from './errors.js';
+export { safePathComponent, safeDocumentPath, resolveWithoutSymlinks } from './safe-path.js';
+export { assertVoiceWriter, VOICE_ACTOR_ID, VOICE_PRINCIPAL } from './permissions.js';
+export type { LeaseAction, LeaseRecord, LeaseRequest, LeaseResult, PublicLease, RecordingLeaseStore } from './lease/lease-types.js';
+export { decideLease, leaseTtlSeconds, publicLease, LEASE_TTL_DEFAULT_SECONDS, LEASE_TTL_MAX_SECONDS, LEASE_TTL_MIN_SECONDS, type LeaseDecision } from './lease/lease-core.js';
+export { FileLeaseStore, LEASE_FILE, type FileLeaseStoreOptions } from './lease/file-lease-store.js';
+export { MemoryLeaseStore } from './lease/memory-lease-store.js';
+export { assistantRecord, voiceSettingsOf, DEFAULT_VOICE_CONFIG, VOICE_ASSISTANT_ID, type AssistantWorkflow, type VoiceConfig, type VoiceSettings } from './assistant/assistant-record.js';
+export { assistantsFilePath, readAssistantsFile, voiceWorkflowOf } from './assistant/assistants-file.js';
+export { documentSessionView, isDocumentTranscriptSegment, transcriptText, voiceSessionView } from './session/session-view.js';
+export { durableHealth, updateAssistantsFile, withVoiceStatus, VOICE_LIFECYCLES, type VoiceLifecycle } from './assistant/assistant-status.js';
+export { applyVoiceSettingsPatch, assertVoiceConfigPatch, voiceSecretaryActorFrom, type VoiceSettingsPatch } from './assistant/voice-settings-patch.js';
+export {
+  archiveDocument,
+  emptyIndex,
+  findDocument,
+  liveDocument,
+  markDeleted,
+  reconcileIndex,
+  saveDocument,
+  sha256,
+  type DocumentIndex,
+  type DocumentStatus,
+  type LibraryFolder,
+  type Stamp,
+  type VoiceDocument,
+} from './documents/document-index.js';
+export { applyLibraryAction, libraryView, type LibraryAction, type LibraryView } from './documents/library.js';
+export { DocumentIndexStore, newStamp, voiceDocumentsDir } from './documents/document-store.js';
+export { discoverMarkdown, moveAside, readDocumentFile, writeDocumentFile, type DocumentRoot } from './documents/document-files.js';
+export {
+  MAX_SESSION_RECORDS,
+  pruneSessions,
+  recordedCompletion,
+  validateSessionUpdate,
+  withClearedTranscript,
+  withCompletion,
+  withSessionPatch,
+  type CompletionEvent,
+  type SessionPatch,
+} from './session/session-update.js';
+export { InputLog, type InputRecord, type InputState } from './input/input-log.js';
+export { inputView, type InputView } from './input/input-envelope.js';
+export { withAskFeedback, withAsksCleared, type AskFeedback, type AskStatus } from './ask/ask-requests.js';

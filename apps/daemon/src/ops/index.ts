@@ -23,6 +23,7 @@ import { registerRuntimeOps, type RuntimeOpsDeps } from './runtime.js';
 import { registerPromptsOps, type PromptsOpsDeps } from './prompts.js';
 import { registerStreamOps, type StreamOpsDeps } from './streams.js';
 import { registerTerminalOps, type TerminalOpsDeps } from './terminal.js';
+import { registerVoiceOps, type VoiceOpsDeps } from './voice.js';
 
 /** What the op modules need between them; each module takes only its own part. */
 export type DaemonOpsDeps = GroupsOpsDeps &
@@ -47,7 +48,8 @@ export type DaemonOpsDeps = GroupsOpsDeps &
   PresentationOpsDeps &
   AutomationOpsDeps &
   CapabilitiesOpsDeps &
-  MemoryOpsDeps;
+  MemoryOpsDeps &
+  VoiceOpsDeps;
 
 /** Every op module of the daemon, one line each (ping/shutdown live in core.ts). */
 export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
@@ -69,6 +71,7 @@ export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
   registerActivityStreamOps(router, deps);
   registerBlobOps(router, deps);
   registerMemoryOps(router, deps);
+  registerVoiceOps(router, deps);
   registerRuntimeCatalogOps(router);
   registerDebugLogsOps(router, deps);
   registerObservabilityOps(router, deps);

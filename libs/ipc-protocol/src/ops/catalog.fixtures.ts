@@ -98,6 +98,9 @@ const lifecycle = { actor_id: 'peer1', runner: 'pty', runner_effective: 'pty' };
 const byActor = { group_id: G, actor_id: 'peer1', by: 'user' };
 const ledgerPage = { events: [chat('send')], has_more: false };
 
+const voiceDoc = { document_id: 'vdoc_1', document_path: 'docs/voice-secretary/notes.md', title: 'notes', status: 'active', content: '# Notes' };
+const voiceDocEvent = (action: string) => event('assistant.voice.document', { assistant_id: 'voice_secretary', action, document_path: 'docs/voice-secretary/notes.md' });
+
 export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
   ...capabilityExamples,
   ping: {
@@ -267,6 +270,141 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     args: { group_id: G },
     required: ['group_id'],
     result: { group_id: G, stopped: ['peer1'], event: event('group.stop', { stopped: ['peer1'] }) },
+  },
+  assistant_state: {
+    args: { group_id: G, assistant_id: 'voice_secretary' },
+    required: ['group_id'],
+    result: {
+      group_id: G,
+      assistants: [{ assistant_id: 'voice_secretary', enabled: false, lifecycle: 'disabled' }],
+      assistants_by_id: { voice_secretary: { assistant_id: 'voice_secretary' } },
+      assistant: { assistant_id: 'voice_secretary', enabled: false, lifecycle: 'disabled' },
+    },
+  },
+  assistant_status_update: {
+    args: { group_id: G, assistant_id: 'voice_secretary', lifecycle: 'working', health: { queue: 1 } },
+    required: ['group_id', 'assistant_id', 'lifecycle'],
+    result: {
+      group_id: G,
+      assistant: { assistant_id: 'voice_secretary', lifecycle: 'working' },
+      event: event('assistant.status.update', { assistant_id: 'voice_secretary', lifecycle: 'working', health: { queue: 1 } }),
+    },
+  },
+  assistant_settings_update: {
+    args: { group_id: G, assistant_id: 'voice_secretary', patch: { enabled: true, config: { recognition_backend: 'browser_asr' } } },
+    required: ['group_id', 'assistant_id', 'patch'],
+    result: {
+      group_id: G,
+      assistant: { assistant_id: 'voice_secretary', enabled: true, lifecycle: 'idle' },
+      event: event('assistant.settings.update', { assistant_id: 'voice_secretary', patch: { enabled: true }, actor_started: false }),
+      actor_started: false,
+    },
+  },
+  assistant_voice_document_list: {
+    args: { group_id: G, include_archived: true },
+    required: ['group_id'],
+    result: { group_id: G, documents: [voiceDoc], documents_by_id: { vdoc_1: voiceDoc }, documents_by_path: { 'docs/voice-secretary/notes.md': voiceDoc }, active_document_path: 'docs/voice-secretary/notes.md' },
+  },
+  assistant_voice_document_save: {
+    args: { group_id: G, document_path: 'docs/voice-secretary/notes.md', content: '# Notes' },
+    required: ['group_id'],
+    result: { group_id: G, document: voiceDoc, event: voiceDocEvent('saved') },
+  },
+  assistant_voice_document_archive: {
+    args: { group_id: G, document_path: 'docs/voice-secretary/notes.md' },
+    required: ['group_id', 'document_path'],
+    result: { group_id: G, document: { ...voiceDoc, status: 'archived' }, event: voiceDocEvent('archived') },
+  },
+  assistant_voice_document_delete: {
+    args: { group_id: G, document_path: 'docs/voice-secretary/notes.md' },
+    required: ['group_id', 'document_path'],
+    result: { group_id: G, document: { ...voiceDoc, status: 'deleted' }, event: voiceDocEvent('deleted') },
+  },
+  assistant_voice_document_library: {
+    args: { group_id: G },
+    required: ['group_id'],
+    result: { folders: [{ folder_id: 'vfold_1', name: 'Meetings' }], root_order: ['folder:vfold_1'], documents: [voiceDoc] },
+  },
+  assistant_voice_document_library_update: {
+    args: { group_id: G, action: 'create_folder', name: 'Meetings' },
+    required: ['group_id', 'action'],
+    result: { folders: [{ folder_id: 'vfold_1', name: 'Meetings' }], root_order: [], documents: [voiceDoc] },
+  },
+  assistant_voice_session_update: {
+    args: { group_id: G, session_id: 'vs_1', completion_event: 'diarization_ready', patch: { status: 'closed', diarization_ready: true } },
+    required: ['group_id', 'session_id', 'patch'],
+    result: { group_id: G, session: { session_id: 'vs_1', status: 'closed', diarization_ready: true }, completion_event_id: ID },
+  },
+  assistant_voice_session_transcript_clear: {
+    args: { group_id: G, session_id: 'vs_1' },
+    required: ['group_id'],
+    result: { group_id: G, session_id: 'vs_1', cleared: true },
+  },
+  assistant_voice_document_instruction: {
+    args: { group_id: G, document_path: 'docs/voice-secretary/notes.md', instruction: 'Summarize the decisions', input_append_id: 'vapp_1' },
+    required: ['group_id', 'document_path'],
+    result: {
+      group_id: G,
+      document: voiceDoc,
+      request_id: 'vreq_1',
+      input_append_id: 'vapp_1',
+      ask_request: { request_id: 'vreq_1', status: 'pending' },
+      input_event: { input_id: 'vin_1', kind: 'voice_instruction' },
+      input_event_created: true,
+      input_notify_emitted: true,
+    },
+  },
+  assistant_voice_document_input_read: {
+    args: { group_id: G, by: 'voice-secretary' },
+    required: ['group_id'],
+    result: {
+      group_id: G,
+      item_count: 1,
+      document_count: 1,
+      input_text: '## docs/voice-secretary/notes.md\n- [voice_instruction] Summarize the decisions',
+      input_batches: [{ document_path: 'docs/voice-secretary/notes.md', item_count: 1, kinds: ['voice_instruction'] }],
+      documents: [voiceDoc],
+      has_new_input: true,
+    },
+  },
+  assistant_voice_instruction_feedback: {
+    args: { group_id: G, by: 'voice-secretary', request_id: 'vreq_1', status: 'done', reply_text: 'Added the risks section.' },
+    required: ['group_id', 'request_id', 'status'],
+    result: {
+      group_id: G,
+      assistant: { assistant_id: 'voice_secretary' },
+      ask_request: { request_id: 'vreq_1', status: 'done' },
+      event: event('assistant.voice.request', { assistant_id: 'voice_secretary', action: 'feedback', request_id: 'vreq_1', status: 'done' }),
+    },
+  },
+  assistant_voice_ask_requests_clear: {
+    args: { group_id: G, keep_active: true },
+    required: ['group_id'],
+    result: { group_id: G, assistant: { assistant_id: 'voice_secretary' }, ask_requests: [], cleared_count: 1, removed_count: 1, kept_count: 0 },
+  },
+  assistant_voice_request: {
+    args: { group_id: G, by: 'voice-secretary', target: '@foreman', request_text: 'Please file the follow-up issue from the meeting.' },
+    required: ['group_id', 'request_text'],
+    result: {
+      group_id: G,
+      assistant: { assistant_id: 'voice_secretary' },
+      request: { request_id: 'vact_1', target: 'peer1' },
+      notify_event: event('system.notify', { kind: 'voice_secretary_action_request', target_actor_id: 'peer1' }),
+      event: event('assistant.voice.request', { assistant_id: 'voice_secretary', action: 'request', request_id: 'vact_1' }),
+    },
+  },
+  assistant_voice_recording_lease: {
+    args: { group_id: G, action: 'acquire', owner_id: 'tab-1', dispatch_target: 'composer' },
+    required: ['group_id', 'action'],
+    result: {
+      group_id: G,
+      action: 'acquire',
+      acquired: true,
+      released: false,
+      lost: false,
+      lease_id: 'vrl_0123456789abcdef0123456789abcdef',
+      lease: { owner_id: 'tab-1', group_id: G, dispatch_target: 'composer', by: 'user', expires_at: '2026-11-30T08:43:14.191Z' },
+    },
   },
   actor_list: {
     args: { group_id: G, include_unread: true },

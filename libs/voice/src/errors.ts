@@ -1,0 +1,50 @@
+import { IpcError } from '@cccc/ipc-protocol';
+
+/**
+ * Stable wire codes of the Voice Secretary ops (spec §8.3, `assistant_*`). The names follow the
+ * reference daemon's answers, so a Web client written against it matches on the same codes.
+ */
+export const VoiceErrorCodes = {
+  /** Another live recording lease exists; `details.active_lease` is its public (redacted) form. */
+  recordingBusy: 'assistant_voice_recording_busy',
+  /** acquire / heartbeat / release without an owner_id. */
+  missingOwnerId: 'missing_owner_id',
+  /** heartbeat / release without the lease_id acquire returned. */
+  missingLeaseId: 'missing_lease_id',
+  /** Voice Secretary is disabled and the request is not a composer dictation. */
+  assistantDisabled: 'assistant_disabled',
+  /** assistant_id names no built-in assistant. */
+  assistantNotFound: 'assistant_not_found',
+  /** The caller may not change Voice Secretary state (a peer, or an unknown actor). */
+  permissionDenied: 'permission_denied',
+  /** A session / document id or document path that is not one safe path component / a safe repo-relative .md path. */
+  invalidPath: 'invalid_path',
+  /** A settings value the spec does not allow (`details.field`). */
+  invalidRequest: 'invalid_request',
+  /** Enabling Voice Secretary needs a foreman whose runtime configuration the actor copies. */
+  foremanMissing: 'voice_secretary_foreman_missing',
+  /** The voice-secretary actor did not start (settings, actor and private env were rolled back). */
+  startFailed: 'voice_secretary_start_failed',
+  /** No registered working document at that document_path. */
+  documentNotFound: 'voice_document_not_found',
+  /** The document was deleted: it is never saved, archived or restored again. */
+  documentDeleted: 'voice_document_deleted',
+  /** A document delete while the group holds a recording lease. */
+  recordingActive: 'voice_recording_active',
+  /** A library folder id that does not exist. */
+  folderNotFound: 'voice_folder_not_found',
+  /** A library folder name already used in the group. */
+  folderExists: 'voice_folder_exists',
+  /** No Ask request with that request_id. */
+  askRequestNotFound: 'voice_ask_request_not_found',
+  /** Ask feedback from anyone but the voice-secretary actor / assistant principal. */
+  feedbackForbidden: 'assistant_voice_instruction_feedback_forbidden',
+  /** The lease / state files could not be read or written. */
+  ioError: 'io_error',
+} as const;
+
+export type VoiceErrorCode = (typeof VoiceErrorCodes)[keyof typeof VoiceErrorCodes];
+
+export function voiceError(code: VoiceErrorCode, message: string, details: Record<string, unknown> = {}): IpcError {
+  return new IpcError(code, message, details);
+}
