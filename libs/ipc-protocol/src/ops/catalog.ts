@@ -84,6 +84,7 @@ import {
   capability_uninstall,
   capability_visibility,
 } from './capabilities.js';
+import {
   assistant_settings_update,
   assistant_state,
   assistant_status_update,
