@@ -48,6 +48,7 @@ describe('which packages are published', () => {
       '@cccc/mcp',
       '@cccc/memory',
       '@cccc/pty-runtime',
+      '@cccc/voice',
       '@cccc/web',
     ]);
     const privateOnes = workspacePackages().filter((p) => p.json.private).map((p) => p.name);
