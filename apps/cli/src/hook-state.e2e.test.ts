@@ -72,6 +72,8 @@ describe('cccc hook claude-state|codex-state', () => {
         runtime: 'claude',
         launch_token: 'tok',
         payload: { hook_event_name: 'PreToolUse', session_id: 's1', prompt_id: 'p1', tool_use_id: 'tu1', tool_name: 'Bash' },
+        // When the hook ran (its process start), never anything the agent sent.
+        fired_at_ms: expect.any(Number),
       },
     ]);
     expect(JSON.stringify(seen)).not.toContain(SECRET);

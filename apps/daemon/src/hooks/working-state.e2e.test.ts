@@ -177,10 +177,13 @@ describe('working state with provenance (real daemon, real hooks)', () => {
     expect(await peer1(fx, gid)).toMatchObject({ input_state: 'waiting_user' });
 
     attachment.socket.write('\x1b');
-    await waitFor(() => delivered().some((e) => e.data['state'] === 'accepted'), 20_000, 'accepted after the interrupt');
+    // The interrupt is read before anything is typed (the preamble and the held message then turn
+    // the agent to work again, sooner now that the preamble gap ends at the preamble's prompt hook).
+    await waitFor(() => (readJson(statePath(fx!, gid)).event === 'Interrupt' ? true : undefined), 10_000, 'the interrupt read');
     expect(readJson(statePath(fx, gid))).toMatchObject({ status: 'idle', interrupted: true, event: 'Interrupt', operation_id: null });
     const { events: activity } = await fx.client.call('runtime_activity_snapshot', { group_id: gid });
     expect(activity.find((r) => r.operation_id === 'toolu_esc')).toMatchObject({ status: 'completed', event_type: 'Interrupt' });
+    await waitFor(() => delivered().some((e) => e.data['state'] === 'accepted'), 20_000, 'accepted after the interrupt');
     await waitFor(async () => (await screenOf(fx!, gid, 'peer1')).includes('HELD-UNTIL-ESC'), 10_000, 'message on screen');
   }, 90_000);
 
