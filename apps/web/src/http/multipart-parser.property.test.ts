@@ -67,7 +67,8 @@ describe('parseMultipart', () => {
         expect(ours).not.toBeNull();
         expect(plain(ours!)).toEqual(await platformParse(bytes, type));
       }),
-      { numRuns: 300 },
+      // A counterexample fast-check found once: two leading BOMs (the platform drops both).
+      { numRuns: 300, examples: [[[{ kind: 'field', name: '', value: '\uFEFF\uFEFF' }], []]] },
     );
   });
 

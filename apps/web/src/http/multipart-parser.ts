@@ -11,6 +11,14 @@ const DASHES = Buffer.from('--');
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** Names are decoded as the platform does: UTF-8, with the %0A / %0D / %22 escapes browsers write. */
+/**
+ * A field's value as the platform's FormData reads it (undici's UTF-8 decode): one leading BOM is
+ * dropped before decoding, and the decoder drops a second one.
+ */
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+const decodeFieldValue = (bytes: Buffer) =>
+  new TextDecoder().decode(UTF8_BOM.every((b, i) => bytes[i] === b) ? bytes.subarray(3) : bytes);
+
 const decodeName = (bytes: Buffer) => new TextDecoder().decode(bytes).replace(/%0A/gi, '\n').replace(/%0D/gi, '\r').replace(/%22/g, '"');
 
 interface PartHeaders {
@@ -107,7 +115,7 @@ export function parseMultipart(body: ChunkedBytes, boundary: string): MultipartE
     let content = body.views(contentStart, next);
     if (headers.base64) content = [Buffer.from(Buffer.concat(content).toString('latin1'), 'base64')];
     if (headers.filename === null) {
-      entries.push({ kind: 'field', name: headers.name, value: new TextDecoder().decode(Buffer.concat(content)) });
+      entries.push({ kind: 'field', name: headers.name, value: decodeFieldValue(Buffer.concat(content)) });
     } else {
       const type = headers.type ?? 'text/plain';
       entries.push({
