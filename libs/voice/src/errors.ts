@@ -39,6 +39,12 @@ export const VoiceErrorCodes = {
   askRequestNotFound: 'voice_ask_request_not_found',
   /** Ask feedback from anyone but the voice-secretary actor / assistant principal. */
   feedbackForbidden: 'assistant_voice_instruction_feedback_forbidden',
+  /** No composer refinement request with that request_id (prompt_draft_submit). */
+  promptRequestNotFound: 'prompt_request_not_found',
+  /** No submitted prompt draft with that request_id (prompt_draft_ack). */
+  promptDraftNotFound: 'prompt_draft_not_found',
+  /** A prompt draft from anyone but the voice-secretary actor / assistant principal. */
+  promptDraftForbidden: 'assistant_voice_prompt_draft_forbidden',
   /** The lease / state files could not be read or written. */
   ioError: 'io_error',
 } as const;

@@ -42,3 +42,31 @@ export {
 export { InputLog, type InputRecord, type InputState } from './input/input-log.js';
 export { inputView, type InputView } from './input/input-envelope.js';
 export { withAskFeedback, withAsksCleared, type AskFeedback, type AskStatus } from './ask/ask-requests.js';
+export { IDLE_REVIEW_COOLDOWN_MS, IDLE_REVIEW_FLUSH_THRESHOLD, idleReviewAfterInput, idleReviewOnStop, idleReviewText, type IdleReviewReason, type IdleReviewState } from './input/idle-review.js';
+export {
+  checkTranscriptAppend,
+  isRaceLateLive,
+  MAX_SESSION_SEGMENTS,
+  MAX_TRANSCRIPT_CHARS,
+  resolveSupersedes,
+  sessionOf,
+  STOP_TRIGGER_KINDS,
+  withTranscriptSegment,
+  type CheckedAppend,
+  type SessionAppendOutcome,
+  type TranscriptAppendArgs,
+  type WindowConfig,
+} from './session/transcript-append.js';
+export { appendSegmentOnce, documentTranscriptPath, readJsonl, sessionSegmentsPath } from './session/transcript-files.js';
+export {
+  activePromptDraft,
+  DEFAULT_PROMPT_OPERATION,
+  MAX_PROMPT_RECORDS,
+  publicDraft,
+  withDraftAcked,
+  withDraftSubmitted,
+  withPromptRequest,
+  type DraftAckStatus,
+  type DraftSubmission,
+  type PromptRequestInput,
+} from './prompt/prompt-drafts.js';

@@ -24,6 +24,8 @@ import { updateVoiceSettings, type VoiceSettingsDeps } from '../voice/voice-sett
 import type { VoiceDocuments } from '../voice/voice-documents.js';
 import { clearVoiceTranscript, updateVoiceSession } from '../voice/voice-sessions.js';
 import type { VoiceInput } from '../voice/voice-input.js';
+import { appendVoiceTranscript } from '../voice/voice-transcript.js';
+import { ackPromptDraft, appendVoiceInput, submitPromptDraft } from '../voice/voice-prompts.js';
 
 export type VoiceOpsDeps = Pick<StoreDeps, 'layout' | 'groups' | 'ledgers' | 'groupLocks'> &
   VoiceSettingsDeps & {
@@ -91,6 +93,10 @@ export function registerVoiceOps(router: OpRouter, deps: VoiceOpsDeps): void {
   router.register('assistant_voice_instruction_feedback', (args) => deps.voiceInput.feedback(args));
   router.register('assistant_voice_ask_requests_clear', (args) => deps.voiceInput.clearAsks(args));
   router.register('assistant_voice_request', (args) => deps.voiceInput.actionRequest(args));
+  router.register('assistant_voice_transcript_append', (args) => appendVoiceTranscript(deps, args));
+  router.register('assistant_voice_input_append', (args) => appendVoiceInput(deps, args));
+  router.register('assistant_voice_prompt_draft_submit', (args) => submitPromptDraft(deps, args));
+  router.register('assistant_voice_prompt_draft_ack', (args) => ackPromptDraft(deps, args));
 
   router.register('assistant_status_update', async (args) => {
     const group = deps.groups.get(args.group_id);

@@ -56,7 +56,7 @@ export class VoiceDocuments {
     return new DocumentIndexStore(this.deps.layout.home, gid);
   }
 
-  private append(gid: string, by: string, data: Record<string, unknown>): Promise<LedgerEvent> {
+  private append(gid: string, by: string, data: { action: string } & Record<string, unknown>): Promise<LedgerEvent> {
     return this.deps.ledgers.append(gid, { kind: 'assistant.voice.document', by, data: { assistant_id: VOICE_ASSISTANT_ID, ...data } }).then((r) => r.event);
   }
 
@@ -153,6 +153,40 @@ export class VoiceDocuments {
       const event = await this.append(args.group_id, by, { action: 'archived', ...brief(document) });
       return { group_id: args.group_id, document, event };
     });
+  }
+
+  /**
+   * The Markdown target of transcript ingress, validated or created before any transcript state
+   * commits: the requested path (registered, else its existing file adopted or an empty heading
+   * created), else the active document, else a new one under document_default_dir. It becomes
+   * the active selection. A deleted path is `voice_document_deleted`; an archived one is not
+   * appended to (`invalid_request`). The caller holds the group lock.
+   */
+  async ensureTarget(gid: string, requested: string | undefined, by: string): Promise<{ document: VoiceDocument; created: boolean }> {
+    const group = this.deps.groups.get(gid);
+    const { root, storage } = documentRoot(this.deps.layout.home, group);
+    const dir = voiceSettingsOf(group).config.document_default_dir.replace(/\/+$/, '');
+    const out = await this.store(gid).update(async (index) => {
+      let path = requested;
+      if (!path) {
+        const active = index.active_document_path ? findDocument(index, index.active_document_path) : undefined;
+        if (active?.status === 'active') return { index, document: active, created: false };
+        path = safeDocumentPath(`${dir}/voice-${new Date().toISOString().slice(0, 10)}-${newStamp().newId().slice(0, 6)}.md`);
+      }
+      const known = findDocument(index, path);
+      if (known?.status === 'deleted') throw voiceError(VoiceErrorCodes.documentDeleted, `${path} was deleted`, { document_path: path });
+      if (known?.status === 'archived') throw voiceError(VoiceErrorCodes.invalidRequest, `${path} is archived, not an active document`, { field: 'document_path' });
+      if (known) {
+        const selected = index.active_document_path === path ? index : { ...index, active_document_id: known.document_id, active_document_path: path };
+        return { index: selected, document: known, created: false };
+      }
+      const before = await readDocumentFile(root, path);
+      const content = before ?? '';
+      if (before === undefined) await writeDocumentFile(root, path, content);
+      return { ...saveDocument(index, { path, content, by, storage }, newStamp()), created: true };
+    });
+    if (out.created) await this.append(gid, by, { action: 'created', ...brief(out.document) });
+    return { document: out.document, created: out.created };
   }
 
   async library(gid: string) {

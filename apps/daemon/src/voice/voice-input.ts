@@ -112,6 +112,11 @@ export class VoiceInput {
     });
   }
 
+  /** The targeted notify for inputs already durable in the log (the registry read for their documents). */
+  async deliver(gid: string, items: InputRecord[]): Promise<{ emitted: boolean; error?: string }> {
+    return this.notify(gid, items, await new DocumentIndexStore(this.deps.layout.home, gid).read());
+  }
+
   /** The targeted notify with the input envelope; its failure leaves the input readable and is reported, not thrown. */
   private async notify(gid: string, items: InputRecord[], index: Awaited<ReturnType<DocumentIndexStore['read']>>): Promise<{ emitted: boolean; error?: string }> {
     const group = this.deps.groups.get(gid);
@@ -149,7 +154,7 @@ export class VoiceInput {
     return { group_id: gid, ...inputView(items, new Map(index.documents.map((d) => [d.document_path, d]))) };
   }
 
-  private record(gid: string, stateDoc: Record<string, unknown>): Record<string, unknown> {
+  record(gid: string, stateDoc: Record<string, unknown>): Record<string, unknown> {
     const group = this.deps.groups.get(gid);
     return assistantRecord(voiceSettingsOf(group), voiceWorkflowOf(stateDoc), {
       configured: group.actors.some((a) => a.id === VOICE_ACTOR_ID),
@@ -176,7 +181,7 @@ export class VoiceInput {
       const { event } = await this.deps.ledgers.append(gid, {
         kind: 'assistant.voice.request',
         by,
-        data: { assistant_id: VOICE_ASSISTANT_ID, action: 'feedback', request_id: args.request_id, status: args.status, ...(typeof ask.reply_text === 'string' ? { reply_text: ask.reply_text } : {}), ...(ask.document_path ? { document_path: ask.document_path } : {}) },
+        data: { assistant_id: VOICE_ASSISTANT_ID, action: 'feedback', request_id: args.request_id, status: args.status, ...(typeof ask.reply_text === 'string' ? { reply_text: ask.reply_text } : {}), ...(typeof ask.document_path === 'string' ? { document_path: ask.document_path } : {}) },
       });
       return { group_id: gid, assistant: this.record(gid, stateDoc), ask_request: ask, event };
     });

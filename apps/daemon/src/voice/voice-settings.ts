@@ -113,7 +113,7 @@ export async function updateVoiceSettings(deps: VoiceSettingsDeps, args: VoiceSe
     const { event } = await deps.ledgers.append(gid, {
       kind: 'assistant.settings.update',
       by,
-      data: { assistant_id: VOICE_ASSISTANT_ID, patch: args.patch, actor_started: actorStarted },
+      data: { assistant_id: VOICE_ASSISTANT_ID, patch: { ...args.patch }, actor_started: actorStarted },
     });
     const group = deps.groups.get(gid);
     const assistant = assistantRecord(voiceSettingsOf(group), voiceWorkflowOf(stateDoc), {

@@ -42,3 +42,11 @@ export {
 export { ACTOR_START_PROBLEM_KIND, ActorStartProblemData } from './actor-start-problem.js';
 export { kindDataSchemas, kindDataSchema, isKnownKind, type KnownKind, type KindData, type KindDataInput } from './registry.js';
 export { CapabilityChangedData } from './capability.js';
+export {
+  AssistantSettingsUpdateData,
+  AssistantStatusUpdateData,
+  AssistantVoiceDocumentData,
+  AssistantVoicePromptDraftData,
+  AssistantVoiceRequestData,
+  AssistantVoiceSessionData,
+} from './assistant.js';

@@ -23,6 +23,14 @@ import { PresentationClearData, PresentationPublishData } from './presentation.j
 import { DELIVERY_CONFIRMATION_KIND, DeliveryConfirmationData } from './delivery-confirmation.js';
 import { ACTOR_START_PROBLEM_KIND, ActorStartProblemData } from './actor-start-problem.js';
 import { CapabilityChangedData } from './capability.js';
+import {
+  AssistantSettingsUpdateData,
+  AssistantStatusUpdateData,
+  AssistantVoiceDocumentData,
+  AssistantVoicePromptDraftData,
+  AssistantVoiceRequestData,
+  AssistantVoiceSessionData,
+} from './assistant.js';
 
 /**
  * The one definition of each known event kind's `data`: validated at append time, and the source
@@ -61,6 +69,12 @@ export const kindDataSchemas = {
   [DELIVERY_CONFIRMATION_KIND]: DeliveryConfirmationData,
   [ACTOR_START_PROBLEM_KIND]: ActorStartProblemData,
   'capability.changed': CapabilityChangedData,
+  'assistant.status.update': AssistantStatusUpdateData,
+  'assistant.settings.update': AssistantSettingsUpdateData,
+  'assistant.voice.document': AssistantVoiceDocumentData,
+  'assistant.voice.session': AssistantVoiceSessionData,
+  'assistant.voice.request': AssistantVoiceRequestData,
+  'assistant.voice.prompt_draft': AssistantVoicePromptDraftData,
 } as const satisfies Record<string, z.ZodType<Record<string, unknown>>>;
 
 type KindSchemas = typeof kindDataSchemas;

@@ -358,3 +358,120 @@ export const assistant_voice_request = defineOp({
   }),
   result: z.object({ group_id: z.string(), assistant: Json, request: Json, notify_event: CCCSEventV1, event: CCCSEventV1 }),
 });
+
+const DeliveryFields = {
+  input_event: Json.optional(),
+  input_event_created: z.boolean(),
+  input_notify_emitted: z.boolean(),
+  input_notify_error: z.string().optional(),
+  actor_woken: z.boolean().optional(),
+  actor_wake_error: z.string().optional(),
+  actor_notify_delivered: z.boolean().optional(),
+  actor_notify_delivery_error: z.string().optional(),
+};
+
+/**
+ * assistant_voice_transcript_append: one stable transcript segment (browser / service ASR) into
+ * the session and document sidecars, the bounded session projection, and (compacted) the
+ * Voice Secretary input stream with its targeted notify. Idempotent on session_id + segment_id.
+ * Revision metadata (transcript_stage, supersedes_segment_ids, supersede_stage "live",
+ * source_model_id, revision_only) is accepted on stable final segments.
+ */
+export const assistant_voice_transcript_append = defineOp({
+  summary: 'Append a stable Voice Secretary transcript segment (and its semantic input).',
+  args: z.object({
+    group_id: GroupIdArg,
+    by: ByArg,
+    session_id: z.string().min(1),
+    segment_id: z.string().optional(),
+    text: z.string().optional(),
+    language: z.string().optional(),
+    document_path: z.string().optional(),
+    is_final: LooseBooleanArg.optional(),
+    flush: LooseBooleanArg.optional(),
+    trigger: z
+      .object({
+        trigger_kind: z.string().optional(),
+        mode: z.string().optional(),
+        capture_mode: z.string().optional(),
+        recognition_backend: z.string().optional(),
+        client_session_id: z.string().optional(),
+        input_device_label: z.string().optional(),
+        language: z.string().optional(),
+      })
+      .passthrough()
+      .optional(),
+    transcript_stage: z.enum(['live', 'final']).optional(),
+    supersedes_segment_ids: z.array(z.string()).max(1000).optional(),
+    supersede_stage: z.string().optional(),
+    source_model_id: z.string().optional(),
+    revision_only: LooseBooleanArg.optional(),
+  }),
+  result: z.object({
+    group_id: z.string(),
+    assistant: Json,
+    session_id: z.string(),
+    segment: Json.optional(),
+    segment_path: z.string().optional(),
+    document: Json.optional(),
+    document_updated: z.boolean(),
+    /** Whether this append also requested the idle review (recording stop / enough new input). */
+    idle_review_requested: z.boolean().optional(),
+    ...DeliveryFields,
+  }),
+});
+
+/** assistant_voice_input_append: a general Ask or a composer refinement request, persisted before one targeted notify. */
+export const assistant_voice_input_append = defineOp({
+  summary: 'Append a Voice Secretary Ask or composer refinement request to its input stream.',
+  args: z.object({
+    group_id: GroupIdArg,
+    by: ByArg,
+    kind: z.enum(['voice_instruction', 'prompt_refine']),
+    request_id: z.string().optional(),
+    input_append_id: z.string().optional(),
+    instruction: z.string().optional(),
+    text: z.string().optional(),
+    source_text: z.string().optional(),
+    voice_transcript: z.string().optional(),
+    composer_text: z.string().optional(),
+    operation: z.string().optional(),
+    composer_context: Json.optional(),
+    composer_snapshot_hash: z.string().optional(),
+  }),
+  result: z.object({
+    group_id: z.string(),
+    assistant: Json.optional(),
+    request_id: z.string(),
+    input_append_id: z.string().optional(),
+    prompt_request: Json.optional(),
+    ask_request: Json.optional(),
+    event: CCCSEventV1.optional(),
+    ...DeliveryFields,
+  }),
+});
+
+const PromptDraftResult = z.object({ group_id: z.string(), assistant: Json, prompt_draft: Json, event: CCCSEventV1 });
+
+/** assistant_voice_prompt_draft_submit: the secretary's draft for a refinement request (voice-secretary only). */
+export const assistant_voice_prompt_draft_submit = defineOp({
+  summary: 'Submit the Voice Secretary prompt draft for a refinement request (voice-secretary only).',
+  args: z.object({
+    group_id: GroupIdArg,
+    by: ByArg,
+    request_id: z.string().min(1),
+    draft_text: z.string().optional(),
+    no_op: LooseBooleanArg.optional(),
+    summary: z.string().optional(),
+    operation: z.string().optional(),
+    composer_snapshot_hash: z.string().optional(),
+  }),
+  result: PromptDraftResult,
+});
+
+/** assistant_voice_prompt_draft_ack: applied / dismissed / stale; the draft leaves the active projection. */
+export const assistant_voice_prompt_draft_ack = defineOp({
+  summary: 'Acknowledge a Voice Secretary prompt draft (applied, dismissed or stale).',
+  args: z.object({ group_id: GroupIdArg, by: ByArg, request_id: z.string().min(1), status: z.enum(['applied', 'dismissed', 'stale']) }),
+  result: PromptDraftResult,
+});

@@ -102,6 +102,10 @@ import {
   assistant_voice_request,
   assistant_voice_session_transcript_clear,
   assistant_voice_session_update,
+  assistant_voice_transcript_append,
+  assistant_voice_input_append,
+  assistant_voice_prompt_draft_submit,
+  assistant_voice_prompt_draft_ack,
 } from './assistants.js';
 import {
   term_attachment_status,
@@ -187,6 +191,10 @@ export const opCatalog = {
   assistant_voice_instruction_feedback,
   assistant_voice_ask_requests_clear,
   assistant_voice_request,
+  assistant_voice_transcript_append,
+  assistant_voice_input_append,
+  assistant_voice_prompt_draft_submit,
+  assistant_voice_prompt_draft_ack,
   // §8.4 Actors
   actor_list,
   actor_add,

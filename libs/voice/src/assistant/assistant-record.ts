@@ -44,6 +44,8 @@ export function voiceSettingsOf(groupDoc: Record<string, unknown>): VoiceSetting
 export interface AssistantWorkflow {
   readonly lifecycle?: string;
   readonly health?: Record<string, unknown>;
+  /** The active prompt_draft projection (the newest pending draft). */
+  readonly prompt_draft?: Record<string, unknown>;
 }
 
 /**
@@ -60,5 +62,6 @@ export function assistantRecord(settings: VoiceSettings, workflow: AssistantWork
     lifecycle,
     config: settings.config,
     health: { ...(workflow.health ?? {}), actor },
+    ...(workflow.prompt_draft ? { prompt_draft: workflow.prompt_draft } : {}),
   };
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { voiceError, VoiceErrorCodes } from '../errors.js';
 import { VOICE_ASSISTANT_ID, type AssistantWorkflow } from './assistant-record.js';
+import { activePromptDraft } from '../prompt/prompt-drafts.js';
 
 /** `groups/<group_id>/state/assistants.json`: durable workflow records of the built-in assistants. */
 export function assistantsFilePath(groupDir: string): string {
@@ -31,7 +32,9 @@ export async function readAssistantsFile(groupDir: string): Promise<Record<strin
 export function voiceWorkflowOf(doc: Record<string, unknown>): AssistantWorkflow {
   const rec = isRecord(doc.assistant) ? doc.assistant : isRecord(doc[VOICE_ASSISTANT_ID]) ? doc[VOICE_ASSISTANT_ID] : {};
   const r = rec as Record<string, unknown>;
+  const draft = activePromptDraft(doc);
   return {
+    ...(draft ? { prompt_draft: draft } : {}),
     ...(typeof r.lifecycle === 'string' ? { lifecycle: r.lifecycle } : {}),
     ...(isRecord(r.health) ? { health: r.health } : {}),
   };

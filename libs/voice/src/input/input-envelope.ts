@@ -32,7 +32,7 @@ export function inputView(items: readonly InputRecord[], documents: ReadonlyMap<
       ...(doc ? { filename: String(doc.filename ?? ''), title: String(doc.title ?? '') } : {}),
       item_count: list.length,
       kinds: uniq(list.map((i) => i.kind)),
-      intent_hints: uniq(list.map((i) => (i.kind === 'voice_instruction' ? 'user_instruction' : i.kind === 'asr_transcript' ? 'transcript' : undefined))),
+      intent_hints: uniq(list.map((i) => (i.kind === 'voice_instruction' ? 'user_instruction' : i.kind === 'asr_transcript' ? 'transcript' : i.kind === 'idle_review' ? 'idle_review' : i.kind === 'prompt_refine' ? 'prompt_refine' : undefined))),
       languages: uniq(list.map((i) => i.language)),
       sources: uniq(list.map((i) => (typeof i.trigger?.capture_mode === 'string' ? i.trigger.capture_mode : i.by))),
     });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { FileLock, writeFileAtomic } from '@cccc/durable-fs';
 import { voiceError, VoiceErrorCodes } from '../errors.js';
+import { idleReviewAfterInput, idleReviewOnStop, type IdleReviewReason, type IdleReviewState } from './idle-review.js';
 
 /** One semantic input (`input_events.jsonl` line). */
 export type InputRecord = {
@@ -18,12 +19,16 @@ export type InputRecord = {
   source_text?: string;
   language?: string;
   trigger?: Record<string, unknown>;
+  /** Transcript inputs: the session and the stable segments compacted into this input. */
+  session_id?: string;
+  segment_id?: string;
+  source_segment_ids?: string[];
   by: string;
   created_at: string;
 };
 
 /** `input_state.json`: the daemon-owned read cursor and which inputs' notifies were emitted. */
-export interface InputState {
+export interface InputState extends IdleReviewState {
   schema: 1;
   secretary_read_cursor: number;
   notified: Record<string, string>;
@@ -90,7 +95,7 @@ export class InputLog {
   private async state(): Promise<InputState> {
     try {
       const doc = JSON.parse(await readFile(this.statePath, 'utf8')) as Partial<InputState>;
-      return { schema: 1, secretary_read_cursor: Number(doc.secretary_read_cursor) || 0, notified: doc.notified ?? {} };
+      return { ...doc, schema: 1, secretary_read_cursor: Number(doc.secretary_read_cursor) || 0, notified: doc.notified ?? {} };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { schema: 1, secretary_read_cursor: 0, notified: {} };
       throw voiceError(VoiceErrorCodes.ioError, 'input_state.json is unreadable');
@@ -157,6 +162,53 @@ export class InputLog {
     return this.locked(async () => {
       const state = await this.state();
       return (await this.records()).some((r) => r.seq > state.secretary_read_cursor);
+    });
+  }
+
+  /** The first record (over the complete log) that `match` accepts. */
+  async find(match: (r: InputRecord) => boolean): Promise<{ record: InputRecord; notifyEventId?: string } | undefined> {
+    return this.locked(async () => {
+      const record = (await this.records()).find(match);
+      if (!record) return undefined;
+      return { record, notifyEventId: (await this.state()).notified[record.input_id] };
+    });
+  }
+
+  /**
+   * Under the state lock: append the input `make` builds unless `existing` finds one in the
+   * complete log (revision-only records reuse the session's ASR input).
+   */
+  async appendUnless(existing: (r: InputRecord) => boolean, make: () => Omit<InputRecord, 'seq' | 'input_id' | 'created_at'> | undefined): Promise<{ record: InputRecord; created: boolean; notifyEventId?: string } | undefined> {
+    const found = await this.find(existing);
+    if (found) return { ...found, created: false };
+    const input = make();
+    return input ? this.append(input) : undefined;
+  }
+
+  /** Count one transcript input toward the idle review; answers why a review is due now, if it is. */
+  async noteTranscriptInput(stop: boolean, now = Date.now()): Promise<IdleReviewReason | undefined> {
+    return this.locked(async () => {
+      const state = await this.state();
+      const out = idleReviewAfterInput(state, stop, now);
+      state.flush_count_since_idle_review = out.count;
+      await this.saveState(state);
+      return out.reason;
+    });
+  }
+
+  /** A stop flush with no new input: a review is due when inputs arrived since the last one. */
+  async stopReviewDue(): Promise<boolean> {
+    return this.locked(async () => idleReviewOnStop(await this.state(), (await this.records()).at(-1)?.seq ?? 0));
+  }
+
+  /** Remember an idle review was requested (the counter restarts, the cooldown runs from now). */
+  async markIdleReview(seq: number): Promise<void> {
+    await this.locked(async () => {
+      const state = await this.state();
+      state.flush_count_since_idle_review = 0;
+      state.last_idle_review_at = new Date().toISOString();
+      state.last_idle_review_input_seq = Math.max(state.last_idle_review_input_seq ?? 0, seq);
+      await this.saveState(state);
     });
   }
 }
