@@ -3,6 +3,7 @@ import { registerDaemonCommands } from './commands/daemon.js';
 import { registerActorCommands } from './commands/actors.js';
 import { registerContextCommands } from './commands/context.js';
 import { registerMemoryCommands } from './commands/memory.js';
+import { registerVoiceCommands } from './commands/voice.js';
 import { registerGroupCommands } from './commands/groups.js';
 import { registerInboxCommands } from './commands/inbox.js';
 import { registerMessageCommands } from './commands/messages.js';
@@ -43,6 +44,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerNotifyCommand(program, setExit);
   registerContextCommands(program, setExit);
   registerMemoryCommands(program, setExit);
+  registerVoiceCommands(program, setExit);
   registerMcpCommand(program, setExit);
   registerLifecycleCommands(program, setExit);
   registerTermCommand(program, setExit);
