@@ -8,6 +8,7 @@ import { fileSend, messageDeliver, messageReply, messageSend, notify, replyReque
 import { presentation } from './tools/presentation.js';
 import { automation } from './tools/automation.js';
 import { contextGet, help, inboxRead, messageHistory, terminal } from './tools/reading.js';
+import { voiceSecretaryComposer, voiceSecretaryDocument, voiceSecretaryRequest } from './tools/voice-secretary.js';
 
 /** Every cccc_* tool this server knows, in listing order. */
 export const ALL_TOOLS: readonly Tool[] = [
@@ -32,6 +33,9 @@ export const ALL_TOOLS: readonly Tool[] = [
   capabilitySearch,
   capabilityEnable,
   capabilityState,
+  voiceSecretaryDocument,
+  voiceSecretaryRequest,
+  voiceSecretaryComposer,
 ];
 
 export type Role = 'foreman' | 'peer';
@@ -46,8 +50,8 @@ export const ROLE_DEFAULT_PACKS: Readonly<Record<Role, readonly string[]>> = { f
  * The fallback catalog, used when the daemon cannot answer capability_state: base tools plus the
  * role's default packs. It grants nothing: the daemon still checks every op.
  */
-export function visibleTools(role: Role): Tool[] {
-  return ALL_TOOLS.filter((tool) => !tool.pack || ROLE_DEFAULT_PACKS[role].includes(tool.pack));
+export function visibleTools(role: Role, actorId?: string): Tool[] {
+  return ALL_TOOLS.filter((tool) => (!tool.pack || ROLE_DEFAULT_PACKS[role].includes(tool.pack)) && (!tool.onlyFor || tool.onlyFor === actorId));
 }
 
 export function findTool(name: string): Tool | undefined {

@@ -55,7 +55,7 @@ describe('tool exposure from capability_state', () => {
     const daemon = new ScriptedDaemon();
     const { client, changes } = await connect(daemon);
     const names = async () => (await client.listTools()).tools.map((t) => t.name);
-    expect(await names()).toEqual(BASE_TOOLS.map((t) => t.name));
+    expect(await names()).toEqual(BASE_TOOLS.filter((t) => !t.onlyFor).map((t) => t.name)); // the voice-secretary's tools only for it
     expect(daemon.requests.find((r) => r.op === 'capability_state')?.args).toEqual({ group_id: 'g_1', actor_id: 'peer1', by: 'peer1', view: 'mcp_catalog' });
     const refused = await client.callTool({ name: 'cccc_terminal', arguments: {} });
     expect(refused.structuredContent).toMatchObject({ error: { code: 'permission_denied', details: { capability_id: 'pack:diagnostics' } } });
@@ -63,7 +63,7 @@ describe('tool exposure from capability_state', () => {
     daemon.visible = [...daemon.visible, 'cccc_terminal'];
     daemon.dynamic = [{ name: 'cccc_ext_0123abcd_echo', description: 'Echo', inputSchema: { type: 'object', properties: { message: { type: 'string' } } }, capability_id: 'mcp:x', real_tool_name: 'echo' }];
     await until(() => changes() === 1);
-    expect(await names()).toEqual([...ALL_TOOLS.filter((t) => !t.pack || t.name === 'cccc_terminal').map((t) => t.name), 'cccc_ext_0123abcd_echo']);
+    expect(await names()).toEqual([...ALL_TOOLS.filter((t) => (!t.pack || t.name === 'cccc_terminal') && !t.onlyFor).map((t) => t.name), 'cccc_ext_0123abcd_echo']);
     const echoed = await client.callTool({ name: 'cccc_ext_0123abcd_echo', arguments: { message: 'hi' } });
     expect(echoed.content).toEqual([{ type: 'text', text: 'echoed' }]);
     expect(daemon.requests.find((r) => r.op === 'capability_tool_call')?.args).toEqual({ group_id: 'g_1', actor_id: 'peer1', by: 'peer1', tool_name: 'cccc_ext_0123abcd_echo', arguments: { message: 'hi' } });

@@ -54,7 +54,7 @@ async function currentExposure(options: McpServerOptions): Promise<Exposure> {
     const st = await callOp(daemon, 'capability_state', { group_id: identity.groupId, actor_id: identity.actorId, by: identity.actorId, view: 'mcp_catalog' });
     return { names: new Set(st.visible_tools), dynamic: st.dynamic_tools ?? [] };
   } catch {
-    return { names: new Set(visibleTools(await currentRole(options)).map((t) => t.name)), dynamic: [] };
+    return { names: new Set(visibleTools(await currentRole(options), identity.actorId).map((t) => t.name)), dynamic: [] };
   }
 }
 
@@ -83,7 +83,8 @@ export function createMcpServer(options: McpServerOptions): Server {
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const exposure = await currentExposure(options);
     listed = signature(exposure);
-    return { tools: [...ALL_TOOLS.filter((t) => exposure.names.has(t.name)).map(listing), ...exposure.dynamic.map(dynamicListing)] };
+    const mine = (t: (typeof ALL_TOOLS)[number]) => !t.onlyFor || t.onlyFor === options.identity.actorId;
+    return { tools: [...ALL_TOOLS.filter((t) => exposure.names.has(t.name) && mine(t)).map(listing), ...exposure.dynamic.map(dynamicListing)] };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -97,6 +98,9 @@ export function createMcpServer(options: McpServerOptions): Server {
         const args = request.params.arguments ?? {};
         const { result } = await callOp(daemon, 'capability_tool_call', { group_id: identity.groupId, actor_id: identity.actorId, by: identity.actorId, tool_name: name, arguments: args });
         return result as { content: Array<{ type: 'text'; text: string }> };
+      }
+      if (tool.onlyFor && tool.onlyFor !== identity.actorId) {
+        throw new ToolFailure('permission_denied', `${tool.name} is only available to the ${tool.onlyFor} actor`, { tool: tool.name, actor_id: identity.actorId });
       }
       const run = tool.prepare(request.params.arguments);
       if (tool.pack && !(await currentExposure(options)).names.has(tool.name)) {

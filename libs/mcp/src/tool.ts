@@ -24,6 +24,8 @@ export interface ToolDef<S extends z.ZodObject = z.ZodObject> {
   readonly annotations: ToolAnnotations;
   /** Only the foreman sees and may call it (when the daemon cannot say what the actor has enabled). */
   readonly foremanOnly?: boolean;
+  /** Only this actor (e.g. the hidden `voice-secretary`) sees and may call it. */
+  readonly onlyFor?: string;
   /**
    * The built-in capability pack that exposes this tool (spec §8.3); tools without one are base
    * tools every actor sees. The daemon's capability_state decides what an actor has enabled.
