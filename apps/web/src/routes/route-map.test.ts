@@ -85,6 +85,13 @@ const KNOWN = [
   'POST /groups/:group_id/capabilities/block',
   'POST /groups/:group_id/capabilities/import',
   'POST /groups/:group_id/capabilities/uninstall',
+  // Voice Secretary (issue 26)
+  'GET /groups/:group_id/assistants',
+  'PUT /groups/:group_id/assistants/:assistant_id/settings',
+  'GET /groups/:group_id/assistants/voice_secretary/documents',
+  'POST /groups/:group_id/assistants/voice_secretary/documents',
+  'POST /groups/:group_id/assistants/voice_secretary/transcript',
+  'POST /groups/:group_id/assistants/voice_secretary/input',
 ];
 
 describe('the route table', () => {

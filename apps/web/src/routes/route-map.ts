@@ -168,6 +168,14 @@ export const webRoutes = {
   access_tokens: { method: 'GET', path: '/access-tokens', input: 'none', admin: true },
   access_token_create: { method: 'POST', path: '/access-tokens', input: 'body', admin: true },
   access_token_revoke: { method: 'DELETE', path: '/access-tokens/:id', input: 'none', admin: true },
+
+  // §8.3 Voice Secretary (issue 26): settings, documents, transcript and input
+  assistant_state: { method: 'GET', path: '/groups/:group_id/assistants', op: 'assistant_state', input: 'query', query: ['assistant_id', 'view', 'session_id', 'document_path'] },
+  assistant_settings_update: { method: 'PUT', path: '/groups/:group_id/assistants/:assistant_id/settings', op: 'assistant_settings_update', input: 'patch' },
+  assistant_voice_document_list: { method: 'GET', path: '/groups/:group_id/assistants/voice_secretary/documents', op: 'assistant_voice_document_list', input: 'query', query: ['include_archived'] },
+  assistant_voice_document_save: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/documents', op: 'assistant_voice_document_save', input: 'body' },
+  assistant_voice_transcript_append: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/transcript', op: 'assistant_voice_transcript_append', input: 'body' },
+  assistant_voice_input_append: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/input', op: 'assistant_voice_input_append', input: 'body' },
 } as const satisfies Record<string, RouteSpec>;
 
 export type WebRoutes = typeof webRoutes;

@@ -46,6 +46,8 @@ export interface AssistantWorkflow {
   readonly health?: Record<string, unknown>;
   /** The active prompt_draft projection (the newest pending draft). */
   readonly prompt_draft?: Record<string, unknown>;
+  /** The visible (not cleared) Ask requests, most recently updated first (at most 30). */
+  readonly ask_requests?: ReadonlyArray<Record<string, unknown>>;
 }
 
 /**
@@ -63,5 +65,6 @@ export function assistantRecord(settings: VoiceSettings, workflow: AssistantWork
     config: settings.config,
     health: { ...(workflow.health ?? {}), actor },
     ...(workflow.prompt_draft ? { prompt_draft: workflow.prompt_draft } : {}),
+    ...(workflow.ask_requests ? { ask_requests: workflow.ask_requests } : {}),
   };
 }

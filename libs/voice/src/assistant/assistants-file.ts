@@ -33,8 +33,10 @@ export function voiceWorkflowOf(doc: Record<string, unknown>): AssistantWorkflow
   const rec = isRecord(doc.assistant) ? doc.assistant : isRecord(doc[VOICE_ASSISTANT_ID]) ? doc[VOICE_ASSISTANT_ID] : {};
   const r = rec as Record<string, unknown>;
   const draft = activePromptDraft(doc);
+  const asks = (Array.isArray(doc.ask_requests) ? doc.ask_requests : []).filter((a): a is Record<string, unknown> => isRecord(a) && !a.cleared_at);
   return {
     ...(draft ? { prompt_draft: draft } : {}),
+    ...(asks.length ? { ask_requests: [...asks].sort((a, b) => String(b.updated_at ?? '').localeCompare(String(a.updated_at ?? ''))).slice(0, 30) } : {}),
     ...(typeof r.lifecycle === 'string' ? { lifecycle: r.lifecycle } : {}),
     ...(isRecord(r.health) ? { health: r.health } : {}),
   };

@@ -28,6 +28,11 @@ export const HUB_KINDS: readonly string[] = [
   'presentation.publish',
   'presentation.clear',
   'group.automation_update',
+  'assistant.settings.update',
+  'assistant.status.update',
+  'assistant.voice.document',
+  'assistant.voice.request',
+  'assistant.voice.prompt_draft',
 ];
 
 /** Events remembered per group so a late subscriber resumes from its cursor without a reconnect. */
