@@ -22,6 +22,12 @@ export interface RuntimeSpec {
   readonly mcpSetupPrompt: boolean;
   /** Supports the headless runner as well as pty. */
   readonly headless: boolean;
+  /**
+   * The start-up prompt goes with the first task, as one submission (spec §8.4: an agent TUI
+   * never gets a standalone start-up turn); false only for custom programs, which keep the
+   * separate preamble submission.
+   */
+  readonly preambleWithFirstTask: boolean;
 }
 
 const pty = (id: string, command: string[], extra: Partial<RuntimeSpec> = {}): RuntimeSpec => ({
@@ -31,6 +37,7 @@ const pty = (id: string, command: string[], extra: Partial<RuntimeSpec> = {}): R
   submit: 'enter',
   mcpSetupPrompt: false,
   headless: false,
+  preambleWithFirstTask: true,
   ...extra,
 });
 
@@ -58,9 +65,9 @@ export const RUNTIME_CATALOG: readonly RuntimeSpec[] = [
   pty('amp', ['amp']),
   pty('auggie', ['auggie']),
   pty('kilo', ['kilo'], { mcpSetupPrompt: true }),
-  { id: 'deepseek', command: ['dsh-acp-demo'], transport: 'headless_only', submit: 'none', mcpSetupPrompt: false, headless: true },
-  { id: 'web_model', command: [], transport: 'none', submit: 'none', mcpSetupPrompt: false, headless: true },
-  { id: 'custom', command: [], transport: 'pty', submit: 'enter', mcpSetupPrompt: false, headless: false },
+  { id: 'deepseek', command: ['dsh-acp-demo'], transport: 'headless_only', submit: 'none', mcpSetupPrompt: false, headless: true, preambleWithFirstTask: true },
+  { id: 'web_model', command: [], transport: 'none', submit: 'none', mcpSetupPrompt: false, headless: true, preambleWithFirstTask: true },
+  { id: 'custom', command: [], transport: 'pty', submit: 'enter', mcpSetupPrompt: false, headless: false, preambleWithFirstTask: false },
 ];
 
 const byId = new Map(RUNTIME_CATALOG.map((r) => [r.id, r]));
