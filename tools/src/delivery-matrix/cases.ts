@@ -133,8 +133,9 @@ export const MATRIX_CASES: readonly MatrixCase[] = [
         // with it, unless CCCC_PREAMBLE_SEPARATE=1), the first prompt hook, the confirmation.
         const firstTurn = ledger.find((e) => e.kind === 'actor.activity' && JSON.stringify(e.data).includes('claude_hook_UserPromptSubmit'));
         const claim = ledger.find((e) => isEventOfKind(e, 'runtime.delivery') && e.data.source_event_id === eventId);
+        const accepted = ledger.find((e) => isEventOfKind(e, 'runtime.delivery') && e.data.source_event_id === eventId && e.data.state === 'accepted');
         const at = (e: { ts: string } | undefined) => (e ? Date.parse(e.ts) - readyAt! : '-');
-        const timeline = `SessionStart→ claim ${at(claim)}, first prompt hook ${at(firstTurn)}, confirmed ${at(conf)} ms`;
+        const timeline = `SessionStart→ claim ${at(claim)}, submitted ${at(accepted)}, first prompt hook ${at(firstTurn)}, confirmed ${at(conf)} ms`;
         return [{ ...sample, readyMs: conf ? Date.parse(conf.ts) - readyAt : null, trace: `${sample.trace} | ${timeline}` }];
       } finally {
         clearInterval(watch);

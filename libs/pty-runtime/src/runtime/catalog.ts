@@ -47,9 +47,17 @@ const pty = (id: string, command: string[], extra: Partial<RuntimeSpec> = {}): R
  */
 const TUI_PASTE_SETTLE: PasteSettle = { quietMs: 150 };
 
+/**
+ * Claude Code must show the paste itself first: its `[Pasted text #N …]` placeholder, or the
+ * text where it was read as typed input. A claude still starting up redraws on its own, and an
+ * Enter that followed quiet after such a redraw was seen dropped with the paste left in the
+ * input box (delivery matrix, fresh launch, 2 of 11 runs); the echo can take seconds to come then.
+ */
+const CLAUDE_PASTE_SETTLE: PasteSettle = { quietMs: 150, echo: { placeholders: ['[Pasted text #'], waitMs: 8_000 } };
+
 /** Every runtime of REFERENCE_NOTES §4, in its table order. */
 export const RUNTIME_CATALOG: readonly RuntimeSpec[] = [
-  pty('claude', ['claude', '--dangerously-skip-permissions'], { headless: true, pasteSettle: TUI_PASTE_SETTLE }),
+  pty('claude', ['claude', '--dangerously-skip-permissions'], { headless: true, pasteSettle: CLAUDE_PASTE_SETTLE }),
   pty('codex', ['codex', '-c', 'shell_environment_policy.inherit=all', '--dangerously-bypass-approvals-and-sandbox', '--search'], { headless: true, pasteSettle: TUI_PASTE_SETTLE }),
   pty('cline', ['cline', '--tui', '--auto-approve', 'true']),
   pty('copilot', ['copilot', '--allow-all'], { submitRepeat: { count: 2, gapMs: 200 } }),
