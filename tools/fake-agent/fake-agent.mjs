@@ -2,6 +2,7 @@
 // A scripted TUI agent that stands in for real agent CLIs (claude, codex, ...) in tests, demos and
 // benchmarks. It behaves like one towards a PTY: alternate screen, bracketed paste, raw-mode
 // input, a prompt, and a reply per submitted input. Plain Node, no build step, no dependencies.
+import { appendFileSync } from 'node:fs';
 import process from 'node:process';
 import { applyOverrides, codexHooks } from './codex-config.mjs';
 import { SessionHooks, claudeHooks } from './hooks.mjs';
@@ -61,6 +62,8 @@ function parseOptions(personality, argv, env) {
     startDelayMs: Number(env.FAKE_AGENT_START_DELAY_MS ?? 0),
     idlePromptMs: Number(env.FAKE_AGENT_IDLE_PROMPT_MS ?? 0),
     askPermission: Boolean(env.FAKE_AGENT_ASK_PERMISSION),
+    // Each submitted input as one JSON line (tests read what was typed, whatever the screen kept).
+    inputLog: env.FAKE_AGENT_INPUT_LOG ?? '',
     settings: [],
     overrides: [],
     subcommand: [],
@@ -266,6 +269,7 @@ function submit(text) {
       await new Promise((r) => setTimeout(r, opts.thinkingMs));
     }
     hooks.newTurn();
+    if (opts.inputLog) appendFileSync(opts.inputLog, JSON.stringify({ text }) + '\n');
     await hooks.fire('UserPromptSubmit', { prompt: text });
     const d = directives(text);
     let allowed = true;

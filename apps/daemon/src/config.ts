@@ -24,8 +24,14 @@ export interface RuntimeTuning {
   readonly submitEvidence: boolean;
   /** SIGTERM → SIGKILL grace when stopping an actor's process group. */
   readonly stopGraceMs: number;
-  /** Gap after the preamble before the first delivery of a session. */
+  /** Gap after the preamble before the first delivery of a session (separate preambles only). */
   readonly preambleGapMs: number;
+  /**
+   * The start-up prompt goes with the first task as one submission for agent runtimes (spec
+   * §8.4; issue 19: the first delivery then costs one turn, not two). CCCC_PREAMBLE_SEPARATE=1
+   * sends it on its own first, as the reference's notes describe (the bench's baseline).
+   */
+  readonly preambleWithFirstTask: boolean;
   /** Window after an accepted PTY delivery to a hooked runtime for its UserPromptSubmit (issue 7: 15 s). */
   readonly deliveryConfirmMs: number;
   /**
@@ -84,6 +90,7 @@ function runtimeTuning(env: NodeJS.ProcessEnv): RuntimeTuning {
     submitEvidence: !/^(0|false|no|off)$/i.test(env.CCCC_SUBMIT_EVIDENCE?.trim() ?? ''),
     stopGraceMs: nonNegativeInt(env, 'CCCC_STOP_GRACE_MS', 3000),
     preambleGapMs: nonNegativeInt(env, 'CCCC_PREAMBLE_GAP_MS', 1000),
+    preambleWithFirstTask: !/^(1|true|yes|on)$/i.test(env.CCCC_PREAMBLE_SEPARATE?.trim() ?? ''),
     deliveryConfirmMs: positiveInt(env, 'CCCC_DELIVERY_CONFIRM_MS', 15_000),
     stopDrainMs: nonNegativeInt(env, 'CCCC_STOP_DRAIN_MS', 5000),
     workingStateTickMs: positiveInt(env, 'CCCC_WORKING_STATE_TICK_MS', 1000),

@@ -65,6 +65,7 @@ export { AttachmentRegistry, type AttachMode, type AttachRequest, type Attachmen
 export { validateTermSize, validateSnapshotHint, DEFAULT_COLS, DEFAULT_ROWS, type SizeCheck } from './terminal/size.js';
 export { buildPastePayload, stripTrailingNewlines, submitKey, PASTE_START, PASTE_END } from './terminal/submit-payload.js';
 export { watchPasteSettle, type PasteSettle, type PasteSettleWatch, type SubmitWait } from './terminal/paste-settle.js';
+export { PasteEchoScanner, pastedHead, visibleText, type PasteEcho } from './terminal/paste-echo.js';
 export { SequenceScanner } from './terminal/sequence-scanner.js';
 export type { SubmitMode, SubmitOutcome } from './terminal/types.js';
 

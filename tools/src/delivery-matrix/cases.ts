@@ -59,9 +59,9 @@ async function measure(team: ClaudeTeam, eventId: string, mark: string): Promise
 }
 
 /**
- * A team whose session has had its preamble and a first message, both turns over: a case's
- * script then meets the case's own deliveries, never the preamble's turn (which would take a
- * scripted Bash call and wait on a permission prompt before the case sent anything).
+ * A team whose session has had its first message (with the start-up prompt, one turn), that turn
+ * over: a case's script then meets the case's own deliveries, never the start-up turn (which
+ * would take a scripted Bash call and wait on a permission prompt before the case sent anything).
  */
 async function readyTeam(options: Partial<ClaudeTeamOptions> = {}): Promise<ClaudeTeam> {
   const team = await startClaudeTeam({ confirmWindowMs: CONFIRM_WINDOW_MS, ...options });
@@ -129,11 +129,13 @@ export const MATRIX_CASES: readonly MatrixCase[] = [
         const ledger = team.ledger();
         const conf = ledger.find((e) => isEventOfKind(e, DELIVERY_CONFIRMATION_KIND) && e.data.source_event_id === eventId && e.data.state === 'confirmed');
         if (readyAt === undefined) return [sample];
-        // Where the time after SessionStart went: the preamble's prompt (the first turn), the delivery's claim, its confirmation.
+        // Where the time after SessionStart went: the delivery's claim (the start-up prompt goes
+        // with it, unless CCCC_PREAMBLE_SEPARATE=1), the first prompt hook, the confirmation.
         const firstTurn = ledger.find((e) => e.kind === 'actor.activity' && JSON.stringify(e.data).includes('claude_hook_UserPromptSubmit'));
         const claim = ledger.find((e) => isEventOfKind(e, 'runtime.delivery') && e.data.source_event_id === eventId);
+        const accepted = ledger.find((e) => isEventOfKind(e, 'runtime.delivery') && e.data.source_event_id === eventId && e.data.state === 'accepted');
         const at = (e: { ts: string } | undefined) => (e ? Date.parse(e.ts) - readyAt! : '-');
-        const timeline = `SessionStart→ preamble prompt ${at(firstTurn)}, claim ${at(claim)}, confirmed ${at(conf)} ms`;
+        const timeline = `SessionStart→ claim ${at(claim)}, submitted ${at(accepted)}, first prompt hook ${at(firstTurn)}, confirmed ${at(conf)} ms`;
         return [{ ...sample, readyMs: conf ? Date.parse(conf.ts) - readyAt : null, trace: `${sample.trace} | ${timeline}` }];
       } finally {
         clearInterval(watch);

@@ -26,12 +26,12 @@ interface Waiting {
 }
 
 /**
- * Daemon, group and a default-permission claude actor; a first message (with the preamble),
- * whose turns are let end so the model's next step is the Bash turn's, then a message whose
+ * Daemon, group and a default-permission claude actor; a first message (carrying the start-up
+ * prompt, one turn), whose turn is let end so the model's next step is the Bash turn's, then a message whose
  * turn calls Bash: resolves once the actor waits on that permission prompt.
  */
 async function actorOnPermissionPrompt(clis: RealClis, afterApproval: ModelStep[]): Promise<Waiting> {
-  const model = teardown.model(await startFakeModel({ steps: [reply('Preamble read'), reply('First read')] }));
+  const model = teardown.model(await startFakeModel({ steps: [reply('First read')] }));
   const group = await startDaemonGroup(teardown, { title: 'real claude permission', env: { CCCC_DELIVERY_CONFIRM_MS: String(CONFIRM_WINDOW_MS) } });
   const { client, groupId: group_id } = group;
   const agentHome = tempDir(teardown, 'real-claude-perm-home-');

@@ -15,7 +15,7 @@ const CONFIRM_WINDOW_MS = 8_000;
 
 describeWithRealClis('real claude: a delivery typed while the previous turn\'s Stop hooks run', (clis) => {
   it('is queued by claude with a repeated prompt_id, and still confirmed; the delivery right after it is confirmed by its own prompt hook', async () => {
-    const model = teardown.model(await startFakeModel({ steps: [reply('Preamble read'), reply('First read'), reply('Queued read'), reply('Next read')] }));
+    const model = teardown.model(await startFakeModel({ steps: [reply('First read'), reply('Queued read'), reply('Next read')] }));
     const group = await startDaemonGroup(teardown, { title: 'real claude queued', env: { CCCC_DELIVERY_CONFIRM_MS: String(CONFIRM_WINDOW_MS) } });
     // Each Stop hook runs 4 s after it fires: a delivery made on Stop lands while they run.
     const { probe, hookDir } = await addClaudeActor(teardown, clis, group, model, { stopHoldSeconds: 4 });
@@ -41,8 +41,8 @@ describeWithRealClis('real claude: a delivery typed while the previous turn\'s S
     for (const text of ['first message 5d1a', 'queued message 7c3e', 'next message 2f9b']) expect(model.countOccurrences(text)).toBe(1);
 
     // The case under test did happen: the queued message's prompt hook repeated the id of the
-    // turn whose Stop hooks were running (the first message may itself have been queued behind
-    // the preamble's Stop hooks and so repeat the preamble's id).
+    // turn whose Stop hooks were running (the first message carried the start-up prompt, in one
+    // submission).
     const payloads = readHookPayloads(hookDir);
     const trail = JSON.stringify(payloads.map((p) => [p.hook_event_name, p.prompt_id, String(p.prompt ?? p.last_assistant_message ?? '').slice(0, 24)]));
     const queuedAt = payloads.findIndex((p) => p.hook_event_name === 'UserPromptSubmit' && String(p.prompt).includes('queued message 7c3e'));

@@ -26,7 +26,7 @@ interface Waiting {
 
 /** Daemon, group and an asking codex actor; a first message let settle, then a message whose turn asks to run a command. */
 async function actorOnApprovalPrompt(clis: RealClis, afterPrompt: ModelStep[]): Promise<Waiting> {
-  const model = teardown.model(await startFakeModel({ steps: [reply('Preamble read'), reply('First read')] }));
+  const model = teardown.model(await startFakeModel({ steps: [reply('First read')] }));
   const group = await startDaemonGroup(teardown, { title: 'real codex approval', env: { CCCC_DELIVERY_CONFIRM_MS: String(CONFIRM_WINDOW_MS) } });
   const { client, groupId: group_id } = group;
   const env = codexEnv(tempDir(teardown, 'real-codex-perm-home-'), clis.withPath().PATH!);
@@ -41,14 +41,13 @@ async function actorOnApprovalPrompt(clis: RealClis, afterPrompt: ModelStep[]): 
   await client.call('group_start', { group_id });
   const probe = actorProbe(group, 'peer1', () => `model: ${model.requests.filter((r) => r.main).length} main requests`);
 
-  // As in daemon-codex.test.ts: the first message (typed right after the preamble's turn) only
+  // As in daemon-codex.test.ts: the first message (with the start-up prompt, one submission)
   // has to arrive; its confirmation is let settle before the turn under test.
   const { event: first } = await client.call('send', { group_id, text: 'first message 7c21', to: ['peer1'], message_mode: 'send' });
   await until(async () => (await probe.status(first.id))?.delivery_confirmation, "the first message's confirmation to settle", 60_000, probe.diagnose);
   await until(async () => (await probe.actor())?.effective_working_state === 'idle', 'idle before the command turn', 30_000, probe.diagnose);
 
-  // The turn under test takes the next step, however the start-up turns went (under load codex
-  // has taken the preamble and the first message as one input).
+  // The turn under test takes the next step, however the first turn went.
   model.setScript([ESCALATED_TOUCH, ...afterPrompt]);
   const ask = 'please create the gate marker 0f3b';
   const { event: asked } = await client.call('send', { group_id, text: ask, to: ['peer1'], message_mode: 'send' });

@@ -15,8 +15,8 @@ const teardown = realCliTeardown();
 describeWithRealClis('real codex as a daemon actor', (clis) => {
   it('hooked launch; a send reaches the model exactly once, UserPromptSubmit confirms it, working state follows the turn', async () => {
     const agentHome = tempDir(teardown, 'real-codex-home-');
-    // The daemon's start-up prompt and a first message; the delivery's step is set below.
-    const model = teardown.model(await startFakeModel({ steps: [reply('Preamble read'), reply('First read')] }));
+    // The daemon's start-up prompt with a first message (one submission); the delivery's step is set below.
+    const model = teardown.model(await startFakeModel({ steps: [reply('First read')] }));
     const group = await startDaemonGroup(teardown, { title: 'real codex', env: { CCCC_DELIVERY_CONFIRM_MS: '8000' } });
     const { client, groupId: group_id, home: cccHome } = group;
     const env = codexEnv(agentHome, clis.withPath().PATH!);
@@ -42,10 +42,9 @@ describeWithRealClis('real codex as a daemon actor', (clis) => {
     expect(argv).toEqual(expect.arrayContaining(['--dangerously-bypass-approvals-and-sandbox']));
     expect(argv.some((arg) => arg.startsWith('hooks.UserPromptSubmit='))).toBe(true);
 
-    // As with claude (daemon-claude.test.ts), the first message is typed right after the
-    // preamble's turn ends; codex's UserPromptSubmit for it was seen rejected as stale_turn under
-    // load (a repeated turn_id) and then left unconfirmed. That is left to the fence's fix: the
-    // first message only has to arrive once, and its confirmation is let settle.
+    // As with claude (daemon-claude.test.ts), the start-up prompt goes with the first message as
+    // one submission (spec §8.4), so the first message is no longer typed into the end of a
+    // start-up turn (where codex's UserPromptSubmit was seen rejected as stale_turn under load).
     const first = 'first message 2d90';
     const { event: firstEvent } = await client.call('send', { group_id, text: first, to: ['peer1'], message_mode: 'send' });
     await until(
@@ -56,8 +55,8 @@ describeWithRealClis('real codex as a daemon actor', (clis) => {
     );
     await until(async () => (await actor())?.effective_working_state === 'idle', 'idle before the send', 30_000, diagnose);
     expect(model.countOccurrences(first)).toBe(1);
-    // The delivery is answered after a pause, whatever the start-up turns were: under load codex
-    // has been seen taking the preamble and the first message as one input (one turn, not two).
+    expect(await probe.status(firstEvent.id)).toMatchObject({ delivery_confirmation: 'confirmed' });
+    // The delivery is answered after a pause, whatever the first turn's requests were.
     const startupRequests = model.requests.filter((r) => r.main).length;
     model.setScript([thinkThenReply(4_000, 'Got it from codex')]);
 

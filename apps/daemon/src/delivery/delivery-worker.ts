@@ -30,8 +30,9 @@ export interface DeliveryWorkerHooks {
 }
 
 /**
- * One batch step of an actor's FIFO: gates, readiness, preamble once per session, then
- * `claimed` for every item right before the PTY write, one submit, and one outcome per item.
+ * One batch step of an actor's FIFO: gates, readiness, the start-up prompt once per session
+ * (with the first batch for agent runtimes, before it for custom programs), then `claimed` for
+ * every item right before the PTY write, one submit, and one outcome per item.
  */
 export class DeliveryWorker {
   readonly preambles: PreambleLedger;
@@ -77,7 +78,9 @@ export class DeliveryWorker {
     if (this.stopping.aborted) return 'held';
     if (this.holdReason(groupId, actorId) || terminal.session !== session) return 'continue';
     if (await this.heldOnUser(groupId, actorId, queue)) return 'held';
-    await this.sendPreamble(groupId, actorId, session);
+    const startup = this.startupWithTask(groupId, actorId, session);
+    if (startup) await this.awaitPasteMode(session);
+    else await this.sendPreamble(groupId, actorId, session);
     if (this.stopping.aborted) return 'held';
     if (this.holdReason(groupId, actorId) || terminal.session !== session) return 'continue';
     if (await this.heldOnUser(groupId, actorId, queue)) return 'held';
@@ -99,7 +102,8 @@ export class DeliveryWorker {
     let expectation: Expectation | undefined;
     let outcome: SubmitOutcome;
     try {
-      const text = renderDeliveryBatch(batch.map(toDeliveryItem), { mailPending: store.inboxCount({ actorId }) });
+      const rendered = renderDeliveryBatch(batch.map(toDeliveryItem), { mailPending: store.inboxCount({ actorId }) });
+      const text = startup ? withStartupPrompt(preambleText(this.deps.layout, this.deps.groups.get(groupId), actorId), rendered) : rendered;
       expectation = sessionIdentity(session) ? this.deps.confirmations.begin(groupId, actorId, session, 'delivery', text) : undefined;
       outcome = await terminal.submit(text, {
         submit: actor?.submit ?? runtime.submit,
@@ -110,6 +114,8 @@ export class DeliveryWorker {
     } catch (error) {
       outcome = { outcome: 'ambiguous', reason: String((error as Error).message ?? error), bytesWritten: Number.NaN };
     }
+    // The start-up prompt stays pending until a submission carrying it is accepted (spec §8.4).
+    if (startup && outcome.outcome === 'accepted') this.preambles.markSent(groupId, actorId, session);
     const accepted: ConfirmedItem[] = [];
     for (const item of batch) {
       const deliveryId = await this.settle(groupId, actorId, item, outcome);
@@ -160,11 +166,26 @@ export class DeliveryWorker {
     if (since < READY_SETTLE_MS) await pause(READY_SETTLE_MS - since, this.stopping);
   }
 
+  /**
+   * Whether this step's batch carries the session's start-up prompt: an agent runtime's session
+   * that has not had it yet (custom programs get it as a submission of its own, sendPreamble).
+   */
+  private startupWithTask(groupId: string, actorId: string, session: TerminalSession): boolean {
+    if (!this.tuning.preambleWithFirstTask || this.preambles.sentTo(groupId, actorId, session)) return false;
+    const actor = this.deps.groups.get(groupId).actors.find((a) => a.id === actorId);
+    return getRuntime(actor?.runtime ?? 'custom').preambleWithFirstTask;
+  }
+
+  /** A session's first paste waits (bounded) for the TUI to turn bracketed paste on. */
+  private async awaitPasteMode(session: TerminalSession): Promise<void> {
+    if (!session.bracketedPaste) await waitForEvent(session.onBracketedPasteChange, (on) => on, PASTE_WAIT_MS, this.stopping);
+  }
+
   private async sendPreamble(groupId: string, actorId: string, session: TerminalSession): Promise<void> {
     if (this.preambles.sentTo(groupId, actorId, session)) return;
     const terminal = this.deps.runtimes.get(groupId, actorId);
     if (!terminal) return;
-    if (!session.bracketedPaste) await waitForEvent(session.onBracketedPasteChange, (on) => on, PASTE_WAIT_MS, this.stopping);
+    await this.awaitPasteMode(session);
     if (this.stopping.aborted) return;
     const group = this.deps.groups.get(groupId);
     const actor = group.actors.find((a) => a.id === actorId);
@@ -191,6 +212,11 @@ export class DeliveryWorker {
     if (expectation && this.tuning.submitEvidence) await waitUntil(this.deps.confirmations.settled(groupId, actorId, session, this.tuning.preambleGapMs), this.tuning.preambleGapMs, this.stopping);
     else await pause(this.tuning.preambleGapMs, this.stopping);
   }
+}
+
+/** The start-up prompt, then the first task, as the one text of a submission. */
+export function withStartupPrompt(startupPrompt: string, task: string): string {
+  return `${startupPrompt.trimEnd()}\n\n${task}`;
 }
 
 function toDeliveryItem(item: WorkItem): DeliveryItem {

@@ -22,6 +22,12 @@ export interface RuntimeSpec {
   readonly mcpSetupPrompt: boolean;
   /** Supports the headless runner as well as pty. */
   readonly headless: boolean;
+  /**
+   * The start-up prompt goes with the first task, as one submission (spec §8.4: an agent TUI
+   * never gets a standalone start-up turn); false only for custom programs, which keep the
+   * separate preamble submission.
+   */
+  readonly preambleWithFirstTask: boolean;
 }
 
 const pty = (id: string, command: string[], extra: Partial<RuntimeSpec> = {}): RuntimeSpec => ({
@@ -31,6 +37,7 @@ const pty = (id: string, command: string[], extra: Partial<RuntimeSpec> = {}): R
   submit: 'enter',
   mcpSetupPrompt: false,
   headless: false,
+  preambleWithFirstTask: true,
   ...extra,
 });
 
@@ -40,9 +47,17 @@ const pty = (id: string, command: string[], extra: Partial<RuntimeSpec> = {}): R
  */
 const TUI_PASTE_SETTLE: PasteSettle = { quietMs: 150 };
 
+/**
+ * Claude Code must show the paste itself first: its `[Pasted text #N …]` placeholder, or the
+ * text where it was read as typed input. A claude still starting up redraws on its own, and an
+ * Enter that followed quiet after such a redraw was seen dropped with the paste left in the
+ * input box (delivery matrix, fresh launch, 2 of 11 runs); the echo can take seconds to come then.
+ */
+const CLAUDE_PASTE_SETTLE: PasteSettle = { quietMs: 150, echo: { placeholders: ['[Pasted text #'], waitMs: 8_000 } };
+
 /** Every runtime of REFERENCE_NOTES §4, in its table order. */
 export const RUNTIME_CATALOG: readonly RuntimeSpec[] = [
-  pty('claude', ['claude', '--dangerously-skip-permissions'], { headless: true, pasteSettle: TUI_PASTE_SETTLE }),
+  pty('claude', ['claude', '--dangerously-skip-permissions'], { headless: true, pasteSettle: CLAUDE_PASTE_SETTLE }),
   pty('codex', ['codex', '-c', 'shell_environment_policy.inherit=all', '--dangerously-bypass-approvals-and-sandbox', '--search'], { headless: true, pasteSettle: TUI_PASTE_SETTLE }),
   pty('cline', ['cline', '--tui', '--auto-approve', 'true']),
   pty('copilot', ['copilot', '--allow-all'], { submitRepeat: { count: 2, gapMs: 200 } }),
@@ -58,9 +73,9 @@ export const RUNTIME_CATALOG: readonly RuntimeSpec[] = [
   pty('amp', ['amp']),
   pty('auggie', ['auggie']),
   pty('kilo', ['kilo'], { mcpSetupPrompt: true }),
-  { id: 'deepseek', command: ['dsh-acp-demo'], transport: 'headless_only', submit: 'none', mcpSetupPrompt: false, headless: true },
-  { id: 'web_model', command: [], transport: 'none', submit: 'none', mcpSetupPrompt: false, headless: true },
-  { id: 'custom', command: [], transport: 'pty', submit: 'enter', mcpSetupPrompt: false, headless: false },
+  { id: 'deepseek', command: ['dsh-acp-demo'], transport: 'headless_only', submit: 'none', mcpSetupPrompt: false, headless: true, preambleWithFirstTask: true },
+  { id: 'web_model', command: [], transport: 'none', submit: 'none', mcpSetupPrompt: false, headless: true, preambleWithFirstTask: true },
+  { id: 'custom', command: [], transport: 'pty', submit: 'enter', mcpSetupPrompt: false, headless: false, preambleWithFirstTask: false },
 ];
 
 const byId = new Map(RUNTIME_CATALOG.map((r) => [r.id, r]));

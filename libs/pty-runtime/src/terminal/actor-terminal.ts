@@ -172,7 +172,7 @@ async function runSubmit(tx: InputTransaction, text: string, options: SubmitOpti
     tx.bytesWritten === 0 && bytes === 0 ? { outcome: 'failed', reason } : { outcome: 'ambiguous', reason, bytesWritten: tx.bytesWritten };
   const maxDelay = options.submitDelayMs ?? DEFAULT_SUBMIT_DELAY_MS;
   // Watched from before the write: the TUI's answer may come before the write call returns.
-  using watch = payload !== '' && keys.length > 0 && options.pasteSettle ? watchPasteSettle(tx.session.onOutput, options.pasteSettle, maxDelay) : undefined;
+  using watch = payload !== '' && keys.length > 0 && options.pasteSettle ? watchPasteSettle(tx.session.onOutput, options.pasteSettle, maxDelay, text) : undefined;
   if (payload !== '') {
     const r = await tx.write(payload);
     if (!r.ok) return fail(r.reason, r.bytesWritten);

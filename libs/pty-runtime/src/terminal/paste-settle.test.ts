@@ -60,6 +60,70 @@ describe('watchPasteSettle (evidence that a paste was taken in)', () => {
     expect(how).toBe('max_delay');
   });
 
+  describe('with an echo rule (claude): only the paste\'s own echo counts as the answer', () => {
+    const echo = { placeholders: ['[Pasted text #'], waitMs: 5_000 };
+    const watchEcho = (pasted: string) => {
+      const w = watchPasteSettle(output.event, { quietMs: 150, echo }, 1500, pasted);
+      void w.settled.then((h) => (how = h));
+      return w;
+    };
+
+    it('a start-up redraw then quiet is not evidence; the placeholder then quiet is', async () => {
+      watchEcho('[cccc] user → peer1 [event_id=e1]: hi\n\nfooter');
+      output.fire('\x1b[2J Claude Code v2 ◐ medium · /effort');
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(how).toBeUndefined();
+      // Words positioned by cursor moves, as claude draws them.
+      output.fire('❯\u00a0[Pasted\x1b[1Ctext\x1b[1C#1\x1b[1C+2\x1b[1Clines]');
+      await vi.advanceTimersByTimeAsync(149);
+      expect(how).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(how).toBe('output_settled');
+    });
+
+    it('the pasted text itself, wrapped and in pieces, is the echo too (input read as typed)', async () => {
+      watchEcho("[CCCC] You are peer1 (foreman) in group 'delivery matrix'\ngroup_id: g_1");
+      output.fire("❯ [CCCC] You are peer1 (fore");
+      await vi.advanceTimersByTimeAsync(200);
+      expect(how).toBeUndefined();
+      output.fire("man) in group\r\n  'delivery matrix'");
+      await vi.advanceTimersByTimeAsync(150);
+      expect(how).toBe('output_settled');
+    });
+
+    it('no echo: Enter goes at the echo wait, not at the shorter configured delay', async () => {
+      watchEcho('hello there');
+      output.fire('unrelated redraw');
+      await vi.advanceTimersByTimeAsync(4_999);
+      expect(how).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(how).toBe('max_delay');
+    });
+
+    it('after the echo, output that never pauses ends at the configured delay counted from the echo', async () => {
+      watchEcho('hello there');
+      await vi.advanceTimersByTimeAsync(3_000);
+      output.fire('hello there');
+      for (let t = 0; t < 1400; t += 100) {
+        output.fire('spinner');
+        await vi.advanceTimersByTimeAsync(100);
+      }
+      expect(how).toBeUndefined();
+      output.fire('spinner');
+      await vi.advanceTimersByTimeAsync(100);
+      expect(how).toBe('max_delay');
+    });
+
+    it('bytes split inside a multi-byte character still match', async () => {
+      watchEcho('→ arrow');
+      const bytes = Buffer.from('→ arrow');
+      output.fire({ data: new Uint8Array(bytes.subarray(0, 1)) } as unknown as string);
+      output.fire({ data: new Uint8Array(bytes.subarray(1)) } as unknown as string);
+      await vi.advanceTimersByTimeAsync(150);
+      expect(how).toBe('output_settled');
+    });
+  });
+
   it('disposing ends the watch and its subscription', async () => {
     const w = watch(150, 1500);
     w[Symbol.dispose]();

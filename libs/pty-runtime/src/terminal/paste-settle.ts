@@ -1,4 +1,7 @@
 import type { Event } from '../events.js';
+import { PasteEchoScanner, type PasteEcho } from './paste-echo.js';
+
+export type { PasteEcho } from './paste-echo.js';
 
 /**
  * Evidence that a TUI took a paste in before its submit key is written: the terminal's own
@@ -7,6 +10,12 @@ import type { Event } from '../events.js';
  */
 export interface PasteSettle {
   readonly quietMs: number;
+  /**
+   * Where verified, the answer must be the paste's own echo, not just any output: a TUI still
+   * starting up redraws for its own reasons, and quiet after such a redraw is no sign that the
+   * paste was read (claude then takes the paste and drops the Enter that came with it).
+   */
+  readonly echo?: PasteEcho;
 }
 
 /** How the wait between payload and submit key ended. */
@@ -18,15 +27,25 @@ export interface PasteSettleWatch extends Disposable {
 
 /**
  * Watches output from before the payload is written. Resolves `output_settled` once output came
- * and then paused for `quietMs`; `max_delay` when `maxMs` passes first (no answer, or output that
- * never pauses, e.g. a busy agent's spinner): the configured delay stays the upper bound.
+ * (with `echo`: the paste's echo) and then paused for `quietMs`; `max_delay` when `maxMs` passes
+ * first (no answer, or output that never pauses, e.g. a busy agent's spinner): the configured
+ * delay stays the upper bound. With `echo`, the echo is waited for up to `echo.waitMs`, and
+ * `maxMs` counts from the echo.
  */
-export function watchPasteSettle(onOutput: Event<unknown>, settle: PasteSettle, maxMs: number): PasteSettleWatch {
+export function watchPasteSettle(onOutput: Event<unknown>, settle: PasteSettle, maxMs: number, pasted = ''): PasteSettleWatch {
   let quiet: ReturnType<typeof setTimeout> | undefined;
   let finish: (how: SubmitWait) => void = () => {};
   const settled = new Promise<SubmitWait>((resolve) => (finish = resolve));
-  const max = setTimeout(() => done('max_delay'), maxMs);
-  const sub = onOutput(() => {
+  const scanner = settle.echo ? new PasteEchoScanner(settle.echo, pasted) : undefined;
+  let answered = scanner === undefined;
+  let max = setTimeout(() => done('max_delay'), scanner ? Math.max(maxMs, settle.echo!.waitMs) : maxMs);
+  const sub = onOutput((chunk) => {
+    if (!answered) {
+      if (!scanner!.feed(chunk)) return;
+      answered = true;
+      clearTimeout(max);
+      max = setTimeout(() => done('max_delay'), maxMs);
+    }
     if (quiet) clearTimeout(quiet);
     quiet = setTimeout(() => done('output_settled'), settle.quietMs);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFakePtySpawner, type FakePtySession } from '../testing/fake-pty.js';
+import { getRuntime } from '../runtime/catalog.js';
 import { ActorTerminal } from './actor-terminal.js';
 
 // Submit by evidence (issue 19): with a runtime's paste-settle rule the submit key follows the
@@ -47,4 +48,20 @@ describe('ActorTerminal.submit with pasteSettle', () => {
     await terminal.submit('x', { submit: 'none', submitDelayMs: 5_000, pasteSettle: { quietMs: 20 } });
     expect(performance.now() - t).toBeLessThan(1_000);
   });
+
+  it("claude's rule: a start-up redraw and its quiet do not release Enter; the paste's placeholder does", async () => {
+    const claude = getRuntime('claude').pasteSettle!;
+    expect(claude.echo).toBeDefined();
+    const { terminal, pty, keys } = setup();
+    const done = terminal.submit('[cccc] user → peer1 [event_id=e1]: hi\n\nfooter line', { submitDelayMs: 1_500, pasteSettle: { ...claude, echo: { ...claude.echo!, waitMs: 5_000 } } });
+    pty.emitOutput('\x1b[H Claude Code v2.1.328 ◐ medium · /effort'); // its own start-up redraw
+    await pty.flushOutput();
+    await sleep(400);
+    expect(keys()).toHaveLength(1); // quiet, but no echo of the paste: no Enter
+    pty.emitOutput('❯ [Pasted\x1b[1Ctext\x1b[1C#1\x1b[1C+2\x1b[1Clines]');
+    await pty.flushOutput();
+    expect(await done).toMatchObject({ outcome: 'accepted' });
+    expect(keys().at(-1)).toBe('\r');
+  });
 });
+
