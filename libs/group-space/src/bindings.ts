@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { writeFileAtomicSync } from '@cccc/durable-fs';
 import type { Lane } from './lanes.js';
 
-export interface LaneBinding {
+export type LaneBinding = {
   group_id: string;
   provider: string;
   lane: Lane;
@@ -10,7 +10,7 @@ export interface LaneBinding {
   bound_by: string;
   bound_at: string;
   status: 'bound' | 'unbound' | 'error';
-}
+};
 
 export type Bindings = Record<Lane, LaneBinding>;
 

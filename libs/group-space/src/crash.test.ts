@@ -59,7 +59,7 @@ async function expectExactlyOnce(open: () => GroupSpace, upTo: number) {
     expect(jobs).toHaveLength(upTo + 1);
     expect(new Set(jobs.map((j) => j.idempotency_key)).size).toBe(upTo + 1);
     expect(jobs.every((j) => j.state === 'succeeded')).toBe(true);
-    const sources = (await space.sources({ lane: 'work' })).sources as Array<{ title: string }>;
+    const sources = (await space.sources({ lane: 'work' }) as unknown as { sources: Array<{ title: string }> }).sources;
     expect(sources.map((s) => s.title).sort()).toEqual(Array.from({ length: upTo + 1 }, (_, i) => `note ${i}`).sort());
   } finally {
     space.close();

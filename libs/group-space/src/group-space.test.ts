@@ -137,7 +137,7 @@ describe('the job queue', () => {
     expect(space.jobs.get(r.job_id)!.state).toBe('failed');
     await space.bind({ lane: 'work', provider: 'local', remote_space_id: first.bindings.work.remote_space_id as string });
     const retried = await space.jobsOp({ lane: 'work', action: 'retry', job_id: r.job_id });
-    expect(retried.job).toMatchObject({ state: 'succeeded' });
+    expect(retried).toMatchObject({ job: { state: 'succeeded' } });
     expect(await codeOf(space.jobsOp({ lane: 'work', action: 'retry', job_id: r.job_id }))).toBe('invalid_request');
   });
 
@@ -156,7 +156,7 @@ describe('the job queue', () => {
     const r = await space.ingest({ lane: 'work', payload: { content: 'uncertain' } });
     expect(r).toMatchObject({ accepted: true, completed: false, job: { state: 'running' } });
     expect(await codeOf(space.jobsOp({ lane: 'work', action: 'retry', job_id: r.job_id }))).toBe('invalid_request');
-    expect((await space.jobsOp({ lane: 'work', action: 'cancel', job_id: r.job_id })).job).toMatchObject({ state: 'canceled' });
+    expect(await space.jobsOp({ lane: 'work', action: 'cancel', job_id: r.job_id })).toMatchObject({ job: { state: 'canceled' } });
   });
 });
 

@@ -142,7 +142,8 @@ export class GroupSpace {
     };
   }
 
-  status() {
+  status(provider?: string) {
+    assertProvider(provider);
     return {
       group_id: this.o.groupId,
       provider: this.providerState(),
@@ -490,6 +491,6 @@ export class GroupSpace {
     assertProvider(args.provider);
     const action = args.action ?? 'status';
     if (action !== 'status') throw spaceError('capability_unavailable', `group_space_sync action=${action} is retired: use group_space_ingest and group_space_sources`, { action });
-    return { group_id: this.o.groupId, lane: args.lane, action: 'status', sync: args.lane === 'work' ? this.workSync() : this.memorySync() };
+    return { group_id: this.o.groupId, lane: args.lane, action: 'status' as const, sync: args.lane === 'work' ? this.workSync() : this.memorySync() };
   }
 }

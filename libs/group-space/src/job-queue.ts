@@ -8,7 +8,7 @@ import type { Lane } from './lanes.js';
 export const JOB_STATES = ['pending', 'running', 'succeeded', 'failed', 'canceled'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
-export interface SpaceJob {
+export type SpaceJob = {
   job_id: string;
   group_id: string;
   provider: string;
@@ -25,7 +25,7 @@ export interface SpaceJob {
   by: string;
   created_at: string;
   updated_at: string;
-}
+};
 
 export interface NewJob {
   group_id: string;
@@ -39,11 +39,11 @@ export interface NewJob {
   max_attempts?: number;
 }
 
-export interface QueueSummary {
+export type QueueSummary = {
   pending: number;
   running: number;
   failed: number;
-}
+};
 
 interface Row {
   job_id: string;

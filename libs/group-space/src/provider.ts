@@ -4,7 +4,7 @@
 
 export type ProviderMode = 'disabled' | 'active' | 'degraded';
 
-export interface ProviderState {
+export type ProviderState = {
   provider: string;
   enabled: boolean;
   mode: ProviderMode;
@@ -15,24 +15,24 @@ export interface ProviderState {
   readiness_reason: string;
   last_health_at: string | null;
   last_error: string | null;
-}
+};
 
-export interface RemoteSpace {
+export type RemoteSpace = {
   remote_space_id: string;
   title?: string;
   created_at?: string;
   is_owner?: boolean;
-}
+};
 
-export interface SourceInput {
+export type SourceInput = {
   title: string;
   content: string;
   source_type: string;
   /** Where the text came from (a path under the space root, a daily file), for citations. */
   origin?: string;
-}
+};
 
-export interface SpaceSource {
+export type SpaceSource = {
   source_id: string;
   title: string;
   source_type: string;
@@ -40,23 +40,23 @@ export interface SpaceSource {
   size_bytes: number;
   created_at: string;
   updated_at: string;
-}
+};
 
-export interface QueryReference {
+export type QueryReference = {
   citation: number;
   source_id: string;
   title: string;
   origin: string;
   snippet: string;
   score: number;
-}
+};
 
-export interface QueryAnswer {
+export type QueryAnswer = {
   answer: string;
   references: QueryReference[];
-}
+};
 
-export interface SpaceArtifact {
+export type SpaceArtifact = {
   artifact_id: string;
   kind: string;
   title: string;
@@ -64,7 +64,7 @@ export interface SpaceArtifact {
   format: string;
   created_at: string;
   source_ids: string[];
-}
+};
 
 export interface SpaceProvider {
   readonly name: string;

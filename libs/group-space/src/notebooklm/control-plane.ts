@@ -17,26 +17,33 @@ interface HealthRecord {
   last_error_code: string | null;
 }
 
-export interface HealthResult {
+export type HealthResult = {
   provider: 'notebooklm';
   healthy: boolean;
   health: Record<string, unknown>;
   error?: { code: string; message: string };
   provider_state: ProviderState;
   credential: CredentialView;
-}
+};
 
-export interface AuthView {
+export type AuthView = {
   provider: 'notebooklm';
   provider_state: ProviderState;
   credential: CredentialView;
   auth: { provider: 'notebooklm'; state: 'idle'; phase: string; delivery: ''; message: string };
-}
+};
 
 /** Only the user manages provider credentials and health (§8.18: `by` user-only). */
 export function assertUser(by: string | undefined): void {
   const who = by === undefined || by === '' ? 'user' : by;
   if (who !== 'user') throw spaceError('permission_denied', 'only the user manages Group Space provider credentials', { by: who });
+}
+
+/** Credential ops name NotebookLM only; the local provider has no credential. */
+function assertNotebookLm(provider: string | undefined): void {
+  if (provider !== undefined && provider !== 'notebooklm') {
+    throw spaceError('invalid_request', `provider ${provider} has no credential or sign-in (notebooklm only)`, { field: 'provider' });
+  }
 }
 
 /**
@@ -83,7 +90,14 @@ export class NotebookLmControlPlane {
     };
   }
 
-  async updateCredential(args: { by?: string; auth_json?: string; clear?: boolean }): Promise<{ provider: 'notebooklm'; credential: CredentialView }> {
+  credentialStatus(args: { provider?: string; by?: string }): { provider: 'notebooklm'; credential: CredentialView } {
+    assertNotebookLm(args.provider);
+    assertUser(args.by);
+    return { provider: 'notebooklm', credential: this.credentials.view() };
+  }
+
+  async updateCredential(args: { provider?: string; by?: string; auth_json?: string; clear?: boolean }): Promise<{ provider: 'notebooklm'; credential: CredentialView }> {
+    assertNotebookLm(args.provider);
     assertUser(args.by);
     if (args.clear === true) {
       await this.credentials.clear();
@@ -98,7 +112,8 @@ export class NotebookLmControlPlane {
   }
 
   /** Validate the credential in force (or a candidate, never stored) and record the outcome. */
-  async healthCheck(args: { by?: string; auth_json?: string }): Promise<HealthResult> {
+  async healthCheck(args: { provider?: string; by?: string; auth_json?: string }): Promise<HealthResult> {
+    assertNotebookLm(args.provider);
     assertUser(args.by);
     const candidate = args.auth_json !== undefined;
     const material = candidate ? args.auth_json : this.credentials.effective();
@@ -120,7 +135,8 @@ export class NotebookLmControlPlane {
   }
 
   /** `action=status` projects the durable state; start/cancel/disconnect need a browser surface this daemon does not serve. */
-  auth(args: { by?: string; action?: string }): AuthView {
+  auth(args: { provider?: string; by?: string; action?: string }): AuthView {
+    assertNotebookLm(args.provider);
     assertUser(args.by);
     const action = args.action ?? 'status';
     if (action !== 'status') {

@@ -7,7 +7,7 @@ export const NOTEBOOKLM = 'notebooklm';
 /** The secret's key, which is also the environment variable that overrides the store. */
 export const NOTEBOOKLM_AUTH_KEY = 'CCCC_NOTEBOOKLM_AUTH_JSON';
 
-export interface CredentialView {
+export type CredentialView = {
   provider: 'notebooklm';
   key: string;
   configured: boolean;
@@ -16,7 +16,7 @@ export interface CredentialView {
   store_configured: boolean;
   updated_at: string | null;
   masked_value: string | null;
-}
+};
 
 /**
  * NotebookLM credentials stored like profile secrets: `state/secrets/space_providers/notebooklm.json`
