@@ -390,7 +390,7 @@ export class GroupSpace {
     if (args.lane === 'memory') await this.syncMemoryLane();
     const { answer, references } = await provider.query(binding.remote_space_id, args.query, { source_ids: requested });
     const referenced = [...new Set(references.map((r) => r.source_id))];
-    const sources = await provider.listSources(binding.remote_space_id);
+    const counts = await provider.countSources(binding.remote_space_id);
     const memory = args.lane === 'memory' ? this.memorySync() : undefined;
     return {
       ...base,
@@ -404,8 +404,8 @@ export class GroupSpace {
         : referenced.length > 0 ? ('referenced_sources_present' as const) : args.lane === 'memory' ? ('memory_manifest_only' as const) : ('unknown' as const),
       referenced_source_ids: referenced,
       ...(requested ? { references_match_requested: referenced.every((id) => requested.includes(id)) } : {}),
-      remote_sources: sources.length,
-      materialized_sources: sources.filter((s) => s.source_type === 'file').length,
+      remote_sources: counts.total,
+      materialized_sources: counts.files,
       ...(memory
         ? { memory_last_success_at: (memory.last_success_at as string | null) ?? undefined, memory_pending_files: memory.pending_files as number, memory_failed_files: memory.failed_files as number }
         : {}),

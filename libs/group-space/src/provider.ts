@@ -81,6 +81,8 @@ export interface SpaceProvider {
    */
   sourcesByToken(spaceId: string, token: string): Promise<SpaceSource[] | undefined>;
   listSources(spaceId: string): Promise<SpaceSource[]>;
+  /** How many sources a space holds, and how many of them are files (cheap: no content read). */
+  countSources(spaceId: string): Promise<{ total: number; files: number }>;
   refreshSource(spaceId: string, sourceId: string): Promise<{ refreshed: boolean; source: SpaceSource }>;
   renameSource(spaceId: string, sourceId: string, title: string): Promise<SpaceSource>;
   deleteSource(spaceId: string, sourceId: string): Promise<{ deleted: boolean }>;

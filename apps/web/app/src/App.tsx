@@ -8,6 +8,7 @@ import { GroupLiveProvider } from './group/GroupLive';
 import { GroupSidebar } from './groups/GroupSidebar';
 import { InboxView } from './inbox/InboxView';
 import { MemoryView } from './memory/MemoryView';
+import { SpaceView } from './space/SpaceView';
 import { SettingsView } from './settings/SettingsView';
 import { AutomationView } from './automation/AutomationView';
 import { PresentationBoard } from './presentation/PresentationBoard';
@@ -16,7 +17,7 @@ import { TerminalView } from './terminal/TerminalView';
 import { writeDeepLink, type DeepLink } from './url-state';
 
 /** What the main pane shows for the selected group. */
-export type MainView = { kind: 'chat' } | { kind: 'inbox' } | { kind: 'board' } | { kind: 'automation' } | { kind: 'memory' } | { kind: 'settings' } | { kind: 'terminal'; actorId: string };
+export type MainView = { kind: 'chat' } | { kind: 'inbox' } | { kind: 'board' } | { kind: 'automation' } | { kind: 'memory' } | { kind: 'space' } | { kind: 'settings' } | { kind: 'terminal'; actorId: string };
 
 /**
  * Layout: group sidebar | main pane (chat, inbox, settings or one actor's terminal) | actors
@@ -91,6 +92,7 @@ export function App({ initial }: { initial: DeepLink }) {
             <button aria-pressed={view.kind === 'board'} onClick={() => setView({ kind: 'board' })}>Board</button>
             <button aria-pressed={view.kind === 'automation'} onClick={() => setView({ kind: 'automation' })}>Automation</button>
             <button aria-pressed={view.kind === 'memory'} onClick={() => setView({ kind: 'memory' })}>Memory</button>
+            <button aria-pressed={view.kind === 'space'} onClick={() => setView({ kind: 'space' })}>Space</button>
             <button aria-pressed={view.kind === 'settings'} onClick={() => setView({ kind: 'settings' })}>Settings</button>
           </nav>
         )}
@@ -118,6 +120,8 @@ export function App({ initial }: { initial: DeepLink }) {
               <AutomationView groupId={groupId} />
             ) : view.kind === 'memory' ? (
               <MemoryView groupId={groupId} />
+            ) : view.kind === 'space' ? (
+              <SpaceView groupId={groupId} />
             ) : view.kind === 'settings' ? (
               <SettingsView groupId={groupId} />
             ) : (

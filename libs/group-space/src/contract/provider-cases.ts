@@ -45,6 +45,7 @@ export function providerCases(options: ProviderContractOptions): void {
       expect(b.created).toBe(false);
       expect(b.source.source_id).toBe(a.source.source_id);
       expect(await p.listSources(s.remote_space_id)).toHaveLength(1);
+      expect(await p.countSources(s.remote_space_id)).toEqual({ total: 1, files: 0 });
       expect((await p.sourcesByToken(s.remote_space_id, 'job-1'))?.map((x) => x.source_id)).toEqual([a.source.source_id]);
       expect(await p.sourcesByToken(s.remote_space_id, 'job-2')).toEqual([]);
     }));

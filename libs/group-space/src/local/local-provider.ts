@@ -153,6 +153,12 @@ export class LocalSpaceProvider implements SpaceProvider {
     return this.db.prepare<[string], SourceRow>('SELECT * FROM sources WHERE space_id = ? ORDER BY rid').all(spaceId).map(toSource);
   }
 
+  async countSources(spaceId: string): Promise<{ total: number; files: number }> {
+    await this.assertSpace(spaceId);
+    const r = this.db.prepare<[string], { total: number; files: number | null }>("SELECT COUNT(*) AS total, SUM(source_type = 'file') AS files FROM sources WHERE space_id = ?").get(spaceId)!;
+    return { total: r.total, files: r.files ?? 0 };
+  }
+
   private row(sourceId: string, spaceId?: string): SourceRow {
     const r = this.db.prepare<[string], SourceRow>('SELECT * FROM sources WHERE id = ?').get(sourceId);
     if (!r || (spaceId !== undefined && r.space_id !== spaceId)) throw spaceError('space_provider_not_found', `no source ${sourceId}`, { source_id: sourceId });
