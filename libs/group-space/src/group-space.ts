@@ -240,8 +240,8 @@ export class GroupSpace {
       idempotency_key: key,
       payload: { ...payload, source_type: type },
       by: args.by || 'user',
-    });
-    const settled = deduped ? job : await this.run(job);
+    }, { start: true });
+    const settled = deduped ? job : await this.attempt(job);
     return this.ingestResult(settled, deduped);
   }
 
@@ -269,7 +269,12 @@ export class GroupSpace {
    * unresolved outcome stays running.
    */
   async run(job: SpaceJob): Promise<SpaceJob> {
-    let current = this.jobs.start(job.job_id);
+    return this.attempt(this.jobs.start(job.job_id));
+  }
+
+  /** The attempts of a job already marked running (its first attempt counted). */
+  private async attempt(running: SpaceJob): Promise<SpaceJob> {
+    let current = running;
     for (;;) {
       try {
         const result = await this.execute(current);

@@ -102,8 +102,12 @@ export class SpaceJobQueue {
     this.db.close();
   }
 
-  /** Persist a pending job, or return the one that already holds its idempotency key. */
-  enqueue(job: NewJob): { job: SpaceJob; deduped: boolean } {
+  /**
+   * Persist a new job, or return the one that already holds its idempotency key. With `start`
+   * the job is written `running` with its first attempt counted (one commit instead of two,
+   * still before any provider call); otherwise `pending`.
+   */
+  enqueue(job: NewJob, options: { start?: boolean } = {}): { job: SpaceJob; deduped: boolean } {
     return this.db
       .transaction(() => {
         const existing = this.byKey(job.lane, job.idempotency_key);
@@ -113,9 +117,9 @@ export class SpaceJobQueue {
         this.db
           .prepare(
             'INSERT INTO jobs (job_id, group_id, provider, lane, kind, remote_space_id, idempotency_key, state, payload, attempt_count, max_attempts, result, last_error, by, created_at, updated_at) ' +
-              "VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, 0, ?, NULL, NULL, ?, ?, ?)",
+              'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?)',
           )
-          .run(id, job.group_id, job.provider, job.lane, job.kind, job.remote_space_id, job.idempotency_key, JSON.stringify(job.payload), job.max_attempts ?? 3, job.by, at, at);
+          .run(id, job.group_id, job.provider, job.lane, job.kind, job.remote_space_id, job.idempotency_key, options.start ? 'running' : 'pending', JSON.stringify(job.payload), options.start ? 1 : 0, job.max_attempts ?? 3, job.by, at, at);
         return { job: this.get(id)!, deduped: false };
       })
       .immediate();

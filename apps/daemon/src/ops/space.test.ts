@@ -79,7 +79,7 @@ describe('group_space_* over the socket: an unbound group', () => {
       expect(await refused(op, { lane: 'deep', query: 'q' }), op).toBe('invalid_request');
       expect(await refused(op, { query: 'q' }), op).toBe('invalid_request');
     }
-  });
+  }, 90_000);
 });
 
 describe('group_space_* over the socket: bound to the local provider', () => {
@@ -138,10 +138,10 @@ describe('group_space_* over the socket: bound to the local provider', () => {
   });
 
   it('artifact: generate a report, list, download; memory lane, other kinds, save_to_space refused', async () => {
-    const g = (await fx.call('group_space_artifact', { group_id: gid, lane: 'work', action: 'generate', kind: 'report', wait: true })) as { artifact: { artifact_id: string } };
-    const list = (await fx.call('group_space_artifact', { group_id: gid, lane: 'work' })) as { artifacts: unknown[] };
+    const g = (await fx.call('group_space_artifact', { group_id: gid, lane: 'work', action: 'generate', kind: 'report', wait: true })) as unknown as { artifact: { artifact_id: string } };
+    const list = (await fx.call('group_space_artifact', { group_id: gid, lane: 'work' })) as unknown as { artifacts: unknown[] };
     expect(list.artifacts).toHaveLength(1);
-    const d = (await fx.call('group_space_artifact', { group_id: gid, lane: 'work', action: 'download', artifact_id: g.artifact.artifact_id })) as { content: string; saved_to_space: boolean };
+    const d = (await fx.call('group_space_artifact', { group_id: gid, lane: 'work', action: 'download', artifact_id: g.artifact.artifact_id })) as unknown as { content: string; saved_to_space: boolean };
     expect(d.content).toContain('# Space report');
     expect(d.saved_to_space).toBe(false);
     expect(await refused('group_space_artifact', { lane: 'memory' })).toBe('invalid_request');
