@@ -1,5 +1,5 @@
 // space section (issue 29): the Group Space's embedded local provider (@cccc/group-space).
-// Ingest throughput through the whole durable path (GroupSpace.ingest: job row, running,
+// Ingest throughput through the whole durable path (GroupSpace.ingest: job row written running,
 // provider add, settle; WAL + synchronous=FULL) and straight into the provider, then query p50
 // at 10k sources through GroupSpace.query (FTS5 + cited answer), beside a baseline in the same
 // run: a naive scan of the same 10k texts in memory (every text tokenized per query, ranked by
@@ -90,7 +90,7 @@ export async function benchSpace(): Promise<void> {
         'dedupe hit /s': Math.round(200 / (dedupeMs / 1000)),
       },
     ]);
-    console.log('query = GroupSpace.query end to end (FTS5 match, best sentence per source, citations, source counts). durable ingest = job row + running + provider add + settle, each a synchronous=FULL transaction.');
+    console.log('query = GroupSpace.query end to end (FTS5 match, best sentence per source, citations, source counts). durable ingest = job row written running + provider add + settle, each a synchronous=FULL transaction.');
   } finally {
     space.close();
     rmSync(home, { recursive: true, force: true });
