@@ -1,4 +1,13 @@
 import { defineConfig } from 'tsup';
 import { declarations } from '../../tsup.declarations.js';
 
-export default defineConfig({ entry: ['src/index.ts'], format: ['esm'], dts: declarations(true), clean: true, sourcemap: true, target: 'node20' });
+// zod resolves from the workspace root (it is @cccc/ipc-protocol's dependency); better-sqlite3 is native.
+export default defineConfig({
+  entry: { index: 'src/index.ts', testing: 'src/testing.ts' },
+  format: ['esm'],
+  dts: declarations({ entry: { index: 'src/index.ts', testing: 'src/testing.ts' } }),
+  clean: true,
+  sourcemap: true,
+  target: 'node20',
+  external: ['better-sqlite3', 'vitest'],
+});

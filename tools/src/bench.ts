@@ -13,6 +13,7 @@ const optional: Array<{ name: string; module: string; fn: string; byNameOnly?: b
   { name: 'pty', module: './bench/pty.js', fn: 'benchPty' },
   { name: 'context', module: './bench/context.js', fn: 'benchContext' },
   { name: 'memory-search', module: './bench/memory-search.js', fn: 'benchMemorySearch' },
+  { name: 'space', module: './bench/space.js', fn: 'benchSpace' },
   { name: 'mcp', module: './bench/mcp.js', fn: 'benchMcp' },
   { name: 'attach', module: './bench/attach.js', fn: 'benchAttach' },
   { name: 'runtime', module: './bench/runtime.js', fn: 'benchRuntime' },

@@ -25,6 +25,7 @@ import { acquireHomeLock } from './lifecycle/home-lock.js';
 import { removeRuntimeFiles, removeStaleRuntimeFiles, writeRuntimeFiles } from './lifecycle/runtime-files.js';
 import { errorFields, fileLogger, LogThreshold, type Logger } from './log.js';
 import { MemoryService } from './memory/memory-service.js';
+import { SpaceService } from './space/space-service.js';
 import { MessagingService } from './messaging/messaging-service.js';
 import { AutomationScheduler } from './automation/automation-scheduler.js';
 import { AutomationService } from './automation/automation-service.js';
@@ -114,6 +115,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
     },
   });
   const memory = new MemoryService({ layout, groups });
+  const space = new SpaceService({ layout, groups, home: config.home });
   const voiceLease = new FileLeaseStore(config.home);
   const voiceDocuments = new VoiceDocuments({ ...store, voiceLease });
   const voiceInput = new VoiceInput({ ...store, messaging, runtimes });
@@ -143,6 +145,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
     automationScheduler,
     capabilities,
     memory,
+    space,
     voiceLease,
     voiceDocuments,
     voiceInput,
@@ -155,6 +158,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
       confirmations[Symbol.dispose]();
       delivery[Symbol.dispose]();
       memory[Symbol.dispose]();
+      space[Symbol.dispose]();
       await actorRuntime[Symbol.asyncDispose]();
       await capabilities.close();
       await ledgers[Symbol.asyncDispose]();

@@ -41,6 +41,7 @@ describe('which packages are published', () => {
       '@cccc/context',
       '@cccc/daemon',
       '@cccc/durable-fs',
+      '@cccc/group-space',
       '@cccc/groups',
       '@cccc/hook-fence',
       '@cccc/ipc-protocol',

@@ -24,6 +24,7 @@ import { registerPromptsOps, type PromptsOpsDeps } from './prompts.js';
 import { registerStreamOps, type StreamOpsDeps } from './streams.js';
 import { registerTerminalOps, type TerminalOpsDeps } from './terminal.js';
 import { registerVoiceOps, type VoiceOpsDeps } from './voice.js';
+import { registerSpaceOps, type SpaceOpsDeps } from './space.js';
 
 /** What the op modules need between them; each module takes only its own part. */
 export type DaemonOpsDeps = GroupsOpsDeps &
@@ -49,7 +50,8 @@ export type DaemonOpsDeps = GroupsOpsDeps &
   AutomationOpsDeps &
   CapabilitiesOpsDeps &
   MemoryOpsDeps &
-  VoiceOpsDeps;
+  VoiceOpsDeps &
+  SpaceOpsDeps;
 
 /** Every op module of the daemon, one line each (ping/shutdown live in core.ts). */
 export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
@@ -78,4 +80,5 @@ export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
   registerPresentationOps(router, deps);
   registerAutomationOps(router, deps);
   registerCapabilitiesOps(router, deps);
+  registerSpaceOps(router, deps);
 }

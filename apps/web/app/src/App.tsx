@@ -9,6 +9,7 @@ import { GroupSidebar } from './groups/GroupSidebar';
 import { InboxView } from './inbox/InboxView';
 import { MemoryView } from './memory/MemoryView';
 import { VoiceView } from './voice/VoiceView';
+import { SpaceView } from './space/SpaceView';
 import { SettingsView } from './settings/SettingsView';
 import { AutomationView } from './automation/AutomationView';
 import { PresentationBoard } from './presentation/PresentationBoard';
@@ -17,7 +18,7 @@ import { TerminalView } from './terminal/TerminalView';
 import { writeDeepLink, type DeepLink } from './url-state';
 
 /** What the main pane shows for the selected group. */
-export type MainView = { kind: 'chat' } | { kind: 'inbox' } | { kind: 'board' } | { kind: 'automation' } | { kind: 'memory' } | { kind: 'voice' } | { kind: 'settings' } | { kind: 'terminal'; actorId: string };
+export type MainView = { kind: 'chat' } | { kind: 'inbox' } | { kind: 'board' } | { kind: 'automation' } | { kind: 'memory' } | { kind: 'voice' } | { kind: 'space' } | { kind: 'settings' } | { kind: 'terminal'; actorId: string };
 
 /**
  * Layout: group sidebar | main pane (chat, inbox, settings or one actor's terminal) | actors
@@ -93,6 +94,7 @@ export function App({ initial }: { initial: DeepLink }) {
             <button aria-pressed={view.kind === 'automation'} onClick={() => setView({ kind: 'automation' })}>Automation</button>
             <button aria-pressed={view.kind === 'memory'} onClick={() => setView({ kind: 'memory' })}>Memory</button>
             <button aria-pressed={view.kind === 'voice'} onClick={() => setView({ kind: 'voice' })}>Voice</button>
+            <button aria-pressed={view.kind === 'space'} onClick={() => setView({ kind: 'space' })}>Space</button>
             <button aria-pressed={view.kind === 'settings'} onClick={() => setView({ kind: 'settings' })}>Settings</button>
           </nav>
         )}
@@ -122,6 +124,8 @@ export function App({ initial }: { initial: DeepLink }) {
               <MemoryView groupId={groupId} />
             ) : view.kind === 'voice' ? (
               <VoiceView groupId={groupId} />
+            ) : view.kind === 'space' ? (
+              <SpaceView groupId={groupId} />
             ) : view.kind === 'settings' ? (
               <SettingsView groupId={groupId} />
             ) : (

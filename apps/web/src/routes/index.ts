@@ -6,6 +6,7 @@ import { ApiRoutes } from './api-routes.js';
 import { registerBlobRoutes } from './blobs.js';
 import { registerBoardRoutes } from './boards.js';
 import { registerCapabilityRoutes } from './capabilities.js';
+import { registerSpaceRoutes } from './space.js';
 import { registerGroupRoutes } from './groups.js';
 import { registerMessageRoutes } from './messages.js';
 import { registerRuntimeActivityRoutes } from './runtime-activity.js';
@@ -27,6 +28,7 @@ export function buildApiRoutes(client: DaemonClient, sse: SseOptions, home: stri
   registerBoardRoutes(api, home);
   registerCapabilityRoutes(api);
   registerVoiceRoutes(api);
+  registerSpaceRoutes(api);
   const missing = api.missing();
   if (missing.length > 0) throw new Error(`routes without a handler: ${missing.join(', ')}`);
   return api;

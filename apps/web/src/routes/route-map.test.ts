@@ -73,6 +73,13 @@ const KNOWN = [
   'GET /access-tokens',
   'POST /access-tokens',
   'DELETE /access-tokens/:id',
+  // Group Space (issue 29)
+  'GET /groups/:group_id/space',
+  'POST /groups/:group_id/space/bind',
+  'POST /groups/:group_id/space/ingest',
+  'POST /groups/:group_id/space/query',
+  'GET /groups/:group_id/space/sources',
+  'GET /groups/:group_id/space/jobs',
   // Capabilities (issue 21)
   'GET /capabilities',
   'GET /capabilities/allowlist',

@@ -164,6 +164,14 @@ export const webRoutes = {
   capability_import: { method: 'POST', path: '/groups/:group_id/capabilities/import', op: 'capability_import', input: 'body' },
   capability_uninstall: { method: 'POST', path: '/groups/:group_id/capabilities/uninstall', op: 'capability_uninstall', input: 'body' },
 
+  // §8.18 Group Space (issue 29): the Space tab
+  space_status: { method: 'GET', path: '/groups/:group_id/space', op: 'group_space_status', input: 'none' },
+  space_bind: { method: 'POST', path: '/groups/:group_id/space/bind', op: 'group_space_bind', input: 'body' },
+  space_ingest: { method: 'POST', path: '/groups/:group_id/space/ingest', op: 'group_space_ingest', input: 'body' },
+  space_query: { method: 'POST', path: '/groups/:group_id/space/query', op: 'group_space_query', input: 'body' },
+  space_sources: { method: 'GET', path: '/groups/:group_id/space/sources', op: 'group_space_sources', input: 'query', query: ['lane'] },
+  space_jobs: { method: 'GET', path: '/groups/:group_id/space/jobs', op: 'group_space_jobs', input: 'query', query: ['lane', 'state', 'limit'] },
+
   // Access tokens (the Web's own access_tokens.yaml, no daemon op)
   access_tokens: { method: 'GET', path: '/access-tokens', input: 'none', admin: true },
   access_token_create: { method: 'POST', path: '/access-tokens', input: 'body', admin: true },

@@ -118,6 +118,23 @@ import {
   terminal_tail,
 } from './terminal.js';
 
+import {
+  group_space_artifact,
+  group_space_bind,
+  group_space_capabilities,
+  group_space_ingest,
+  group_space_jobs,
+  group_space_provider_auth,
+  group_space_provider_credential_status,
+  group_space_provider_credential_update,
+  group_space_provider_health_check,
+  group_space_query,
+  group_space_sources,
+  group_space_spaces,
+  group_space_status,
+  group_space_sync,
+} from './space.js';
+
 /**
  * Every op this implementation serves, by its spec name. Adding an op is one entry here plus a
  * handler registered with the router; the router refuses handlers for ops missing from it.
@@ -276,6 +293,21 @@ export const opCatalog = {
   blob_read,
   // Extension (issue 16), advertised in ping.capabilities
   runtime_list,
+  // §8.18 Group Space (issue 29)
+  group_space_status,
+  group_space_spaces,
+  group_space_capabilities,
+  group_space_bind,
+  group_space_ingest,
+  group_space_query,
+  group_space_sources,
+  group_space_artifact,
+  group_space_jobs,
+  group_space_sync,
+  group_space_provider_credential_status,
+  group_space_provider_credential_update,
+  group_space_provider_health_check,
+  group_space_provider_auth,
 } as const satisfies Record<string, OpSpec>;
 
 export type OpCatalog = typeof opCatalog;
