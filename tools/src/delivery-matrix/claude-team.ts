@@ -102,9 +102,11 @@ export async function startClaudeTeam(options: ClaudeTeamOptions): Promise<Claud
       send: async (text) => (await client.call('send', { group_id, text, to: ['peer1'], message_mode: 'send' })).event.id,
       screen: async () => (await client.call('terminal_tail', { group_id, actor_id: 'peer1', strip_ansi: true, compact: true })).text,
       workingState: async () => (await client.call('actor_list', { group_id })).actors.find((a) => a.id === 'peer1')?.effective_working_state,
+      // Complete lines only: the daemon may be mid-append, and a torn last line is not an event yet.
       ledger: () =>
         readFileSync(join(home, 'groups', group_id, 'ledger.jsonl'), 'utf8')
           .split('\n')
+          .slice(0, -1)
           .filter((l) => l.trim() !== '')
           .map((l) => JSON.parse(l) as LedgerLine),
       [Symbol.asyncDispose]: cleanup,
