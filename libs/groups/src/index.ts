@@ -165,3 +165,4 @@ export {
 export { presentationPath, normalizeSnapshot, readPresentation, readPresentationFile, writePresentation, restorePresentationFile } from './presentation/store.js';
 
 export * from './group-copy/index.js';
+export * from './remote-access/index.js';
