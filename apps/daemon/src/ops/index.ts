@@ -24,6 +24,8 @@ import { registerPromptsOps, type PromptsOpsDeps } from './prompts.js';
 import { registerStreamOps, type StreamOpsDeps } from './streams.js';
 import { registerTerminalOps, type TerminalOpsDeps } from './terminal.js';
 import { registerVoiceOps, type VoiceOpsDeps } from './voice.js';
+import { registerGroupCopyOps, type GroupCopyOpsDeps } from './group-copy.js';
+import { registerRemoteAccessOps, type RemoteAccessOpsDeps } from './remote-access.js';
 
 /** What the op modules need between them; each module takes only its own part. */
 export type DaemonOpsDeps = GroupsOpsDeps &
@@ -49,7 +51,9 @@ export type DaemonOpsDeps = GroupsOpsDeps &
   AutomationOpsDeps &
   CapabilitiesOpsDeps &
   MemoryOpsDeps &
-  VoiceOpsDeps;
+  VoiceOpsDeps &
+  GroupCopyOpsDeps &
+  RemoteAccessOpsDeps;
 
 /** Every op module of the daemon, one line each (ping/shutdown live in core.ts). */
 export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
@@ -78,4 +82,6 @@ export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
   registerPresentationOps(router, deps);
   registerAutomationOps(router, deps);
   registerCapabilitiesOps(router, deps);
+  registerGroupCopyOps(router, deps);
+  registerRemoteAccessOps(router, deps);
 }

@@ -93,7 +93,7 @@ function checkDigest(manifest: GroupCopyManifest, digest: string): void {
   }
 }
 
-export interface GroupCopyPreview {
+export type GroupCopyPreview = {
   manifest: Record<string, unknown>;
   source_group_id: string;
   source_title: string;
@@ -108,7 +108,7 @@ export interface GroupCopyPreview {
   contains_secrets: false;
   runtime_reset: Record<string, unknown>;
   warnings: string[];
-}
+};
 
 function activeRoot(group: GroupDoc): string {
   return group.scopes.find((s) => s.scope_key === group.active_scope_key)?.url ?? '';

@@ -14,4 +14,4 @@ export {
   type WebBinding,
 } from './config.js';
 export { tailscaleStartArgs, tailscaleStopArgs, tailscaleStatusArgs, findTailscale, runBounded, parseTailscaleStatus, TAILSCALE_DEADLINE_MS, type CommandOutcome } from './tailscale.js';
-export { RemoteAccessService, accessTokenFacts, type RemoteAccessOptions } from './service.js';
+export { RemoteAccessService, accessTokenFacts, type RemoteAccessOptions, type RemoteAccessView } from './service.js';

@@ -61,6 +61,20 @@ function failure(code: string, what: string, outcome: CommandOutcome): IpcError 
   });
 }
 
+/** The §8.17 `remote_access` object. */
+export type RemoteAccessView = {
+  provider: 'off' | 'manual' | 'tailscale' | 'reach';
+  mode: string;
+  require_access_token: boolean;
+  enabled: boolean;
+  status: 'stopped' | 'running' | 'not_installed' | 'not_authenticated' | 'misconfigured' | 'error';
+  endpoint: string | null;
+  updated_at: string | null;
+  diagnostics: Record<string, unknown>;
+  config: Record<string, unknown>;
+  next_steps: string[];
+};
+
 export class RemoteAccessService {
   private readonly env: NodeJS.ProcessEnv;
 
@@ -79,7 +93,7 @@ export class RemoteAccessService {
     writeRemoteAccessSection(this.layout, JSON.parse(JSON.stringify(next)) as Record<string, unknown>);
   }
 
-  async state(): Promise<{ remote_access: Record<string, unknown> }> {
+  async state(): Promise<{ remote_access: RemoteAccessView }> {
     const stored = this.stored();
     const binding = webBinding(stored, this.env);
     const tokens = accessTokenFacts(this.layout.home);
@@ -87,7 +101,7 @@ export class RemoteAccessService {
     const exposes = exposesRemotely(stored, binding);
     const satisfied = adminRuleSatisfied(tokens, this.env);
     const mode = stored.mode || PROVIDER_MODES[stored.provider][0]!;
-    let status: string = 'stopped';
+    let status: RemoteAccessView['status'] = 'stopped';
     let endpoint: string | null = null;
     let tailscaleInstalled: boolean | null = null;
     let backendState: string | null = null;
@@ -166,7 +180,7 @@ export class RemoteAccessService {
   }
 
   /** Save a new configuration; an enabled remote exposure without an admin token is refused, nothing written. */
-  async configure(patch: ConfigurePatch): Promise<{ remote_access: Record<string, unknown> }> {
+  async configure(patch: ConfigurePatch): Promise<{ remote_access: RemoteAccessView }> {
     const next = applyConfigure(this.stored(), patch, utcNowIso());
     if (next.enabled) this.assertAdminRule(next);
     this.save(next);
@@ -181,7 +195,7 @@ export class RemoteAccessService {
     }
   }
 
-  async start(): Promise<{ remote_access: Record<string, unknown> }> {
+  async start(): Promise<{ remote_access: RemoteAccessView }> {
     const stored = this.stored();
     if (stored.provider === 'off') throw new IpcError(RemoteAccessErrorCodes.notConfigured, 'remote access provider is off; configure manual or tailscale first');
     if (stored.provider === 'reach') throw new IpcError(RemoteAccessErrorCodes.reachActive, 'reach is started with membership_reach_on');
@@ -198,7 +212,7 @@ export class RemoteAccessService {
     return this.state();
   }
 
-  async stop(): Promise<{ remote_access: Record<string, unknown> }> {
+  async stop(): Promise<{ remote_access: RemoteAccessView }> {
     const stored = this.stored();
     if (stored.provider === 'reach') throw new IpcError(RemoteAccessErrorCodes.reachActive, 'reach is stopped with membership_reach_off');
     if (stored.provider === 'tailscale') {
