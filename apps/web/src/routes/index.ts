@@ -11,6 +11,7 @@ import { registerMessageRoutes } from './messages.js';
 import { registerRuntimeActivityRoutes } from './runtime-activity.js';
 import { registerStreamRoutes } from './streams.js';
 import { registerUploadRoutes } from './uploads.js';
+import { registerCopyRemoteRoutes } from './copy-remote.js';
 
 /** Every route of the table (route-map.ts), each registered once; a route left out fails here. */
 export function buildApiRoutes(client: DaemonClient, sse: SseOptions, home: string): ApiRoutes {
@@ -25,6 +26,7 @@ export function buildApiRoutes(client: DaemonClient, sse: SseOptions, home: stri
   registerAccessTokenRoutes(api, home);
   registerBoardRoutes(api, home);
   registerCapabilityRoutes(api);
+  registerCopyRemoteRoutes(api);
   const missing = api.missing();
   if (missing.length > 0) throw new Error(`routes without a handler: ${missing.join(', ')}`);
   return api;

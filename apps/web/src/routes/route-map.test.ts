@@ -85,6 +85,14 @@ const KNOWN = [
   'POST /groups/:group_id/capabilities/block',
   'POST /groups/:group_id/capabilities/import',
   'POST /groups/:group_id/capabilities/uninstall',
+  // Copy groups and remote access (issue 31)
+  'POST /groups/:group_id/copy/export',
+  'POST /group-copy/preview',
+  'POST /group-copy/import',
+  'GET /remote-access',
+  'PUT /remote-access',
+  'POST /remote-access/start',
+  'POST /remote-access/stop',
 ];
 
 describe('the route table', () => {

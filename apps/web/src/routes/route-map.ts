@@ -168,6 +168,15 @@ export const webRoutes = {
   access_tokens: { method: 'GET', path: '/access-tokens', input: 'none', admin: true },
   access_token_create: { method: 'POST', path: '/access-tokens', input: 'body', admin: true },
   access_token_revoke: { method: 'DELETE', path: '/access-tokens/:id', input: 'none', admin: true },
+
+  // §8.20 copy groups (small packages through the Web; base64 in JSON) and §8.17 remote access
+  group_copy_export: { method: 'POST', path: '/groups/:group_id/copy/export', op: 'group_copy_export', input: 'none', admin: true },
+  group_copy_preview_import: { method: 'POST', path: '/group-copy/preview', op: 'group_copy_preview_import', input: 'body', admin: true },
+  group_copy_import: { method: 'POST', path: '/group-copy/import', op: 'group_copy_import', input: 'body', admin: true },
+  remote_access_state: { method: 'GET', path: '/remote-access', op: 'remote_access_state', input: 'none', admin: true },
+  remote_access_configure: { method: 'PUT', path: '/remote-access', op: 'remote_access_configure', input: 'body', admin: true },
+  remote_access_start: { method: 'POST', path: '/remote-access/start', op: 'remote_access_start', input: 'none', admin: true },
+  remote_access_stop: { method: 'POST', path: '/remote-access/stop', op: 'remote_access_stop', input: 'none', admin: true },
 } as const satisfies Record<string, RouteSpec>;
 
 export type WebRoutes = typeof webRoutes;
