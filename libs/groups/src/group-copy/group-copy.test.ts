@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
@@ -137,6 +137,23 @@ describe('group copy export', () => {
     expect(imported.group_id).not.toBe(gid);
     expect(imported.group_id_conflict).toBe(true);
     expect(loadGroup(home.layout, imported.group_id).title).toBe('Second');
+  });
+});
+
+describe('group copy export limits', () => {
+  it('a package too big for base64 answers group_copy_too_large; export_file prunes day-old exports', async () => {
+    using home = makeTempHome();
+    const g = await createGroup(home.layout, { title: 'big' });
+    writeFileSync(join(home.layout.groupDir(g.group_id), 'ledger.jsonl'), (await import('node:crypto')).randomBytes(3 * 1024 * 1024));
+    await expect(exportGroupCopy(home.layout, g.group_id)).rejects.toMatchObject({ code: 'group_copy_too_large' });
+    const first = await exportGroupCopyFile(home.layout, g.group_id);
+    expect(first.package_size_bytes).toBeGreaterThan(3 * 1024 * 1024);
+    const old = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+    (await import('node:fs')).utimesSync(first.package_path, old, old);
+    const second = await exportGroupCopyFile(home.layout, g.group_id, { now: '2030-01-01T00:00:00.000000Z' });
+    expect(existsSync(first.package_path)).toBe(false);
+    expect(existsSync(second.package_path)).toBe(true);
+    await expect(exportGroupCopy(home.layout, 'g_000000000000')).rejects.toMatchObject({ code: 'group_not_found' });
   });
 });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'yaml';
@@ -139,6 +139,7 @@ export async function exportGroupCopyFile(
   const { zip, manifest, filename } = await buildGroupPackage(layout, groupId, options);
   const dir = exportsDir(layout);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  pruneOldExports(dir);
   const path = join(dir, filename);
   const tmp = `${path}.${process.pid}.tmp`;
   try {
@@ -149,4 +150,19 @@ export async function exportGroupCopyFile(
     throw err;
   }
   return { package_path: path, package_size_bytes: lstatSync(path).size, filename, manifest };
+}
+
+/** Export files are temporary: those older than a day are removed when the next one is written. */
+export const EXPORT_TTL_MS = 24 * 60 * 60 * 1000;
+
+function pruneOldExports(dir: string, now = Date.now()): void {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    try {
+      const st = statSync(path);
+      if (st.isFile() && now - st.mtimeMs > EXPORT_TTL_MS) rmSync(path, { force: true });
+    } catch {
+      // raced with another export's prune
+    }
+  }
 }
