@@ -18,7 +18,8 @@ const EXTENSION_OPS = ['ledger_tail', 'ledger_search', 'ledger_statuses', 'globa
  * served by the term_attach handler (attachment ids, writer status, snapshot_v1).
  */
 export function daemonCapabilities(served: ReadonlySet<string>): Record<string, unknown> {
-  const caps: Record<string, unknown> = { remote_access: false };
+  // remote_access: true only when the remote_access_* ops are really served (§8.1, §8.17).
+  const caps: Record<string, unknown> = { remote_access: served.has('remote_access_state') };
   for (const op of OPTIONAL_UPGRADES) caps[op] = served.has(op);
   const attach = served.has('term_attach') && served.has('term_attachment_status');
   caps.term_attachment_status = attach;

@@ -130,7 +130,7 @@ describe('ping.capabilities', () => {
         term_attach_snapshot_v1: true,
         presentation_browser_attach: false,
         web_model_browser_attach: false,
-        remote_access: false,
+        remote_access: true,
       });
       // Every op named true is recognized (never unknown_op); every one named false is not served.
       for (const [name, value] of Object.entries(capabilities)) {

@@ -148,9 +148,13 @@ describe('token file helpers', () => {
 });
 
 describe('non-loopback binding', () => {
-  it('is refused without an admin token and allowed with one', async () => {
+  it('is refused while remote access is off or without an admin token, and allowed with both', async () => {
     const home = mkdtempSync(join(tmpdir(), 'cccc-web-bind-'));
     try {
+      await expect(startWebServer({ home, host: '0.0.0.0', port: 0 })).rejects.toThrow(/non-loopback host 0\.0\.0\.0 while remote access is off/);
+      writeFileSync(join(home, 'settings.yaml'), 'remote_access:\n  provider: manual\n  enabled: false\n');
+      await expect(startWebServer({ home, host: '0.0.0.0', port: 0 })).rejects.toThrow(/while remote access is off/);
+      writeFileSync(join(home, 'settings.yaml'), 'remote_access:\n  provider: manual\n  enabled: true\n');
       await expect(startWebServer({ home, host: '0.0.0.0', port: 0 })).rejects.toThrow(/non-loopback host 0\.0\.0\.0 without an admin access token/);
       createAccessToken(home, { groups: ['g_x'] });
       await expect(startWebServer({ home, host: '0.0.0.0', port: 0 })).rejects.toThrow(/admin access token/);

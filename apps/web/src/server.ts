@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { DaemonClient, isLoopbackHost } from '@cccc/ipc-protocol/node';
 import { authenticate, canSeeGroup, isAdminPrincipal, requireAdmin, requireGroup, stillAdmitted } from './auth/guard.js';
 import { AccessTokenStore } from './auth/tokens.js';
+import { remoteAccessOn } from './auth/remote-gate.js';
 import { HttpError, toErrorResponse } from './http/errors.js';
 import { checkBrowserOrigin } from './http/origin.js';
 import { Router, type RequestContext } from './http/router.js';
@@ -39,11 +40,17 @@ export const DEFAULT_WEB_PORT = 8848;
 
 /**
  * Start the Web port: `/api/v1` over `node:http`, a client of the daemon IPC only. A
- * non-loopback host is refused unless an admin access token exists (IPC spec §8.17).
+ * non-loopback host is refused unless remote access is on and an admin access token exists (IPC spec §8.17).
  */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const host = options.host ?? DEFAULT_WEB_HOST;
   const tokens = new AccessTokenStore(options.home);
+  if (!isLoopbackHost(host) && !remoteAccessOn(options.home)) {
+    throw new Error(
+      `refusing to bind the Web to non-loopback host ${host} while remote access is off; ` +
+        'configure and start it first (remote_access_configure provider=manual, then remote_access_start)',
+    );
+  }
   if (!isLoopbackHost(host) && !tokens.hasAdmin()) {
     throw new Error(
       `refusing to bind the Web to non-loopback host ${host} without an admin access token; ` +

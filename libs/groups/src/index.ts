@@ -163,3 +163,6 @@ export {
   type ResolvedCardSource,
 } from './presentation/cards.js';
 export { presentationPath, normalizeSnapshot, readPresentation, readPresentationFile, writePresentation, restorePresentationFile } from './presentation/store.js';
+
+export * from './group-copy/index.js';
+export * from './remote-access/index.js';

@@ -7,6 +7,7 @@ import { cliError, CliErrorCodes } from '../cli-error.js';
 import { commandContext, groupContext, guarded, withCommonOptions, withGroupOptions, type GroupOptions } from '../context.js';
 import { formatTable } from '../format.js';
 import { printJson, printLines } from '../output.js';
+import { registerGroupCopyCommands } from './group-copy.js';
 
 type SetExit = (code: number) => void;
 
@@ -54,6 +55,7 @@ export function registerGroupCommands(program: Command, setExit: SetExit): void 
   );
 
   const group = program.command('group').description('create, inspect and change one group');
+  registerGroupCopyCommands(group, setExit);
 
   withCommonOptions(group.command('create').description('create an empty group'))
     .option('--title <title>', 'group title')

@@ -68,7 +68,7 @@ export function registerWebCommands(program: Command, setExit: (code: number) =>
   const web = program
     .command('web')
     .description('run the Web port (HTTP API + SSE) on a running daemon, starting one if needed')
-    .option('--host <host>', 'bind address (non-loopback needs an admin access token; default $CCCC_WEB_HOST, else 127.0.0.1)', webDefaults().host)
+    .option('--host <host>', 'bind address (non-loopback needs remote access started and an admin access token; default $CCCC_WEB_HOST, else 127.0.0.1)', webDefaults().host)
     .option('--port <port>', 'TCP port (default $CCCC_WEB_PORT, else 8848)', parsePositiveInt, webDefaults().port)
     .action((opts: { host: string; port: number }) => runWeb(opts.host, opts.port, setExit));
 

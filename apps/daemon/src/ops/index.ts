@@ -25,6 +25,8 @@ import { registerStreamOps, type StreamOpsDeps } from './streams.js';
 import { registerTerminalOps, type TerminalOpsDeps } from './terminal.js';
 import { registerVoiceOps, type VoiceOpsDeps } from './voice.js';
 import { registerSpaceOps, type SpaceOpsDeps } from './space.js';
+import { registerGroupCopyOps, type GroupCopyOpsDeps } from './group-copy.js';
+import { registerRemoteAccessOps, type RemoteAccessOpsDeps } from './remote-access.js';
 
 /** What the op modules need between them; each module takes only its own part. */
 export type DaemonOpsDeps = GroupsOpsDeps &
@@ -51,7 +53,9 @@ export type DaemonOpsDeps = GroupsOpsDeps &
   CapabilitiesOpsDeps &
   MemoryOpsDeps &
   VoiceOpsDeps &
-  SpaceOpsDeps;
+  SpaceOpsDeps &
+  GroupCopyOpsDeps &
+  RemoteAccessOpsDeps;
 
 /** Every op module of the daemon, one line each (ping/shutdown live in core.ts). */
 export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
@@ -81,4 +85,6 @@ export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
   registerAutomationOps(router, deps);
   registerCapabilitiesOps(router, deps);
   registerSpaceOps(router, deps);
+  registerGroupCopyOps(router, deps);
+  registerRemoteAccessOps(router, deps);
 }

@@ -13,6 +13,7 @@ import { registerRuntimeActivityRoutes } from './runtime-activity.js';
 import { registerStreamRoutes } from './streams.js';
 import { registerUploadRoutes } from './uploads.js';
 import { registerVoiceRoutes } from './voice.js';
+import { registerCopyRemoteRoutes } from './copy-remote.js';
 
 /** Every route of the table (route-map.ts), each registered once; a route left out fails here. */
 export function buildApiRoutes(client: DaemonClient, sse: SseOptions, home: string): ApiRoutes {
@@ -29,6 +30,7 @@ export function buildApiRoutes(client: DaemonClient, sse: SseOptions, home: stri
   registerCapabilityRoutes(api);
   registerVoiceRoutes(api);
   registerSpaceRoutes(api);
+  registerCopyRemoteRoutes(api);
   const missing = api.missing();
   if (missing.length > 0) throw new Error(`routes without a handler: ${missing.join(', ')}`);
   return api;

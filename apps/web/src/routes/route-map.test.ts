@@ -99,6 +99,14 @@ const KNOWN = [
   'POST /groups/:group_id/assistants/voice_secretary/documents',
   'POST /groups/:group_id/assistants/voice_secretary/transcript',
   'POST /groups/:group_id/assistants/voice_secretary/input',
+  // Copy groups and remote access (issue 31)
+  'POST /groups/:group_id/copy/export',
+  'POST /group-copy/preview',
+  'POST /group-copy/import',
+  'GET /remote-access',
+  'PUT /remote-access',
+  'POST /remote-access/start',
+  'POST /remote-access/stop',
 ];
 
 describe('the route table', () => {

@@ -184,6 +184,14 @@ export const webRoutes = {
   assistant_voice_document_save: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/documents', op: 'assistant_voice_document_save', input: 'body' },
   assistant_voice_transcript_append: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/transcript', op: 'assistant_voice_transcript_append', input: 'body' },
   assistant_voice_input_append: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/input', op: 'assistant_voice_input_append', input: 'body' },
+  // §8.20 copy groups (small packages through the Web; base64 in JSON) and §8.17 remote access
+  group_copy_export: { method: 'POST', path: '/groups/:group_id/copy/export', op: 'group_copy_export', input: 'none', admin: true },
+  group_copy_preview_import: { method: 'POST', path: '/group-copy/preview', op: 'group_copy_preview_import', input: 'body', admin: true },
+  group_copy_import: { method: 'POST', path: '/group-copy/import', op: 'group_copy_import', input: 'body', admin: true },
+  remote_access_state: { method: 'GET', path: '/remote-access', op: 'remote_access_state', input: 'none', admin: true },
+  remote_access_configure: { method: 'PUT', path: '/remote-access', op: 'remote_access_configure', input: 'body', admin: true },
+  remote_access_start: { method: 'POST', path: '/remote-access/start', op: 'remote_access_start', input: 'none', admin: true },
+  remote_access_stop: { method: 'POST', path: '/remote-access/stop', op: 'remote_access_stop', input: 'none', admin: true },
 } as const satisfies Record<string, RouteSpec>;
 
 export type WebRoutes = typeof webRoutes;

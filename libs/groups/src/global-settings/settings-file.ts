@@ -8,7 +8,7 @@ import { applyObservabilityPatch, mergeObservability, type Observability } from 
 // The IO shell of the global settings: CCCC_HOME/settings.yaml, one section per concern.
 // Writes change only their own section, node by node, so other sections and comments stay.
 
-type Section = 'observability' | 'web_branding';
+type Section = 'observability' | 'web_branding' | 'remote_access';
 
 function readSection(layout: HomeLayout, section: Section): unknown {
   if (!existsSync(layout.settingsPath)) return undefined;
@@ -43,4 +43,13 @@ export function updateBranding(layout: HomeLayout, patch: Record<string, unknown
   const next = applyBrandingPatch(layout.home, readBranding(layout), patch, now);
   writeSection(layout, 'web_branding', next);
   return next;
+}
+
+/** The raw `remote_access` section (§8.17); the remote-access core validates it. */
+export function readRemoteAccessSection(layout: HomeLayout): unknown {
+  return readSection(layout, 'remote_access');
+}
+
+export function writeRemoteAccessSection(layout: HomeLayout, value: Record<string, unknown>): void {
+  writeSection(layout, 'remote_access', value);
 }

@@ -16,6 +16,29 @@ export interface OpExample<K extends OpName> {
 }
 
 const G = 'g_30e7eb3af8cf';
+const copyManifest = {
+  kind: 'cccc.group_copy' as const,
+  version: 1,
+  source_group_id: 'g_30e7eb3af8cf',
+  source_title: 'team',
+  exported_at: '2026-11-30T08:42:44Z',
+  export_mode: 'group_state_only' as const,
+  workspace_included: false as const,
+  contains_secrets: false as const,
+  content_digest: `sha256:${'0'.repeat(64)}`,
+};
+const remoteAccess = {
+  provider: 'manual' as const,
+  mode: 'manual',
+  require_access_token: true,
+  enabled: false,
+  status: 'stopped' as const,
+  endpoint: 'http://127.0.0.1:8848/',
+  updated_at: null,
+  diagnostics: { admin_access_token_count: 0 },
+  config: { web_host: '127.0.0.1', web_port: 8848 },
+  next_steps: [],
+};
 const ID = '3a1e7837925b493fa696abf137734a58';
 
 export function event<K extends string>(
@@ -967,4 +990,45 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     required: ['group_id', 'target', 'content'],
     result: { file_path: '/m/MEMORY.md', line_count: 9, content_hash: 'ab', status: 'written' },
   },
+  group_copy_export: {
+    args: { group_id: G, by: 'user' },
+    required: ['group_id'],
+    result: { package_b64: 'UEsFBgAAAAAAAAAAAAAAAAAAAAAAAA==', filename: `cccc-group-copy-team-${G}-20261130T084244Z.zip`, manifest: copyManifest },
+  },
+  group_copy_export_file: {
+    args: { group_id: G },
+    required: ['group_id'],
+    result: { package_path: '/home/u/.cccc/state/group_copy/exports/x.zip', package_size_bytes: 2048, filename: 'x.zip', manifest: copyManifest },
+  },
+  group_copy_preview_import: {
+    args: { package_path: '/tmp/x.zip' },
+    required: [],
+    result: {
+      preview: {
+        manifest: copyManifest,
+        source_group_id: G,
+        source_title: 'team',
+        actor_count: 1,
+        actors: [{ id: 'lead', title: 'Lead', runtime: 'claude', runner: 'pty', enabled: true }],
+        source_workspace_root: '/home/u/repo',
+        workspace_root_exists: true,
+        group_id_conflict: false,
+        target_default_scope_conflict: false,
+        requires_reconnect: { im: false },
+        workspace_included: false,
+        contains_secrets: false,
+        runtime_reset: { running: false, state: 'idle' },
+        warnings: [],
+      },
+    },
+  },
+  group_copy_import: {
+    args: { package_b64: 'UEsFBgAAAAAAAAAAAAAAAAAAAAAAAA==', workspace_root: '/home/u/repo', title: 'copy' },
+    required: [],
+    result: { group_id: 'g_0123456789ab', source_group_id: G, group_id_conflict: true, workspace_root: '/home/u/repo', active_scope_key: 's_ea35bf953a18' },
+  },
+  remote_access_state: { args: {}, required: [], result: { remote_access: remoteAccess } },
+  remote_access_configure: { args: { provider: 'manual', web_host: '0.0.0.0', web_port: 8848 }, required: [], result: { remote_access: remoteAccess } },
+  remote_access_start: { args: { by: 'user' }, required: [], result: { remote_access: { ...remoteAccess, enabled: true, status: 'running' } } },
+  remote_access_stop: { args: {}, required: [], result: { remote_access: remoteAccess } },
 };

@@ -67,6 +67,8 @@ import {
 } from './memory.js';
 import { runtime_activity_snapshot, runtime_activity_stream, runtime_hook_event } from './hooks.js';
 import { blob_read, blob_upload } from './blobs.js';
+import { group_copy_export, group_copy_export_file, group_copy_import, group_copy_preview_import } from './group-copy.js';
+import { remote_access_configure, remote_access_start, remote_access_state, remote_access_stop } from './remote-access.js';
 import {
   capability_allowlist_get,
   capability_allowlist_reset,
@@ -308,6 +310,15 @@ export const opCatalog = {
   group_space_provider_credential_update,
   group_space_provider_health_check,
   group_space_provider_auth,
+  // §8.20 copy groups and §8.17 remote access (issue 31)
+  group_copy_export,
+  group_copy_export_file,
+  group_copy_preview_import,
+  group_copy_import,
+  remote_access_state,
+  remote_access_configure,
+  remote_access_start,
+  remote_access_stop,
 } as const satisfies Record<string, OpSpec>;
 
 export type OpCatalog = typeof opCatalog;

@@ -3,6 +3,8 @@ import { api } from '../api/client';
 import { ApiError } from '../api/http';
 import { AccessTokens } from './AccessTokens';
 import { CapabilitiesPanel } from './CapabilitiesPanel';
+import { CopyGroupsPanel } from './CopyGroupsPanel';
+import { RemoteAccessPanel } from './RemoteAccessPanel';
 import { diffSettings, formFromSettings, type SettingsForm } from './settings-form';
 
 /**
@@ -112,6 +114,8 @@ export function SettingsView({ groupId }: { groupId: string }) {
       </form>
       <AccessTokens groupId={groupId} />
       <CapabilitiesPanel groupId={groupId} />
+      <CopyGroupsPanel groupId={groupId} />
+      <RemoteAccessPanel />
     </section>
   );
 }
