@@ -22,7 +22,7 @@ import { REPO_ROOT, exportTargets, publishablePackages, readPackageJson, workspa
 //      serving the Web and its browser app from the installed package;
 //   2. a plain TypeScript project that installs the libraries, builds a custom client (ping,
 //      send, events_stream, then the ledger) and every README's example with tsc, runs them;
-//   3. the same project runs the ./testing contract suites of ipc-protocol, ledger and pty-runtime
+//   3. the same project runs the ./testing contract suites of group-space, ipc-protocol, ledger and pty-runtime
 //      with its own vitest.
 // The repository itself is only read: versions are bumped in the copy, and nothing is installed
 // globally outside the temp prefix. Every npm call uses this machine's npm cache, where the root
@@ -245,7 +245,7 @@ describeWithLocalRegistry('a release through a local registry, used from fresh d
 
   it("runs the ./testing contract suites with the consumer's own vitest, against its own router, stores and node-pty", async () => {
     const { suites } = await consumerBuilt;
-    expect(suites.sort()).toEqual(['ipc-protocol', 'ledger', 'pty-runtime']);
+    expect(suites.sort()).toEqual(['group-space', 'ipc-protocol', 'ledger', 'pty-runtime']);
     // The fake agent of pty-runtime's ./testing is the copy the installed package ships.
     expect(readdirSync(join(consumer(), 'node_modules', '@cccc', 'pty-runtime', 'dist', 'fake-agent'))).toContain('fake-agent.mjs');
     const vitest = join(consumer(), 'node_modules', '.bin', 'vitest');
@@ -269,6 +269,7 @@ describeWithLocalRegistry('a release through a local registry, used from fresh d
       'LedgerStore contract: file store',
       'LedgerStore contract: my store',
       'PtySession contract: node-pty',
+      'SpaceProvider contract: local provider',
     ]);
     expect(results.numPassedTests).toBeGreaterThan(50);
   });
