@@ -55,6 +55,7 @@ export {
   ActorTerminal,
   InputTransaction,
   DEFAULT_SUBMIT_DELAY_MS,
+  SESSION_ENDING,
   type ActorTerminalOptions,
   type LaunchSpec,
   type SubmitOptions,

@@ -11,14 +11,16 @@ import { realCliTeardown, until } from './test-support.js';
 // sent at once, without waiting for anything to settle, and is confirmed too.
 
 const teardown = realCliTeardown();
-const CONFIRM_WINDOW_MS = 8_000;
+const CONFIRM_WINDOW_MS = 15_000;
 
 describeWithRealClis('real claude: a delivery typed while the previous turn\'s Stop hooks run', (clis) => {
   it('is queued by claude with a repeated prompt_id, and still confirmed; the delivery right after it is confirmed by its own prompt hook', async () => {
     const model = teardown.model(await startFakeModel({ steps: [reply('First read'), reply('Queued read'), reply('Next read')] }));
     const group = await startDaemonGroup(teardown, { title: 'real claude queued', env: { CCCC_DELIVERY_CONFIRM_MS: String(CONFIRM_WINDOW_MS) } });
-    // Each Stop hook runs 4 s after it fires: a delivery made on Stop lands while they run.
-    const { probe, hookDir } = await addClaudeActor(teardown, clis, group, model, { stopHoldSeconds: 4 });
+    // Each Stop hook runs 12 s after it fires: a delivery made on Stop lands while they run.
+    // Claude draws no echo of a paste while its Stop hooks run, so claude's submit rule waits its
+    // full 8 s for one and then types Enter anyway: into the running hooks, where claude queues it.
+    const { probe, hookDir } = await addClaudeActor(teardown, clis, group, model, { stopHoldSeconds: 12 });
     const { client, groupId: group_id } = group;
     await client.call('group_start', { group_id });
     const send = async (text: string) => (await client.call('send', { group_id, text, to: ['peer1'], message_mode: 'send' })).event.id;
@@ -52,5 +54,5 @@ describeWithRealClis('real claude: a delivery typed while the previous turn\'s S
     expect(hookLog(group.home)).not.toMatch(/UserPromptSubmit rejected|Stop rejected/);
     await until(async () => (await probe.actor())?.effective_working_state === 'idle', 'idle at the end', 60_000, probe.diagnose);
     expect(hookLog(group.home)).not.toMatch(/rejected/);
-  }, 240_000);
+  }, 300_000);
 });

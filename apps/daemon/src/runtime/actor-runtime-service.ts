@@ -258,10 +258,13 @@ export class ActorRuntimeService implements AsyncDisposable {
   private async stopLocked(groupId: string, actorId: string): Promise<PtyExit | undefined> {
     const terminal = this.deps.runtimes.get(groupId, actorId);
     const session = terminal?.session;
-    // A restart must not cut a delivery in half (issue 19): the submit being typed finishes and a
-    // submitted prompt gets its hook (bounded) before the process goes. The input lane stays held
-    // until the session is detached, so no new submit starts into a session about to die; one
-    // queued meanwhile fails unwritten and is delivered to the next session.
+    // A restart must not cut a delivery in half (issue 19). A submitted prompt gets its hook
+    // (bounded) before the process goes. A submit still waiting to write its Enter gives up
+    // (markEnding): Enter typed into an agent about to be killed is a prompt nobody takes up, so
+    // its paste dies unsubmitted and the delivery goes to the next session. The input lane stays
+    // held until the session is detached, so no new submit starts into a session about to die;
+    // one queued meanwhile fails unwritten and is delivered to the next session too.
+    if (session && !session.exited) session.markEnding();
     const releaseInput = session && !session.exited && !this.disposed ? await this.drainInput(groupId, actorId, session) : undefined;
     this.deps.runtimes.delete(groupId, actorId);
     this.reports.forget(groupId, actorId);

@@ -44,11 +44,24 @@ describe('restart mid-delivery (real daemon, real hooks)', () => {
     expect(restartMs).toBeGreaterThan(500);
   }, 60_000);
 
-  it('restarted while the delivery is still being typed (before Enter): the submit finishes and is taken up first', async () => {
-    fx = await hookedRuntimeFixture({ CCCC_STOP_DRAIN_MS: '10000', CCCC_SUBMIT_DELAY_MS: '1000' });
+  it('restarted while the delivery is still being typed (before Enter): no Enter into the dying agent; the next session gets it, confirmed once', async () => {
+    // The fake agent draws no echo of a paste, so claude's rule waits its full 8 s for one: the
+    // restart comes in the middle of that wait.
+    fx = await hookedRuntimeFixture({ CCCC_STOP_DRAIN_MS: '10000' });
     const gid = await claudeGroup(fx, { env: { FAKE_AGENT_THINKING_MS: '300' } });
-    const { confirmation } = await restartWhen(fx, gid, 'typed while restarting', 'claimed');
-    expect(confirmation()).toEqual([expect.objectContaining({ data: expect.objectContaining({ state: 'confirmed' }) })]);
+    const { restartMs, confirmation } = await restartWhen(fx, gid, 'typed while restarting', 'claimed');
+    // The submit gave up its wait for the echo at once instead of typing Enter seconds later.
+    expect(restartMs).toBeLessThan(2_500);
+    const [record] = await waitFor(() => (confirmation().length > 0 ? confirmation() : undefined), 30_000, 'confirmation');
+    expect(record!.data).toMatchObject({ state: 'confirmed' });
+    const states = () => events(fx!, gid).filter((e) => e.kind === 'runtime.delivery').map((e) => [e.data['state'], e.data['reason'] ?? null]);
+    expect(states()).toEqual([
+      ['claimed', null],
+      ['failed', 'session_ending'],
+      ['claimed', null],
+      ['accepted', null],
+    ]);
+    expect(confirmation()).toHaveLength(1);
   }, 60_000);
 
   it('an agent that takes nothing up within the bound is restarted anyway, and the delivery is flagged unconfirmed at once', async () => {

@@ -8,6 +8,22 @@ import { TerminalSession } from './terminal-session.js';
 import type { SubmitMode, SubmitOutcome } from './types.js';
 
 export const DEFAULT_SUBMIT_DELAY_MS = 1500;
+/** The reason of a submit given up because its session is being stopped (`markEnding`). */
+export const SESSION_ENDING = 'session_ending';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Waits for `wait`, or less if the session is marked ending meanwhile. */
+async function untilEnding(session: TerminalSession, wait: Promise<unknown>): Promise<void> {
+  if (session.ending) return;
+  let sub: Disposable | undefined;
+  const ending = new Promise<void>((resolve) => (sub = session.onEnding(() => resolve())));
+  try {
+    await Promise.race([wait, ending]);
+  } finally {
+    sub?.[Symbol.dispose]();
+  }
+}
 
 export interface ActorTerminalOptions {
   readonly actorId: string;
@@ -171,6 +187,7 @@ async function runSubmit(tx: InputTransaction, text: string, options: SubmitOpti
     // Nothing of this submit got in: provably not delivered. Anything else cannot be taken back.
     tx.bytesWritten === 0 && bytes === 0 ? { outcome: 'failed', reason } : { outcome: 'ambiguous', reason, bytesWritten: tx.bytesWritten };
   const maxDelay = options.submitDelayMs ?? DEFAULT_SUBMIT_DELAY_MS;
+  if (tx.session.ending) return { outcome: 'failed', reason: SESSION_ENDING };
   // Watched from before the write: the TUI's answer may come before the write call returns.
   using watch = payload !== '' && keys.length > 0 && options.pasteSettle ? watchPasteSettle(tx.session.onOutput, options.pasteSettle, maxDelay, text) : undefined;
   if (payload !== '') {
@@ -178,11 +195,18 @@ async function runSubmit(tx: InputTransaction, text: string, options: SubmitOpti
     if (!r.ok) return fail(r.reason, r.bytesWritten);
   }
   for (let i = 0; i < keys.length; i++) {
-    if (i === 0 && watch) await watch.settled;
-    else {
-      const delay = i === 0 ? (payload === '' ? 0 : maxDelay) : (options.submitRepeat?.gapMs ?? 0);
-      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-    }
+    const delay = i === 0 ? (payload === '' ? 0 : maxDelay) : (options.submitRepeat?.gapMs ?? 0);
+    const wait = i === 0 && watch ? watch.settled : delay > 0 ? sleep(delay) : undefined;
+    if (i === 0) {
+      if (wait) await untilEnding(tx.session, wait);
+      // Stopped before the submit key: the paste dies unsubmitted with the session. Provably not
+      // delivered when it was one bracketed paste (or one line), so the next session gets it.
+      if (tx.session.ending) {
+        return tx.bytesWritten === 0 || bracketed || !payload.includes('\n')
+          ? { outcome: 'failed', reason: SESSION_ENDING }
+          : { outcome: 'ambiguous', reason: SESSION_ENDING, bytesWritten: tx.bytesWritten };
+      }
+    } else if (wait) await wait;
     const r = await tx.write(keys[i]!);
     if (!r.ok) return fail(r.reason, r.bytesWritten);
   }

@@ -65,3 +65,43 @@ describe('ActorTerminal.submit with pasteSettle', () => {
   });
 });
 
+
+describe('ActorTerminal.submit into a session being stopped (markEnding)', () => {
+  it('a submit waiting for the echo gives up at once: no Enter, failed, so the next session gets it', async () => {
+    const claude = getRuntime('claude').pasteSettle!;
+    const { terminal, keys } = setup();
+    const started = performance.now();
+    const done = terminal.submit('first line\nsecond line', { submitDelayMs: 1_500, bracketedPaste: true, pasteSettle: claude });
+    await sleep(50);
+    terminal.session!.markEnding();
+    expect(await done).toEqual({ outcome: 'failed', reason: 'session_ending' });
+    expect(performance.now() - started).toBeLessThan(1_000); // not the echo rule's 8 s
+    expect(keys()).toHaveLength(1);
+    expect(keys()[0]).toContain('second line');
+  });
+
+  it('the fixed delay ends too; an unbracketed multi-line paste may have been submitted line by line: ambiguous', async () => {
+    const { terminal, keys } = setup();
+    const done = terminal.submit('one\ntwo', { submitDelayMs: 5_000, bracketedPaste: false });
+    await sleep(30);
+    terminal.session!.markEnding();
+    expect(await done).toMatchObject({ outcome: 'ambiguous', reason: 'session_ending' });
+    expect(keys()).toEqual(['one\ntwo']);
+  });
+
+  it('a session already ending takes no paste at all', async () => {
+    const { terminal, keys } = setup();
+    terminal.session!.markEnding();
+    expect(await terminal.submit('late', { submitDelayMs: 100 })).toEqual({ outcome: 'failed', reason: 'session_ending' });
+    expect(keys()).toEqual([]);
+  });
+
+  it('an Enter already written stands: ending after it changes nothing', async () => {
+    const { terminal, pty, keys } = setup();
+    const done = terminal.submit('hello', { submitDelayMs: 5_000, pasteSettle: { quietMs: 20 } });
+    pty.emitOutput('hello');
+    expect(await done).toMatchObject({ outcome: 'accepted' });
+    terminal.session!.markEnding();
+    expect(keys()).toEqual(['hello', '\r']);
+  });
+});

@@ -41,6 +41,8 @@ export class TerminalSession implements Disposable, TerminalSource {
   private readonly outputEmitter = this.store.add(new Emitter<OutputChunk>());
   private readonly exitEmitter = this.store.add(new Emitter<PtyExit>());
   private readonly pasteEmitter = this.store.add(new Emitter<boolean>());
+  private readonly endingEmitter = this.store.add(new Emitter<void>());
+  private _ending = false;
   private readonly scanner = new SequenceScanner({ pasteOn: '\x1b[?2004h', pasteOff: '\x1b[?2004l', dsr: DSR_CURSOR_QUERY });
   private readonly now: () => number;
   private resolveReady!: () => void;
@@ -51,6 +53,8 @@ export class TerminalSession implements Disposable, TerminalSource {
   readonly onOutput = this.outputEmitter.event;
   readonly onExit = this.exitEmitter.event;
   readonly onBracketedPasteChange = this.pasteEmitter.event;
+  /** Fires once when the owner decides to end this session (`markEnding`). */
+  readonly onEnding = this.endingEmitter.event;
 
   constructor(
     readonly pty: PtySession,
@@ -92,6 +96,22 @@ export class TerminalSession implements Disposable, TerminalSource {
   /** When the first output arrived (ms, `now()` clock), or undefined before that. */
   get firstOutputAt(): number | undefined {
     return this._firstOutputAt;
+  }
+
+  /** The owner is ending this session: a submit key not yet written must not be any more. */
+  get ending(): boolean {
+    return this._ending;
+  }
+
+  /**
+   * Says the session is about to be stopped. A submit still waiting to write its submit key gives
+   * up (its paste dies unsubmitted with the process), instead of typing Enter into an agent that
+   * is killed before it can take the prompt up.
+   */
+  markEnding(): void {
+    if (this._ending) return;
+    this._ending = true;
+    this.endingEmitter.fire();
   }
 
   /** true once the agent printed something; false if `timeoutMs` passed first. */
