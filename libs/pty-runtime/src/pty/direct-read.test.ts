@@ -7,11 +7,14 @@ import { spawnNodePty } from './node-pty-session.js';
 
 const env = { ...(process.env as Record<string, string>), TERM: 'xterm-256color' };
 
-/** A child that prints `lines` numbered lines (so every byte of the stream is checkable), then exits 7. */
-const numberedLines = (lines: number) => [
+/**
+ * A child that prints `lines` numbered lines (so every byte of the stream is checkable), waits
+ * `lingerMs`, then exits 7.
+ */
+const numberedLines = (lines: number, lingerMs = 0) => [
   process.execPath,
   '-e',
-  `let i=0;const w=()=>{let ok=true;while(i<${lines}&&ok){ok=process.stdout.write(String(i).padStart(8,'0')+' line of the flood\\n');i++}if(i<${lines})process.stdout.once('drain',w);else process.stdout.write('',()=>process.exit(7))};w()`,
+  `let i=0;const w=()=>{let ok=true;while(i<${lines}&&ok){ok=process.stdout.write(String(i).padStart(8,'0')+' line of the flood\\n');i++}if(i<${lines})process.stdout.once('drain',w);else process.stdout.write('',()=>setTimeout(()=>process.exit(7),${lingerMs}))};w()`,
 ];
 
 describe('direct PTY reads (onread into a reused buffer)', () => {
@@ -42,7 +45,10 @@ describe('direct PTY reads (onread into a reused buffer)', () => {
           swapped = true;
         },
       });
-      const pty = spawnNodePty({ argv: numberedLines(3000), cwd: process.cwd(), env, cols: 120, rows: 40 });
+      // node-pty's own stream destroys its socket 200 ms after the child exits, unread output and
+      // all (the reason direct reads are the default): on a loaded machine that cut the tail. The
+      // child lingers so this checks the fallback's wiring, not node-pty's exit race.
+      const pty = spawnNodePty({ argv: numberedLines(3000, 1_000), cwd: process.cwd(), env, cols: 120, rows: 40 });
       const ring = new OutputRing();
       pty.onData((d) => ring.append(d));
       const exit = await new Promise<{ exitCode: number | null }>((resolve) => pty.onExit(resolve));
