@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 'use strict';
 // CommonJS (bin/package.json) on purpose: `cccc hook <name>` runs at every tool call of an agent,
-// and a CommonJS main with a CommonJS hook bundle starts without node's ESM loader.
+// and `cccc ping|send|reply` are what agents and scripts call most; a CommonJS main with a
+// CommonJS bundle starts without node's ESM loader.
 // npm links workspace bins at install time, before dist/ exists; this committed shim defers to
 // the built entry so `npx --no-install cccc` works after `npm ci && npm run build`.
 const FAST_HOOKS = new Set(['claude-activity', 'claude-state', 'codex-state']);
+const FAST_COMMANDS = new Set(['ping', 'send', 'reply']);
 
 function notBuilt(error) {
   const code = error && error.code;
@@ -15,12 +17,25 @@ function notBuilt(error) {
   throw error;
 }
 
+function fullCli() {
+  import('../dist/cli.js').catch(notBuilt);
+}
+
 if (process.argv[2] === 'hook' && FAST_HOOKS.has(process.argv[3])) {
   try {
     require('../dist/hook-cli.cjs');
   } catch (error) {
     notBuilt(error);
   }
+} else if (FAST_COMMANDS.has(process.argv[2])) {
+  // The fast path runs the command lines it fully understands and hands back the rest.
+  let handled = false;
+  try {
+    handled = require('../dist/cli-fast.cjs').tryRunFast(process.argv);
+  } catch (error) {
+    notBuilt(error);
+  }
+  if (!handled) fullCli();
 } else {
-  import('../dist/cli.js').catch(notBuilt);
+  fullCli();
 }

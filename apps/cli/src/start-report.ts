@@ -1,15 +1,7 @@
 import { ActorStartProblem, type ActorStartResult } from '@cccc/ipc-protocol';
+import { startProblemLines } from './start-lines.js';
 
-/** How many output lines of a failed start the CLI shows (the daemon keeps up to 20). */
-const SHOWN_TAIL_LINES = 8;
-
-/** One line for the problem, then the last lines the agent printed, indented. */
-export function startProblemLines(actorId: string, problem: ActorStartProblem, label: 'not started' | 'warning'): string[] {
-  // The message already names the exit code or signal.
-  const head = `${label}: ${actorId}: ${problem.code}: ${problem.message}`;
-  const tail = (problem.output_tail ?? []).slice(-SHOWN_TAIL_LINES).map((line) => `    | ${line}`);
-  return [head, ...tail];
-}
+export { startProblemLines };
 
 /** `group start`: who runs, then each actor that did not (and each caveat). */
 export function groupStartLines(groupId: string, started: readonly string[], results: readonly ActorStartResult[] | undefined): string[] {

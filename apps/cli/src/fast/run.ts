@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { monotonicMs, resolveCcccHome } from '@cccc/ipc-protocol/node';
+import { formatMessage } from '../format.js';
+import type { FastCommand, MessageCommand } from './argv.js';
+import { fastCall } from './call.js';
+import { LocalError, reportFastError } from './report.js';
+
+// IO shell of the fast path: what commands/ping.ts and commands/messages.ts do, with the same
+// defaults (context.ts) and the same output (output.ts, format.ts), byte for byte
+// (cli-fast.e2e.test.ts runs both on the same inputs against one daemon).
+
+/** CLI spelling → wire `message_mode` (commands/messages.ts). */
+const WIRE_MODES: Record<string, string> = { send: 'send', 'request-reply': 'request_reply', mail: 'mail' };
+
+const printJson = (value: unknown): void => {
+  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+};
+
+/** `active.json`'s group as `readActiveGroupId` reads it (ActiveDoc: a loose object). */
+function activeGroupId(home: string): string {
+  let text: string;
+  try {
+    text = readFileSync(join(home, 'active.json'), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw error;
+  }
+  const doc: unknown = JSON.parse(text);
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return '';
+  const d = doc as Record<string, unknown>;
+  if (d.v !== undefined && !Number.isSafeInteger(d.v)) return '';
+  if (d.updated_at !== undefined && typeof d.updated_at !== 'string') return '';
+  if (d.active_group_id === undefined) return '';
+  return typeof d.active_group_id === 'string' ? d.active_group_id : '';
+}
+
+async function runPing(json: boolean): Promise<void> {
+  const started = monotonicMs();
+  const result = await fastCall(resolveCcccHome(), 'ping', {});
+  const ms = monotonicMs() - started;
+  if (json) printJson(result);
+  else {
+    process.stdout.write(
+      `pong from ${String(result.implementation)} ${String(result.version)} (pid ${String(result.pid)}, ipc v${String(result.ipc_v)}) in ${ms.toFixed(1)} ms\n`,
+    );
+  }
+}
+
+async function runMessage(cmd: MessageCommand): Promise<void> {
+  const home = resolveCcccHome();
+  const by = cmd.by?.trim() || process.env.CCCC_ACTOR_ID?.trim() || 'user';
+  const groupId = cmd.group?.trim() || activeGroupId(home);
+  if (!groupId) throw new LocalError('no_active_group', 'no group given: pass --group <group_id> or set one with `cccc use <group_id>`');
+  const args: Record<string, unknown> =
+    cmd.command === 'send'
+      ? { group_id: groupId, text: cmd.text, by, message_mode: WIRE_MODES[cmd.mode!] }
+      : { group_id: groupId, reply_to: cmd.eventId, text: cmd.text, by };
+  if (cmd.to) args.to = cmd.to;
+  if (cmd.command === 'reply' && cmd.mode !== undefined) args.message_mode = cmd.mode;
+  if (cmd.insight !== undefined) args.insight = cmd.insight;
+  const result = await fastCall(home, cmd.command, args);
+  if (cmd.json) return printJson(result);
+  process.stdout.write(formatMessage(result.event as Parameters<typeof formatMessage>[0]) + '\n');
+}
+
+/** Run one parsed command; resolves with the exit code the full CLI would set. */
+export async function runFast(cmd: FastCommand): Promise<number> {
+  try {
+    if (cmd.command === 'ping') await runPing(cmd.json);
+    else await runMessage(cmd);
+    return 0;
+  } catch (error) {
+    return reportFastError(error, cmd.json);
+  }
+}
