@@ -17,7 +17,7 @@ const EXTENSION_OPS = ['ledger_tail', 'ledger_search', 'ledger_statuses', 'globa
  * never claim an upgrade the daemon does not recognize. The terminal attach extensions are
  * served by the term_attach handler (attachment ids, writer status, snapshot_v1).
  */
-export function daemonCapabilities(served: ReadonlySet<string>): Record<string, unknown> {
+export function daemonCapabilities(served: Pick<ReadonlySet<string>, 'has'>): Record<string, unknown> {
   // remote_access: true only when the remote_access_* ops are really served (§8.1, §8.17).
   const caps: Record<string, unknown> = { remote_access: served.has('remote_access_state') };
   for (const op of OPTIONAL_UPGRADES) caps[op] = served.has(op);

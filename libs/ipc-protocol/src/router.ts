@@ -68,6 +68,28 @@ function describe(error: z.ZodError): string {
   return field ? `${field}: ${issue.message}` : issue.message;
 }
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> => {
+  if (typeof v !== 'object' || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
+
+/**
+ * The common, well-formed envelope accepted without running its zod schema (a measurable share
+ * of a ping on a fresh connection): only a shape `DaemonRequestV1` certainly accepts as it is,
+ * `{v: 1, op: <non-empty string>, args?: <plain object>}` and nothing else; anything else
+ * (including every malformed request) goes through the schema and its error wording.
+ * router.test.ts holds the two against each other.
+ */
+export function plainEnvelope(value: object): { success: true; data: DaemonRequestV1 } | undefined {
+  if (!isPlainObject(value)) return undefined;
+  for (const key in value) if (key !== 'v' && key !== 'op' && key !== 'args') return undefined;
+  const { v, op, args } = value;
+  if (v !== 1 || typeof op !== 'string' || op.length === 0) return undefined;
+  if (args !== undefined && !isPlainObject(args)) return undefined;
+  return { success: true, data: value as DaemonRequestV1 };
+}
+
 /**
  * Validates request lines against the op catalog and dispatches them to registered handlers.
  * Transport-free: the socket server and the in-memory loopback both feed it text lines.
@@ -95,6 +117,11 @@ export class OpRouter {
     return [...this.routes.keys()];
   }
 
+  /** Whether `op` has a handler (without listing them all, as `ops` does). */
+  serves(op: string): boolean {
+    return this.routes.has(op);
+  }
+
   /** Handle one request line (without its newline). Never throws. */
   async dispatchLine(text: string): Promise<Dispatched> {
     const shape = jsonShapeViolation(text);
@@ -116,7 +143,7 @@ export class OpRouter {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       return { response: errorResponse(ErrorCodes.invalidRequest, 'request must be a JSON object') };
     }
-    const envelope = DaemonRequestV1.safeParse(value);
+    const envelope = plainEnvelope(value) ?? DaemonRequestV1.safeParse(value);
     if (!envelope.success) {
       const field = fieldOf(envelope.error);
       return {

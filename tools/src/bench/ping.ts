@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { rawCall, type RawEndpoint } from './raw-call.js';
+import { referenceSkipNote, startReferenceDaemon } from './reference-daemon.js';
 import { fmt, printTable, summarize } from './stats.js';
 
 const require = createRequire(import.meta.url);
@@ -70,20 +71,27 @@ async function sample(endpoint: RawEndpoint, line: string, n: number, into: numb
   }
 }
 
-/** `ping` over a fresh connection per call beside a bare NDJSON echo server, interleaved. */
+/**
+ * `ping` over a fresh connection per call beside a bare NDJSON echo server and, when configured,
+ * the reference Python daemon, in interleaved blocks so all see the same machine load.
+ */
 export async function benchPing(calls = 1000): Promise<void> {
   const daemon = await startBenchDaemon();
   const echo = await startEchoServer();
+  const reference = await startReferenceDaemon();
   const line = '{"v":1,"op":"ping","args":{}}\n';
   try {
     await sample(daemon.endpoint, line, 100, []);
     await sample(echo.endpoint, line, 100, []);
+    if (reference) await sample(reference.endpoint, line, 100, []);
     const d: number[] = [];
     const e: number[] = [];
+    const r: number[] = [];
     const block = 100;
     for (let done = 0; done < calls; done += block) {
       await sample(echo.endpoint, line, block, e);
       await sample(daemon.endpoint, line, block, d);
+      if (reference) await sample(reference.endpoint, line, block, r);
     }
     const client = new DaemonClient({ home: daemon.home });
     const c: number[] = [];
@@ -95,14 +103,19 @@ export async function benchPing(calls = 1000): Promise<void> {
     const ds = summarize(d);
     const es = summarize(e);
     const cs = summarize(c);
+    const rs = reference ? summarize(r) : undefined;
     printTable(`ping, fresh unix connection per call (${calls} calls, interleaved blocks of ${block})`, [
-      { server: 'bare NDJSON echo server (baseline)', p50: fmt(es.p50), p99: fmt(es.p99), mean: fmt(es.mean) },
-      { server: 'cccc-ts daemon ping', p50: fmt(ds.p50), p99: fmt(ds.p99), mean: fmt(ds.mean) },
-      { server: 'cccc-ts daemon ping via DaemonClient (discovery + zod)', p50: fmt(cs.p50), p99: fmt(cs.p99), mean: fmt(cs.mean) },
+      { server: 'bare NDJSON echo server (baseline)', p50: fmt(es.p50), p99: fmt(es.p99), mean: fmt(es.mean), target: '' },
+      ...(rs ? [{ server: 'reference Python daemon ping (baseline)', p50: fmt(rs.p50), p99: fmt(rs.p99), mean: fmt(rs.mean), target: '' }] : []),
+      { server: 'cccc-ts daemon ping', p50: fmt(ds.p50), p99: fmt(ds.p99), mean: fmt(ds.mean), target: 'p50 <= 2x echo and <= reference; p99 <= 1 ms' },
+      { server: 'cccc-ts daemon ping via DaemonClient (discovery + zod)', p50: fmt(cs.p50), p99: fmt(cs.p99), mean: fmt(cs.mean), target: '' },
     ]);
-    console.log(`ratio daemon/echo p50: ${(ds.p50 / es.p50).toFixed(2)}x (target <= 1.5x; reference Python daemon: 1.9x)`);
+    console.log(`ratio daemon/echo p50: ${(ds.p50 / es.p50).toFixed(2)}x (target <= 2x)`);
+    if (rs) console.log(`ratio daemon/reference p50: ${(ds.p50 / rs.p50).toFixed(2)}x, p99: ${(ds.p99 / rs.p99).toFixed(2)}x (target p50 <= 1x); reference/echo p50: ${(rs.p50 / es.p50).toFixed(2)}x`);
+    else console.log(referenceSkipNote());
   } finally {
     await daemon.stop();
     await echo.stop();
+    await reference?.stop();
   }
 }

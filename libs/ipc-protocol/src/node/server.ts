@@ -7,6 +7,7 @@ import { ErrorCodes } from '../errors.js';
 import { MAX_REQUEST_LINE_BYTES } from '../limits.js';
 import type { OpRouter } from '../router.js';
 import { socketConnection } from './socket-connection.js';
+import { DeadlineSweep, type DeadlineEntry } from './deadline-sweep.js';
 
 export interface IpcServerOptions {
   readonly maxLineBytes?: number;
@@ -41,6 +42,7 @@ export class IpcServer implements AsyncDisposable {
   private readonly maxQueuedLines: number;
   private readonly handshakeTimeoutMs: number;
   private readonly maxConnections: number;
+  private readonly deadlines: DeadlineSweep;
 
   constructor(private readonly router: OpRouter, options: IpcServerOptions = {}) {
     this.maxLineBytes = options.maxLineBytes ?? MAX_REQUEST_LINE_BYTES;
@@ -48,6 +50,7 @@ export class IpcServer implements AsyncDisposable {
     this.maxQueuedLines = options.maxQueuedLines ?? 64;
     this.handshakeTimeoutMs = options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
     this.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+    this.deadlines = new DeadlineSweep(this.idleTimeoutMs, DeadlineSweep.periodFor(this.handshakeTimeoutMs, this.idleTimeoutMs));
     this.server = createServer({ allowHalfOpen: false }, (socket) => this.accept(socket));
     this.server.on('error', () => {});
   }
@@ -90,25 +93,30 @@ export class IpcServer implements AsyncDisposable {
       return;
     }
     this.sockets.add(socket);
-    socket.setTimeout(this.idleTimeoutMs, () => socket.destroy());
 
     // The deadline of the request line being read: armed at connect and at the first byte of
     // each later line, disarmed once the line is complete (an idle connection between requests
-    // has only the idle timeout) and for good when the connection upgrades to a stream.
-    let lineDeadline: NodeJS.Timeout | undefined;
-    const disarm = () => {
-      clearTimeout(lineDeadline);
-      lineDeadline = undefined;
-    };
-    const arm = () => {
-      lineDeadline ??= setTimeout(() => {
+    // has only the idle timeout) and for good when the connection upgrades to a stream. Both
+    // are checked by the shared sweep (deadline-sweep.ts), not by timers of this connection.
+    const deadlines: DeadlineEntry = {
+      lineDeadline: Infinity,
+      lastActive: this.deadlines.now(),
+      idleApplies: true,
+      onLineTimeout: () => {
         socket.off('data', onData);
         this.refuse(socket, ErrorCodes.requestTimeout, `no complete request line within ${this.handshakeTimeoutMs} ms`, { timeout_ms: this.handshakeTimeoutMs });
-      }, this.handshakeTimeoutMs);
-      lineDeadline.unref();
+      },
+      onIdleTimeout: () => socket.destroy(),
     };
+    const disarm = () => {
+      deadlines.lineDeadline = Infinity;
+    };
+    const arm = () => {
+      if (deadlines.lineDeadline === Infinity) deadlines.lineDeadline = this.deadlines.now() + this.handshakeTimeoutMs;
+    };
+    this.deadlines.add(deadlines);
     socket.on('close', () => {
-      disarm();
+      this.deadlines.delete(deadlines);
       this.sockets.delete(socket);
     });
     arm();
@@ -124,7 +132,8 @@ export class IpcServer implements AsyncDisposable {
       try {
         while (queue.length > 0 && !socket.destroyed && !upgraded) {
           const item = queue.shift()!;
-          if (queue.length < this.maxQueuedLines / 2) socket.resume();
+          // Only a paused socket: resume() on a flowing one still schedules a tick and a read(0).
+          if (queue.length < this.maxQueuedLines / 2 && socket.isPaused()) socket.resume();
           if (item.kind === 'bad') {
             socket.write(item.reply);
             if (item.close) {
@@ -137,10 +146,10 @@ export class IpcServer implements AsyncDisposable {
           const dispatched = await this.router.dispatchLine(item.text);
           if (socket.destroyed) return;
           const flushed = socket.write(encodeResponseLine(dispatched.response));
+          deadlines.lastActive = this.deadlines.now();
           if (dispatched.upgrade) {
             upgraded = true;
-            disarm();
-            socket.setTimeout(0);
+            this.deadlines.delete(deadlines);
             socket.off('data', onData);
             socket.pause();
             const leftover = [
@@ -158,6 +167,7 @@ export class IpcServer implements AsyncDisposable {
     };
 
     const onData = (chunk: Buffer) => {
+      deadlines.lastActive = this.deadlines.now();
       const lines = decoder.push(chunk);
       if (lines.length > 0) disarm();
       if (decoder.pendingBytes > 0 && !upgraded) arm();
