@@ -21,6 +21,7 @@ const optional: Array<{ name: string; module: string; fn: string; byNameOnly?: b
   { name: 'web-render', module: './bench/web-render.js', fn: 'benchWebRender' },
   { name: 'hooks', module: './bench/hooks.js', fn: 'benchHooks' },
   { name: 'cli', module: './bench/cli.js', fn: 'benchCli' },
+  { name: 'idle-rss', module: './bench/idle-rss.js', fn: 'benchIdleRss' },
   { name: 'working-state', module: './bench/working-state.js', fn: 'benchWorkingState' },
   // Minutes, and the pinned real claude: only when asked for by name.
   { name: 'delivery-matrix', module: './bench/delivery-matrix.js', fn: 'benchDeliveryMatrix', byNameOnly: true },

@@ -36,6 +36,9 @@ if (process.argv[2] === 'hook' && FAST_HOOKS.has(process.argv[3])) {
     notBuilt(error);
   }
   if (!handled) fullCli();
+} else if (process.argv.length === 4 && process.argv[2] === 'daemon' && process.argv[3] === 'run') {
+  // The long-lived daemon process loads the daemon, not the whole command tree.
+  import('../dist/daemon-run.js').catch(notBuilt);
 } else {
   fullCli();
 }

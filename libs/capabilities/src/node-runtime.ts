@@ -2,9 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { capabilityError } from './errors.js';
 import type { ExternalRuntime } from './external.js';
 import { commandArgv } from './preflight.js';
@@ -35,6 +33,20 @@ class InstallError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * The MCP SDK's client side, imported when a capability's server first starts rather than with
+ * the daemon: with its ajv and zod-to-json-schema it is ~20 MB resident, which a daemon that
+ * runs no external capability never needs (issue 35, memory at rest).
+ */
+async function mcpClientSdk() {
+  const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
+  return { Client, StdioClientTransport, StreamableHTTPClientTransport };
 }
 
 /**
@@ -149,6 +161,7 @@ export class NodeExternalRuntime implements ExternalRuntime {
   }
 
   private async start(record: CapabilityRecord, installation: Installation): Promise<Client> {
+    const { Client, StdioClientTransport, StreamableHTTPClientTransport } = await mcpClientSdk();
     const client = new Client({ name: 'cccc-capabilities', version: '0.1.0' });
     const env = (record.install_spec?.env ?? {}) as Record<string, string>;
     const timeout = this.options.startTimeoutMs ?? 30_000;

@@ -25,9 +25,10 @@ async function waitForLine(child: ChildProcess): Promise<void> {
  * The built daemon (`cccc daemon run`) as its own process in a temp CCCC_HOME, or in `home` when
  * given (a restart on an existing home: `stop()` then leaves it for the caller to remove).
  */
-export async function startBenchDaemon(env: NodeJS.ProcessEnv = {}, options: { home?: string } = {}) {
+export async function startBenchDaemon(env: NodeJS.ProcessEnv = {}, options: { home?: string; cli?: string } = {}) {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'cccc-bench-'));
-  const cli = require.resolve('@cccc/cli/bin/cccc.js');
+  // `cli`: another build's bin/cccc.js, e.g. main's, for a before/after in one run.
+  const cli = options.cli ?? require.resolve('@cccc/cli/bin/cccc.js');
   // e.g. CCCC_BENCH_DAEMON_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the daemon
   const nodeArgs = (process.env['CCCC_BENCH_DAEMON_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, cli, 'daemon', 'run'], {
