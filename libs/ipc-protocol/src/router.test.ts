@@ -15,6 +15,23 @@ function router(options = {}) {
 }
 
 describe('OpRouter', () => {
+  it('a request without args reaches an op whose schema takes {} with {}, and is refused by one that needs a field', async () => {
+    const seen: unknown[] = [];
+    const r = new OpRouter()
+      .register('ping', (args) => {
+        seen.push(args);
+        return { version: '0', implementation: 'cccc-ts', pid: 1, ts: 't', ipc_v: 1 as const, capabilities: {} };
+      })
+      .register('attach', () => ({ group_id: 'g_1', scope_key: 's', title: 't' }));
+    expect((await r.dispatch({ v: 1, op: 'ping' })).response.ok).toBe(true);
+    expect((await r.dispatch({ v: 1, op: 'ping', args: {} })).response.ok).toBe(true);
+    expect(seen).toEqual([{}, {}]);
+    const refused = (await r.dispatch({ v: 1, op: 'attach', args: {} })).response;
+    expect(refused.ok).toBe(false);
+    expect(refused.error?.code).toBe('invalid_request');
+    expect(refused.error?.details).toEqual({ field: 'path' });
+  });
+
   it('validates args before the handler and ignores unknown keys', async () => {
     const r = router();
     const ok = await r.dispatch({ v: 1, op: 'ledger_snapshot', args: { group_id: 'g_1', extra: true } });

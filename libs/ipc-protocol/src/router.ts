@@ -43,6 +43,21 @@ interface Route {
   readonly call: (parsedArgs: unknown, context: RequestContext) => ReturnType<OpHandler<OpName>>;
   readonly requiresGroupId: boolean;
   readonly requiresActorId: boolean;
+  /**
+   * The op's args schema turns `{}` into `{}`: a request without args (ping, the SDKs' health
+   * check on a fresh connection) then skips the schema, whose answer for `{}` never changes.
+   */
+  readonly emptyArgsPass: boolean;
+}
+
+function isEmptyObject(value: Record<string, unknown>): boolean {
+  for (const _ in value) return false;
+  return true;
+}
+
+function passesEmptyArgs(spec: OpSpec): boolean {
+  const parsed = spec.args.safeParse({});
+  return parsed.success && typeof parsed.data === 'object' && parsed.data !== null && Object.keys(parsed.data).length === 0;
 }
 
 const isBlank = (value: unknown) =>
@@ -109,6 +124,7 @@ export class OpRouter {
       call: (parsedArgs, context) => handler(parsedArgs as OpArgs<K>, context),
       requiresGroupId: requiresKey(spec, 'group_id'),
       requiresActorId: requiresKey(spec, 'actor_id'),
+      emptyArgsPass: passesEmptyArgs(spec),
     });
     return this;
   }
@@ -172,6 +188,7 @@ export class OpRouter {
     if (route.requiresActorId && isBlank(rawArgs.actor_id)) {
       return { response: errorResponse(ErrorCodes.missingActorId, 'missing actor_id') };
     }
+    if (route.emptyArgsPass && isEmptyObject(rawArgs)) return this.run(route, op as OpName, {});
     const args = route.spec.args.safeParse(rawArgs);
     if (!args.success) {
       return {
