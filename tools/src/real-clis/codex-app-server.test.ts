@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { codexAppServerAdapter, type ManagedSession } from '@cccc/pty-runtime';
+import { describeManagedRuntimeContract } from '@cccc/pty-runtime/testing';
+import { callTool, reply, startFakeModel, type FakeModel } from '../fake-model/index.js';
+import { codexEnv, describeWithRealClis, tempAgentHome, writeCodexConfig } from './index.js';
+import { realCliTeardown, until } from './test-support.js';
+
+// The real codex app-server (pinned 0.169.0) as a managed runtime, against the fake model: the
+// adapter contract, and an approval answered through the protocol.
+
+const teardown = realCliTeardown();
+
+describeWithRealClis('real codex app-server as a managed runtime', (clis) => {
+  async function startCodex(model: FakeModel, command: string[], onCwd: (cwd: string) => void = () => {}): Promise<ManagedSession> {
+    const { home, cwd, dispose } = tempAgentHome('real-codex-as-');
+    teardown.cleanups.push(dispose);
+    const env = codexEnv(home, clis.withPath().PATH!);
+    writeCodexConfig(env.CODEX_HOME!, model.url);
+    onCwd(cwd);
+    return codexAppServerAdapter.start({ argv: [clis.bin('codex'), ...command], cwd, env, stateDir: join(home, 'state'), sessionName: 'cccc-contract' });
+  }
+
+  describeManagedRuntimeContract({
+    name: 'codex app-server',
+    timeoutMs: 90_000,
+    start: async () => {
+      const model = teardown.model(await startFakeModel({ steps: Array.from({ length: 8 }, () => reply('contract reply')) }));
+      const session = await startCodex(model, ['--dangerously-bypass-approvals-and-sandbox']);
+      return { session, seen: (text) => model.countOccurrences(text) };
+    },
+  });
+
+  it('an escalated command waits on a permission under an opaque token; allowing it runs the command once', async () => {
+    const escalated = callTool('exec_command', { cmd: 'touch approved-marker', sandbox_permissions: 'require_escalated', justification: 'Create a marker file' });
+    const model = teardown.model(await startFakeModel({ steps: [escalated, reply('Marker created')] }));
+    let cwd = '';
+    const session = await startCodex(model, ['-a', 'on-request', '-s', 'workspace-write'], (dir) => (cwd = dir));
+    teardown.cleanups.push(() => void session.stop(1_000));
+    const outcome = await session.deliver('please create the marker');
+    expect(outcome.outcome).toBe('accepted');
+    const pending = await until(() => session.state().permissions[0], 'a pending permission', 60_000);
+    expect(pending).toMatchObject({ kind: 'command', summary: { command: expect.stringContaining('touch approved-marker') } });
+    expect(pending.request_id).toMatch(/^perm_[0-9a-f]{24}$/);
+    await until(() => session.state().state === 'waiting', 'the waiting state', 30_000);
+    expect(() => session.answerPermission('perm_unknown', true)).toThrow(/no pending request/);
+    session.answerPermission(pending.request_id, true);
+    expect(() => session.answerPermission(pending.request_id, true)).toThrow(/no pending request/);
+    await until(() => session.state().state === 'idle', 'idle after the turn', 60_000);
+    expect(existsSync(join(cwd, 'approved-marker'))).toBe(true);
+    expect(session.state().permissions).toEqual([]);
+    expect(model.countOccurrences('please create the marker')).toBe(1);
+    await session.stop();
+  }, 120_000);
+});
