@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DaemonClient } from '@cccc/ipc-protocol/node';
+import { expect, it } from 'vitest';
+import { callTool, reply, startFakeModel, thinkThenReply } from '../fake-model/index.js';
+import { actorProbe, type DaemonGroup } from './daemon-actor.js';
+import { codexEnv, describeWithRealClis, writeCodexConfig } from './index.js';
+import { realCliTeardown, until } from './test-support.js';
+
+// A codex actor run managed (runner "headless"): one daemon-owned codex app-server thread, the
+// native TUI attached to it in the actor's PTY, deliveries as `turn/start`, working state from
+// the app-server's notifications, approvals answered through headless_control, and a daemon
+// kill -9 whose orphaned app-server the next daemon retires before resuming the same thread.
+
+const teardown = realCliTeardown();
+const CCCC_BIN = createRequire(import.meta.url).resolve('@cccc/cli/bin/cccc.js');
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** `cccc daemon run` as a child we can kill -9 (teardown's `daemon stop` ends a later one). */
+function runDaemon(home: string, extra: NodeJS.ProcessEnv = {}): ChildProcess {
+  const { CCCC_ACTOR_ID: _inherited, ...env } = process.env;
+  const child = spawn(process.execPath, [CCCC_BIN, 'daemon', 'run'], { env: { ...env, ...extra, CCCC_HOME: home }, stdio: 'ignore' });
+  teardown.cleanups.push(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return child;
+}
+
+async function daemonUp(home: string): Promise<DaemonClient> {
+  const client = new DaemonClient({ home });
+  await until(async () => (await client.request({ v: 1, op: 'ping', args: {} }).catch(() => undefined))?.ok, 'the daemon', 20_000);
+  return client;
+}
+
+describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis) => {
+  async function managedGroup(daemonEnv: NodeJS.ProcessEnv = {}) {
+    const home = teardown.home(mkdtempSync(join(tmpdir(), 'cccc-managed-')));
+    teardown.cleanups.push(() => rmSync(home, { recursive: true, force: true, maxRetries: 3 }));
+    const daemon = runDaemon(home, daemonEnv);
+    const client = await daemonUp(home);
+    const { group_id } = await client.call('group_create', { title: 'managed codex' });
+    const scope = join(home, 'scope');
+    (await import('node:fs')).mkdirSync(scope, { recursive: true });
+    await client.call('attach', { path: scope, group_id });
+    const agentHome = join(home, 'agent');
+    const env = codexEnv(agentHome, clis.withPath().PATH!);
+    return { home, daemon, client, group_id, scope, env, group: { home, client, groupId: group_id, scope } as DaemonGroup };
+  }
+
+  it('a delivery runs one app-server turn (model sees it once), working → idle from the app-server; kill -9 then restart resumes the same thread with no orphan', async () => {
+    const model = teardown.model(await startFakeModel({ steps: [thinkThenReply(3_000, 'Managed reply one'), reply('Managed reply two')] }));
+    const g = await managedGroup();
+    writeCodexConfig(g.env.CODEX_HOME!, model.url);
+    await g.client.call('actor_add', { group_id: g.group_id, actor_id: 'peer1', runtime: 'codex', env: { ...g.env, TERM: 'xterm-256color' } });
+    // Opt-in per actor: the runner `headless` runs a codex actor managed.
+    await g.client.call('actor_update', { group_id: g.group_id, actor_id: 'peer1', patch: { runner: 'headless' } });
+    await g.client.call('group_start', { group_id: g.group_id });
+    const probe = actorProbe(g.group, 'peer1', () => `model: ${model.requests.map((r) => `${r.path} ${r.main}`).join(', ')}`);
+    const actor = await until(async () => {
+      const a = await probe.actor();
+      return a?.running && a.runner_effective === 'codex_app_server' ? a : undefined;
+    }, 'the managed actor running', 60_000, probe.diagnose);
+    expect(actor).toMatchObject({ runtime_state_source: 'app_server', state_source: 'app_server', effective_working_state: 'idle' });
+    const status = (await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state;
+    const threadId = String(status.session_id);
+    expect(threadId).toMatch(/^[0-9a-f-]{36}$/);
+    // The native TUI in the actor's PTY is codex itself, attached to that thread over the listener.
+    const tuiPid = JSON.parse(readFileSync(join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty', 'peer1.json'), 'utf8')).pid as number;
+    const tuiArgv = readFileSync(`/proc/${tuiPid}/cmdline`, 'utf8').split('\0');
+    expect(tuiArgv).toEqual(expect.arrayContaining(['resume', threadId, '--remote']));
+    await until(async () => /Managed|codex|Codex/i.test(await probe.screen()), 'the attached TUI on screen', 45_000, probe.diagnose);
+
+    const text = 'managed delivery 7c3a';
+    const { event } = await g.client.call('send', { group_id: g.group_id, text, to: ['peer1'], message_mode: 'send' });
+    await until(async () => (await probe.actor())?.effective_working_state === 'working', 'working from the app-server', 30_000, probe.diagnose);
+    await until(async () => (await probe.status(event.id))?.delivery_state === 'accepted', 'the delivery accepted', 30_000, probe.diagnose);
+    await until(async () => (await probe.actor())?.effective_working_state === 'idle', 'idle after the turn', 30_000, probe.diagnose);
+    expect(model.countOccurrences(text)).toBe(1);
+    await until(async () => (await probe.screen()).includes('Managed reply one'), 'the reply in the attached TUI', 30_000, probe.diagnose);
+    const ledger = readFileSync(join(g.home, 'groups', g.group_id, 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; data: Record<string, unknown> });
+    const deliveries = ledger.filter((e) => e.kind === 'runtime.delivery' && e.data.source_event_id === event.id);
+    expect(deliveries.map((e) => [e.data.state, e.data.transport])).toEqual([['claimed', 'codex_app_server'], ['accepted', 'codex_app_server']]);
+    expect(ledger.filter((e) => e.kind === 'headless.turn.completed').length).toBeGreaterThanOrEqual(1);
+
+    // kill -9 of the daemon: its app-server lives on as an orphan until the next daemon starts.
+    const record = JSON.parse(readFileSync(join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty', 'peer1.codex_app_server.json'), 'utf8')) as { pid: number };
+    g.daemon.kill('SIGKILL');
+    await until(() => g.daemon.exitCode !== null || g.daemon.signalCode !== null, 'the daemon to die', 10_000);
+    expect(isAlive(record.pid)).toBe(true);
+    runDaemon(g.home);
+    const client = await daemonUp(g.home);
+    await until(() => !isAlive(record.pid), 'the orphaned app-server retired', 20_000);
+    const group2 = { ...g.group, client };
+    const probe2 = actorProbe(group2, 'peer1');
+    await until(async () => (await probe2.actor())?.runner_effective === 'codex_app_server', 'the managed actor back', 60_000, probe2.diagnose);
+    const resumed = (await client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state;
+    expect(resumed.session_id).toBe(threadId);
+    expect(resumed.pid).not.toBe(record.pid);
+    const second = 'after restart 41bd';
+    await client.call('send', { group_id: g.group_id, text: second, to: ['peer1'], message_mode: 'send' });
+    await until(() => model.countOccurrences(second) === 1, 'the resumed thread takes a turn', 30_000, probe2.diagnose);
+    // The resumed thread carries the earlier turn: the model sees the first text again as history.
+    expect(model.requests.at(-1)?.main).toBe(true);
+  }, 240_000);
+
+  it('an approval waits as a pending permission; headless_control answers it by exact generation', async () => {
+    const escalated = callTool('exec_command', { cmd: 'touch approved-marker', sandbox_permissions: 'require_escalated', justification: 'Create a marker file' });
+    const model = teardown.model(await startFakeModel({ steps: [escalated, reply('Marker created')] }));
+    // Opt-in for the whole daemon: every codex actor runs managed.
+    const g = await managedGroup({ CCCC_CODEX_MANAGED: '1' });
+    writeCodexConfig(g.env.CODEX_HOME!, model.url);
+    await g.client.call('actor_add', {
+      group_id: g.group_id,
+      actor_id: 'peer1',
+      runtime: 'codex',
+      command: ['codex', '-a', 'on-request', '-s', 'workspace-write'],
+      env: { ...g.env, TERM: 'xterm-256color' },
+    });
+    await g.client.call('group_start', { group_id: g.group_id });
+    const probe = actorProbe(g.group, 'peer1');
+    await until(async () => (await probe.actor())?.runner_effective === 'codex_app_server', 'the managed actor', 60_000, probe.diagnose);
+    await g.client.call('send', { group_id: g.group_id, text: 'please create the marker', to: ['peer1'], message_mode: 'send' });
+    const state = await until(async () => {
+      const s = (await g.client.call('headless_control_state', { group_id: g.group_id, actor_id: 'peer1' })).state;
+      return s && s.permissions.length > 0 ? s : undefined;
+    }, 'a pending permission', 60_000, probe.diagnose);
+    expect(state).toMatchObject({ runtime: 'codex', runner: 'codex_app_server', running: true, working: true });
+    expect(state.permissions[0]).toMatchObject({ kind: 'command', summary: { command: expect.stringContaining('touch approved-marker') } });
+    await until(async () => (await probe.actor())?.effective_working_state === 'waiting', 'waiting from the app-server', 20_000, probe.diagnose);
+    const request_id = state.permissions[0]!.request_id;
+    const control = (args: Record<string, unknown>) => g.client.request({ v: 1, op: 'headless_control', args: { group_id: g.group_id, actor_id: 'peer1', ...args } });
+    expect((await control({ by: 'peer1', generation: state.generation, action: 'permission', request_id, allow: true })).error?.code).toBe('permission_denied');
+    expect((await control({ by: 'user', generation: 'stale', action: 'permission', request_id, allow: true })).error?.code).toBe('stale_generation');
+    expect((await control({ by: 'user', generation: state.generation, action: 'permission', request_id: 'perm_nope', allow: true })).error?.code).toBe('request_not_found');
+    const ok = await control({ by: 'user', generation: state.generation, action: 'permission', request_id, allow: true });
+    expect(ok.error ?? null).toBeNull();
+    expect((await control({ by: 'user', generation: state.generation, action: 'permission', request_id, allow: true })).error?.code).toBe('request_not_found');
+    await until(async () => (await probe.actor())?.effective_working_state === 'idle', 'idle after the approved turn', 60_000, probe.diagnose);
+    expect(readFileSync(join(g.scope, 'approved-marker'), 'utf8')).toBe('');
+  }, 180_000);
+});
