@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
+import { startWebServer } from '@cccc/web';
 import { expect, it } from 'vitest';
 import { callTool, reply, startFakeModel, thinkThenReply } from '../fake-model/index.js';
 import { actorProbe, type DaemonGroup } from './daemon-actor.js';
@@ -143,10 +144,64 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     expect((await control({ by: 'peer1', generation: state.generation, action: 'permission', request_id, allow: true })).error?.code).toBe('permission_denied');
     expect((await control({ by: 'user', generation: 'stale', action: 'permission', request_id, allow: true })).error?.code).toBe('stale_generation');
     expect((await control({ by: 'user', generation: state.generation, action: 'permission', request_id: 'perm_nope', allow: true })).error?.code).toBe('request_not_found');
-    const ok = await control({ by: 'user', generation: state.generation, action: 'permission', request_id, allow: true });
-    expect(ok.error ?? null).toBeNull();
+    // The person answers from the browser: the Web route reads the same state and posts as `user`.
+    await using web = await startWebServer({ home: g.home, port: 0 });
+    const url = `${web.url}/api/v1/groups/${g.group_id}/actors/peer1/headless/control`;
+    const read = (await (await fetch(url)).json()) as { ok: boolean; result: { state: { generation: string; permissions: Array<{ request_id: string }> } } };
+    expect(read.result.state.generation).toBe(state.generation);
+    expect(read.result.state.permissions.map((p) => p.request_id)).toEqual([request_id]);
+    const post = (body: Record<string, unknown>) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const answered = await post({ generation: state.generation, action: 'permission', request_id, allow: true });
+    expect(answered.status).toBe(200);
+    expect(((await answered.json()) as { result: { state: { permissions: unknown[] } } }).result.state.permissions).toEqual([]);
     expect((await control({ by: 'user', generation: state.generation, action: 'permission', request_id, allow: true })).error?.code).toBe('request_not_found');
     await until(async () => (await probe.actor())?.effective_working_state === 'idle', 'idle after the approved turn', 60_000, probe.diagnose);
     expect(readFileSync(join(g.scope, 'approved-marker'), 'utf8')).toBe('');
+  }, 180_000);
+
+  it("the TUI exiting re-opens it against the same session; the app-server dying stops the actor with exactly one actor.stop", async () => {
+    const model = teardown.model(await startFakeModel({ steps: [reply('unused')] }));
+    const g = await managedGroup({ CCCC_CODEX_MANAGED: '1' });
+    writeCodexConfig(g.env.CODEX_HOME!, model.url);
+    await g.client.call('actor_add', { group_id: g.group_id, actor_id: 'peer1', runtime: 'codex', env: { ...g.env, TERM: 'xterm-256color' } });
+    await g.client.call('group_start', { group_id: g.group_id });
+    const probe = actorProbe(g.group, 'peer1');
+    await until(async () => (await probe.actor())?.runner_effective === 'codex_app_server', 'the managed actor', 60_000, probe.diagnose);
+    const runners = join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty');
+    const pidOf = (name: string) => {
+      try {
+        return (JSON.parse(readFileSync(join(runners, name), 'utf8')) as { pid: number }).pid;
+      } catch {
+        return undefined;
+      }
+    };
+    const tui = pidOf('peer1.json')!;
+    const server = pidOf('peer1.codex_app_server.json')!;
+    const { session_id } = (await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state;
+    const stops = () =>
+      readFileSync(join(g.home, 'groups', g.group_id, 'ledger.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { kind: string; by: string; data: Record<string, unknown> })
+        .filter((e) => e.kind === 'actor.stop' && e.by === 'system');
+
+    process.kill(tui, 'SIGKILL');
+    const reopened = await until(() => { const p = pidOf('peer1.json'); return p && p !== tui ? p : undefined; }, 'the TUI re-opened', 30_000, probe.diagnose);
+    expect(isAlive(reopened)).toBe(true);
+    expect(readFileSync(`/proc/${reopened}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['resume', String(session_id)]));
+    expect(await probe.actor()).toMatchObject({ running: true, runner_effective: 'codex_app_server' });
+    expect((await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state).toMatchObject({ session_id, pid: server });
+    expect(stops()).toEqual([]);
+
+    process.kill(server, 'SIGKILL');
+    await until(async () => (await probe.actor())?.running === false, 'the actor stopped', 30_000, probe.diagnose);
+    await until(() => !isAlive(reopened), 'its TUI gone too', 15_000);
+    await new Promise((r) => setTimeout(r, 1_000));
+    const stopped = stops();
+    expect(stopped).toHaveLength(1);
+    expect(stopped[0]!.data).toMatchObject({ actor_id: 'peer1', runner_effective: 'codex_app_server', reason: 'exited' });
+    expect(pidOf('peer1.json')).toBeUndefined();
+    expect(pidOf('peer1.codex_app_server.json')).toBeUndefined();
+    expect((await g.client.request({ v: 1, op: 'headless_status', args: { group_id: g.group_id, actor_id: 'peer1' } })).error?.code).toBe('session_not_found');
   }, 180_000);
 });
