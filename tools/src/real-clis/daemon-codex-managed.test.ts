@@ -159,7 +159,7 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     expect(readFileSync(join(g.scope, 'approved-marker'), 'utf8')).toBe('');
   }, 180_000);
 
-  it("the TUI exiting re-opens it against the same session; the app-server dying stops the actor with exactly one actor.stop", async () => {
+  it("restart resumes the thread, new_session starts another; the TUI exiting re-opens it against the same session; the app-server dying stops the actor with exactly one actor.stop", async () => {
     const model = teardown.model(await startFakeModel({ steps: [reply('unused')] }));
     const g = await managedGroup({ CCCC_CODEX_MANAGED: '1' });
     writeCodexConfig(g.env.CODEX_HOME!, model.url);
@@ -167,6 +167,16 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     await g.client.call('group_start', { group_id: g.group_id });
     const probe = actorProbe(g.group, 'peer1');
     await until(async () => (await probe.actor())?.runner_effective === 'codex_app_server', 'the managed actor', 60_000, probe.diagnose);
+    // Restart resumes the same thread under a new generation; a new session starts a fresh thread.
+    const before = (await g.client.call('headless_control_state', { group_id: g.group_id, actor_id: 'peer1' })).state!;
+    const thread0 = (await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state.session_id;
+    await g.client.call('actor_restart', { group_id: g.group_id, actor_id: 'peer1' });
+    const restarted = (await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state;
+    expect(restarted.session_id).toBe(thread0);
+    expect(restarted.generation).not.toBe(before.generation);
+    await g.client.call('actor_new_session', { group_id: g.group_id, actor_id: 'peer1' });
+    const fresh = (await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state;
+    expect(fresh.session_id).not.toBe(thread0);
     const runners = join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty');
     const pidOf = (name: string) => {
       try {

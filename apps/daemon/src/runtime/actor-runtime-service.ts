@@ -191,6 +191,8 @@ export class ActorRuntimeService implements AsyncDisposable {
    * delivery); a stopped provider is never restarted by this. Answers whether a TUI runs.
    */
   reopenTerminal(groupId: string, actorId: string): Promise<boolean> {
+    // Not managed, or its TUI is open: nothing to wait for (a PTY actor's attach never queues here).
+    if (!this.managed.get(groupId, actorId) || this.session(groupId, actorId)) return Promise.resolve(this.session(groupId, actorId) !== undefined);
     return this.locks.run(ActorRuntimeService.key(groupId, actorId), async () => {
       const entry = this.managed.get(groupId, actorId);
       if (!entry) return false;
