@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { codexAppServerAdapter, type ManagedSession } from '@cccc/pty-runtime';
 import { describeManagedRuntimeContract } from '@cccc/pty-runtime/testing';
-import { callTool, reply, startFakeModel, type FakeModel } from '../fake-model/index.js';
+import { callTool, hang, reply, startFakeModel, type FakeModel } from '../fake-model/index.js';
 import { codexEnv, describeWithRealClis, tempAgentHome, writeCodexConfig } from './index.js';
 import { realCliTeardown, until } from './test-support.js';
 
@@ -53,4 +53,20 @@ describeWithRealClis('real codex app-server as a managed runtime', (clis) => {
     expect(model.countOccurrences('please create the marker')).toBe(1);
     await session.stop();
   }, 120_000);
+
+  it('cancel interrupts a stuck turn: it completes interrupted and the session is idle again', async () => {
+    const model = teardown.model(await startFakeModel({ steps: [hang('thinking forever')] }));
+    const session = await startCodex(model, ['--dangerously-bypass-approvals-and-sandbox']);
+    teardown.cleanups.push(() => void session.stop(1_000));
+    const completed: string[] = [];
+    session.onTurn((t) => t.phase === 'completed' && completed.push(t.status ?? ''));
+    await expect(session.cancel()).rejects.toThrow(/no turn is running/);
+    expect((await session.deliver('a turn that never ends')).outcome).toBe('accepted');
+    await until(() => session.state().state === 'working' && session.state().active_turn_id, 'the turn running', 30_000);
+    await until(() => model.countOccurrences('a turn that never ends') === 1, 'the model asked', 30_000);
+    await session.cancel();
+    await until(() => completed.length > 0, 'the turn to complete', 30_000);
+    expect(completed).toEqual(['interrupted']);
+    await until(() => session.state().state === 'idle', 'idle after the interrupt', 30_000);
+  }, 90_000);
 });

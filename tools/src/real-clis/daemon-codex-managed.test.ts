@@ -78,7 +78,10 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     expect(threadId).toMatch(/^[0-9a-f-]{36}$/);
     // The native TUI in the actor's PTY is codex itself, attached to that thread over the listener.
     const tuiPid = JSON.parse(readFileSync(join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty', 'peer1.json'), 'utf8')).pid as number;
-    const tuiArgv = readFileSync(`/proc/${tuiPid}/cmdline`, 'utf8').split('\0');
+    const tuiArgv = await until(() => {
+      const a = readFileSync(`/proc/${tuiPid}/cmdline`, 'utf8').split('\0');
+      return a.includes('resume') ? a : undefined;
+    }, 'the TUI exec', 10_000);
     expect(tuiArgv).toEqual(expect.arrayContaining(['resume', threadId, '--remote']));
     await until(async () => /Managed|codex|Codex/i.test(await probe.screen()), 'the attached TUI on screen', 45_000, probe.diagnose);
 
@@ -157,6 +160,10 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     expect((await control({ by: 'user', generation: state.generation, action: 'permission', request_id, allow: true })).error?.code).toBe('request_not_found');
     await until(async () => (await probe.actor())?.effective_working_state === 'idle', 'idle after the approved turn', 60_000, probe.diagnose);
     expect(readFileSync(join(g.scope, 'approved-marker'), 'utf8')).toBe('');
+    expect((await control({ by: 'user', generation: state.generation, action: 'cancel' })).error?.code).toBe('no_active_turn');
+    expect((await control({ by: 'user', generation: state.generation, action: 'interaction', request_id, response: {} })).error?.code).toBe('interaction_unsupported');
+    const self = await g.client.call('headless_set_status', { group_id: g.group_id, actor_id: 'peer1', status: 'working', task_id: 'T7' });
+    expect(self.state).toMatchObject({ status: 'idle', self_status: { status: 'working', task_id: 'T7' } });
   }, 180_000);
 
   it("restart resumes the thread, new_session starts another; the TUI exiting re-opens it against the same session; the app-server dying stops the actor with exactly one actor.stop", async () => {
@@ -198,7 +205,12 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     process.kill(tui, 'SIGKILL');
     const reopened = await until(() => { const p = pidOf('peer1.json'); return p && p !== tui ? p : undefined; }, 'the TUI re-opened', 30_000, probe.diagnose);
     expect(isAlive(reopened)).toBe(true);
-    expect(readFileSync(`/proc/${reopened}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['resume', String(session_id)]));
+    // Read once the spawned child has exec'd codex (right after fork it still shows the daemon's argv).
+    const argv = await until(() => {
+      const a = readFileSync(`/proc/${reopened}/cmdline`, 'utf8').split('\0');
+      return a.includes('resume') ? a : undefined;
+    }, 'the re-opened TUI exec', 10_000);
+    expect(argv).toEqual(expect.arrayContaining(['resume', String(session_id), '--remote']));
     expect(await probe.actor()).toMatchObject({ running: true, runner_effective: 'codex_app_server' });
     expect((await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state).toMatchObject({ session_id, pid: server });
     expect(stops()).toEqual([]);

@@ -256,6 +256,7 @@ export class ActorRuntimeService implements AsyncDisposable {
   /** Daemon start: retire orphans of a previous daemon, then run the enabled actors of running groups. */
   async recover(): Promise<void> {
     await reapOrphans(this.deps.layout, this.deps.logger, this.tuning.stopGraceMs);
+    this.managed.sweepStaleSockets();
     let groupIds: string[] = [];
     try {
       groupIds = readdirSync(this.deps.layout.groupsDir);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { utcNowIso, type ActorDoc, type HomeLayout } from '@cccc/groups';
 import { codexAppServerAdapter, Emitter, ManagedLaunchError, type LaunchCommand, type ManagedExit, type ManagedSession, type ManagedState, type RuntimeAdapter } from '@cccc/pty-runtime';
@@ -133,6 +134,21 @@ export class ManagedActors {
       this.endedEmitter.fire({ entry, exit });
     });
     return entry;
+  }
+
+  /**
+   * Daemon start, after the orphans were retired: listener sockets left by a previous daemon
+   * (a kill -9 removes none) name no live server any more.
+   */
+  sweepStaleSockets(): void {
+    const dir = join(this.layout.home, 'daemon', 'managed');
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) if (name.endsWith('.sock')) rmSync(join(dir, name), { force: true });
   }
 
   /** Ends the actor's managed session, if any; its receipt stays for the next start. */
