@@ -129,6 +129,7 @@ export class ActorRuntimeService implements AsyncDisposable {
       windowMs: tuning.earlyExitWindowMs,
       stopping: this.shutdown.signal,
       stoppedByUs: (session) => this.expectedExits.has(session),
+      runnerEffective: (g, a) => this.runnerEffective(g, a),
     });
   }
 
