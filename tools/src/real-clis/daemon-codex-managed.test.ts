@@ -164,6 +164,12 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     expect((await control({ by: 'user', generation: state.generation, action: 'interaction', request_id, response: {} })).error?.code).toBe('interaction_unsupported');
     const self = await g.client.call('headless_set_status', { group_id: g.group_id, actor_id: 'peer1', status: 'working', task_id: 'T7' });
     expect(self.state).toMatchObject({ status: 'idle', self_status: { status: 'working', task_id: 'T7' } });
+
+    // Daemon exit retires the app-server and its TUI (graceful stop: nothing left running).
+    const pids = [Number(self.state!.pid), JSON.parse(readFileSync(join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty', 'peer1.json'), 'utf8')).pid as number];
+    expect(pids.every(isAlive)).toBe(true);
+    await teardown.cccc(['daemon', 'stop']);
+    await until(() => pids.every((p) => !isAlive(p)), 'the app-server and TUI gone with the daemon', 15_000);
   }, 180_000);
 
   it("restart resumes the thread, new_session starts another; the TUI exiting re-opens it against the same session; the app-server dying stops the actor with exactly one actor.stop", async () => {
@@ -177,8 +183,10 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     // Restart resumes the same thread under a new generation; a new session starts a fresh thread.
     const before = (await g.client.call('headless_control_state', { group_id: g.group_id, actor_id: 'peer1' })).state!;
     const thread0 = (await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state.session_id;
+    const server0 = Number((await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state.pid);
     await g.client.call('actor_restart', { group_id: g.group_id, actor_id: 'peer1' });
     const restarted = (await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state;
+    expect(isAlive(server0)).toBe(false); // the restart retired the previous app-server
     expect(restarted.session_id).toBe(thread0);
     expect(restarted.generation).not.toBe(before.generation);
     await g.client.call('actor_new_session', { group_id: g.group_id, actor_id: 'peer1' });
