@@ -69,4 +69,21 @@ describeWithRealClis('real codex app-server as a managed runtime', (clis) => {
     expect(completed).toEqual(['interrupted']);
     await until(() => session.state().state === 'idle', 'idle after the interrupt', 30_000);
   }, 90_000);
+
+  it('a delivery while a turn runs is admitted too (codex steers it into that turn) and the model sees it once', async () => {
+    const model = teardown.model(await startFakeModel({ steps: [reply('first', 3_000), reply('second')] }));
+    const session = await startCodex(model, ['--dangerously-bypass-approvals-and-sandbox']);
+    teardown.cleanups.push(() => void session.stop(1_000));
+    const completed: string[] = [];
+    session.onTurn((t) => t.phase === 'completed' && completed.push(t.turnId));
+    const first = await session.deliver('first delivery 1a');
+    if (first.outcome !== 'accepted') throw new Error(JSON.stringify(first));
+    await until(() => session.state().state === 'working', 'the first turn running', 30_000);
+    const second = await session.deliver('second delivery 2b');
+    // The runtime owns steer-versus-queue (spec §8.4); codex 0.169 steers into the running turn.
+    expect(second).toEqual({ outcome: 'accepted', turnId: first.turnId });
+    await until(() => completed.length > 0 && session.state().state === 'idle', 'idle', 60_000);
+    expect(model.countOccurrences('first delivery 1a')).toBeGreaterThanOrEqual(1);
+    expect(model.countOccurrences('second delivery 2b')).toBe(1);
+  }, 90_000);
 });
