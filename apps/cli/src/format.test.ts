@@ -61,6 +61,8 @@ describe('actorStateLabel: cccc actor list reads at a glance', () => {
     expect(actorStateLabel(actor('working', 'hook', 'claude_hook_PreToolUse'))).toBe('working · hook');
     expect(actorStateLabel(actor('waiting', 'hook', 'claude_hook_PermissionRequest'))).toBe('waiting for permission');
     expect(actorStateLabel(actor('waiting', 'hook', 'codex_hook_PermissionRequest'))).toBe('waiting for permission');
+    expect(actorStateLabel(actor('waiting', 'app_server', 'app_server_thread_active'))).toBe('waiting for permission');
+    expect(actorStateLabel(actor('working', 'app_server', 'app_server_turn_started'))).toBe('working · app-server');
   });
   it('names the evidence of a guess: the screen or output silence', () => {
     expect(actorStateLabel(actor('working', 'terminal', 'terminal_working'))).toBe('working · screen');

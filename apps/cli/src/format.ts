@@ -101,6 +101,12 @@ export function actorStateLabel(a: ActorStateFields): string {
     if (state === 'working') return 'working · hook';
     return state;
   }
+  // A managed session's app-server is as authoritative as a hook; it waits only on an approval.
+  if (a.state_source === 'app_server') {
+    if (state === 'waiting') return 'waiting for permission';
+    if (state === 'working') return 'working · app-server';
+    return state;
+  }
   const hooks = a.effective_working_reason.startsWith('hook_pending/') ? ' (hooks starting)' : '';
   if (a.state_source === 'terminal') return `${state} · screen${hooks}`;
   if (a.state_source === 'idle') {

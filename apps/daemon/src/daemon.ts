@@ -93,7 +93,12 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
   const confirmations = new DeliveryConfirmations({ windowMs: config.runtime.deliveryConfirmMs, record: confirmationRecorder(ledgers, logger) });
   const inputDrain = sessionInputDrain(confirmations, config.runtime.stopDrainMs);
   const actorRuntime = new ActorRuntimeService({ ...store, runtimes, hookChannel, logger, inputDrain }, config.runtime, cli);
-  const workingState = new WorkingStateService({ hookChannel, groups, ledgers, runtimes, logger }, config.runtime.workingStateTickMs);
+  const workingState = new WorkingStateService(
+    { hookChannel, groups, ledgers, runtimes, logger, managed: (g, a) => actorRuntime.managedSession(g, a)?.session.state() },
+    config.runtime.workingStateTickMs,
+  );
+  // A managed session's own events move its state: actor_list and actor.activity follow at once.
+  actorRuntime.managed.onStateChanged(({ groupId, actorId }) => void workingState.refreshGroup(groupId, actorId).catch(() => undefined));
   const hookAccepted = hookAcceptance({ runtimes, confirmations, workingState, logger });
   const delivery = new DeliveryService({ ...store, runtimes, commits, actorRuntime, workingState, confirmations, logger }, config.runtime);
   const messaging = new MessagingService({ ...store, commits });

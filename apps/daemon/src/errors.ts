@@ -42,6 +42,16 @@ export const DaemonErrorCodes = {
   notReplyRequest: 'not_reply_request',
   /** message_upload_preflight of an operation this daemon does not upload for. */
   unsupportedOperation: 'unsupported_operation',
+  /** headless_*: the actor has no running managed session (reads never create one). */
+  sessionNotFound: 'session_not_found',
+  /** headless_control for another generation than the running session's. */
+  staleGeneration: 'stale_generation',
+  /** headless_control with a request token that is unknown, stale or already settled. */
+  requestNotFound: 'request_not_found',
+  /** headless_control cancel while no turn runs. */
+  noActiveTurn: 'no_active_turn',
+  /** headless_control interaction for a runtime that raises no interactions (Codex app-server). */
+  interactionUnsupported: 'interaction_unsupported',
 } as const;
 
 export type DaemonErrorCode = (typeof DaemonErrorCodes)[keyof typeof DaemonErrorCodes];

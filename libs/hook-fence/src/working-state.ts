@@ -3,7 +3,7 @@ import type { HookState } from './hook-state.js';
 export type EffectiveWorkingState = 'stopped' | 'idle' | 'working' | 'waiting' | 'stuck';
 export type InputState = 'ready' | 'waiting_user' | 'unknown' | 'offline';
 export type TurnPhase = 'tool_open' | 'tool_result_pending_reply' | 'user_prompt_pending' | 'turn_closed' | 'unknown_evidence';
-export type StateSource = 'hook' | 'terminal' | 'idle' | 'process' | 'unknown';
+export type StateSource = 'hook' | 'terminal' | 'idle' | 'process' | 'unknown' | 'app_server';
 
 export interface LaunchIdentity {
   runtime: string;

@@ -88,3 +88,22 @@ export type { DeliveredMessage, DeliveredAttachment, DeliveredNotify } from './d
 export { renderChatMessage, renderHeader, renderBody, mailPendingLine, type RenderMessageOptions } from './delivery/render-message.js';
 export { renderDeliveryBatch, renderSystemNotify, mailNotice, REPLY_INSTRUCTION, type DeliveryItem, type RenderBatchOptions } from './delivery/render-batch.js';
 export { buildSystemPrompt, DEFAULT_PREAMBLE, type SystemPromptInput, type TeamMember, type PromptScope } from './delivery/system-prompt.js';
+
+// Managed runtimes (the provider's session protocol beside the PTY): Codex through its app-server
+export {
+  ManagedControlError,
+  ManagedLaunchError,
+  type ManagedWorkState,
+  type ManagedPermission,
+  type ManagedState,
+  type ManagedDeliverOutcome,
+  type ManagedTurnEvent,
+  type ManagedExit,
+  type ManagedSession,
+  type ManagedStartOptions,
+  type RuntimeAdapter,
+} from './managed/runtime-adapter.js';
+export { codexAppServerAdapter } from './managed/codex/codex-adapter.js';
+export { CodexAppServerSession } from './managed/codex/codex-session.js';
+export { planCodexLaunch, isCodexExecutable, appServerArgv, attachedTuiArgv, type CodexLaunchPlan } from './managed/codex/codex-launch.js';
+export { reduceCodexState, INITIAL_CODEX_STATE, type CodexStateCore } from './managed/codex/codex-state.js';

@@ -5,3 +5,4 @@ export { fakeAgentProgram, type FakeAgentOptions } from './testing/fake-agent-pr
 export { fakeAgentScriptPath, fakeAgentArgv, installFakeAgentAs } from './testing/fake-agent-path.js';
 export { OutputCollector, waitForExit } from './testing/collect.js';
 export { describePtyContract, type PtyContractOptions, type PtyContractCase } from './testing/pty-contract.js';
+export { describeManagedRuntimeContract, type ManagedContractOptions, type ManagedHarness } from './testing/managed-contract.js';

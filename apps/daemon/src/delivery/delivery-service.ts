@@ -4,7 +4,7 @@ import type { RuntimeTuning } from '../config.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 import { errorFields } from '../log.js';
 import { ActorQueue } from './actor-queue.js';
-import { DeliveryWorker, TRANSPORT } from './delivery-worker.js';
+import { DeliveryWorker, MANAGED_TRANSPORT, TRANSPORT } from './delivery-worker.js';
 import { addressedActors, groupHoldReason, isDeliverable, modeOf, pushAudience, type DeliverableEvent } from './gates.js';
 import { legacyReadTarget, withoutConsumedLegacyNudges } from './legacy-read-watermark.js';
 import { NoticeTimers } from './notice-timers.js';
@@ -201,7 +201,9 @@ export class DeliveryService implements Disposable {
       if (groupHoldReason(group)) await this.resumeGroup(args.group_id, by, 'message_deliver', []);
       for (const actorId of toClaim) await this.deps.actorRuntime.start(args.group_id, actorId);
       for (const actorId of toClaim) {
-        const claim = await store.claimDelivery({ actorId, sourceEventId: source.id, transport: TRANSPORT, forceAmbiguous: args.force_ambiguous === true });
+        // The transport record follows the surface the actor actually runs on (§8.4).
+        const transport = this.deps.actorRuntime.managedSession(args.group_id, actorId) ? MANAGED_TRANSPORT : TRANSPORT;
+        const claim = await store.claimDelivery({ actorId, sourceEventId: source.id, transport, forceAmbiguous: args.force_ambiguous === true });
         if (!claim.claimed) throw new IpcError(LedgerErrorCodes.deliveryInProgress, `delivery to ${actorId} changed concurrently`, { actor_id: actorId });
       }
       for (const actorId of toClaim) this.queue(args.group_id, actorId).push({ event: source, preclaimed: true });

@@ -6,7 +6,9 @@ import {
   type DeliveryItem,
   type SubmitOutcome,
   type TerminalSession,
+  type ManagedSession,
 } from '@cccc/pty-runtime';
+import type { ManagedEntry } from '../runtime/managed-actors.js';
 import type { RuntimeTuning } from '../config.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 import { errorFields } from '../log.js';
@@ -23,6 +25,8 @@ export const READY_SETTLE_MS = 300;
 export const PASTE_WAIT_MS = 2_000;
 export const MAX_BATCH = 16;
 export const TRANSPORT = 'pty';
+/** runtime.delivery transport of a managed codex actor (REFERENCE_NOTES §1.4). */
+export const MANAGED_TRANSPORT = 'codex_app_server';
 
 export interface DeliveryWorkerHooks {
   /** A request_reply reached the actor: its reply-notice timer starts now. */
@@ -36,6 +40,8 @@ export interface DeliveryWorkerHooks {
  */
 export class DeliveryWorker {
   readonly preambles: PreambleLedger;
+  /** Managed sessions that have had their start-up prompt (one per provider session). */
+  private readonly managedPreambles = new WeakSet<ManagedSession>();
 
   constructor(
     private readonly deps: DeliveryDeps,
@@ -60,8 +66,8 @@ export class DeliveryWorker {
     const actor = group.actors.find((a) => a.id === actorId);
     if (!actor) return 'actor_not_found';
     if (actor.enabled === false) return 'actor_disabled';
-    const session = this.deps.runtimes.get(groupId, actorId)?.session;
-    if (!session || session.exited) return 'not_running';
+    // A managed actor runs while its provider session does (its TUI may be re-opening).
+    if (!this.deps.actorRuntime.isRunning(groupId, actorId)) return 'not_running';
     return undefined;
   }
 
@@ -72,6 +78,8 @@ export class DeliveryWorker {
       for (const item of queue.extract((i) => i.preclaimed === true)) await this.settle(groupId, actorId, item, { outcome: 'failed', reason: hold });
       return 'held';
     }
+    const managed = this.deps.actorRuntime.managedSession(groupId, actorId);
+    if (managed) return this.stepManaged(groupId, actorId, queue, managed);
     const terminal = this.deps.runtimes.get(groupId, actorId)!;
     const session = terminal.session!;
     await this.waitReady(session);
@@ -125,6 +133,45 @@ export class DeliveryWorker {
       if (accepted.length > 0) this.deps.confirmations.accepted(groupId, actorId, expectation, accepted);
       else this.deps.confirmations.abandon(groupId, actorId, expectation);
     }
+    return 'continue';
+  }
+
+  /**
+   * A managed actor's batch goes over its session protocol (Codex `turn/start`), not typed into
+   * the TUI: claimed before the request, then accepted when the provider admitted the turn,
+   * failed when it refused it (nothing started), ambiguous when the connection broke after the
+   * request went out. The start-up prompt rides with the session's first admitted batch.
+   */
+  private async stepManaged(groupId: string, actorId: string, queue: ActorQueue, managed: ManagedEntry): Promise<'continue' | 'held'> {
+    const batch: WorkItem[] = [];
+    const store = await this.deps.ledgers.get(groupId);
+    for (const item of queue.take(MAX_BATCH)) {
+      if (item.preclaimed) {
+        batch.push(item);
+        continue;
+      }
+      const claim = await store.claimDelivery({ actorId, sourceEventId: item.event.id, transport: MANAGED_TRANSPORT });
+      if (claim.claimed) batch.push(item);
+    }
+    if (batch.length === 0) return 'continue';
+    const actor = this.deps.groups.get(groupId).actors.find((a) => a.id === actorId);
+    const startup = this.tuning.preambleWithFirstTask && getRuntime(actor?.runtime ?? 'custom').preambleWithFirstTask && !this.managedPreambles.has(managed.session);
+    let outcome: SubmitOutcome;
+    try {
+      const rendered = renderDeliveryBatch(batch.map(toDeliveryItem), { mailPending: store.inboxCount({ actorId }) });
+      const text = startup ? withStartupPrompt(preambleText(this.deps.layout, this.deps.groups.get(groupId), actorId), rendered) : rendered;
+      const result = await managed.session.deliver(text);
+      outcome =
+        result.outcome === 'accepted'
+          ? { outcome: 'accepted', bytesWritten: Buffer.byteLength(text) }
+          : result.outcome === 'failed'
+            ? { outcome: 'failed', reason: result.reason }
+            : { outcome: 'ambiguous', reason: result.reason, bytesWritten: Number.NaN };
+    } catch (error) {
+      outcome = { outcome: 'ambiguous', reason: String((error as Error).message ?? error), bytesWritten: Number.NaN };
+    }
+    if (startup && outcome.outcome === 'accepted') this.managedPreambles.add(managed.session);
+    for (const item of batch) await this.settle(groupId, actorId, item, outcome);
     return 'continue';
   }
 

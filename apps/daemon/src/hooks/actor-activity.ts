@@ -41,7 +41,8 @@ export function activityEntry(actorId: string, t: TrackedState): ActorActivityEn
   return {
     id: actorId,
     running: t.running,
-    runner_effective: 'pty',
+    // A managed session's state comes from its app-server: that is the surface it runs on.
+    runner_effective: s.state_source === 'app_server' ? 'codex_app_server' : 'pty',
     idle_seconds: t.idleSeconds,
     effective_working_state: s.effective_working_state,
     effective_working_reason: s.effective_working_reason,

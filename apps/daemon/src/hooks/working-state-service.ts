@@ -1,6 +1,6 @@
 import { utcNowIso, type HomeLayout } from '@cccc/groups';
 import { deriveWorkingState, type LaunchIdentity, type WorkingState } from '@cccc/hook-fence';
-import { Emitter, type TerminalSession } from '@cccc/pty-runtime';
+import { Emitter, type ManagedState, type TerminalSession } from '@cccc/pty-runtime';
 import { KeyedMutex } from '../concurrency/keyed-mutex.js';
 import type { GroupDocCache } from '../kernel/group-cache.js';
 import type { LedgerPool } from '../kernel/ledger-pool.js';
@@ -9,6 +9,7 @@ import type { RuntimeRegistry } from '../runtime/runtime-registry.js';
 import { activityChanged, activityEntry, track, type TrackedState } from './actor-activity.js';
 import type { HookChannel } from './hook-channel.js';
 import { sessionIdentity } from './session-identity.js';
+import { managedWorkingState } from './managed-working-state.js';
 import { terminalWorkingHint } from './terminal-heuristic.js';
 
 /** How much PTY output the screen heuristics look at. */
@@ -34,6 +35,8 @@ export interface WorkingStateDeps {
   readonly ledgers: Pick<LedgerPool, 'append'>;
   readonly runtimes: RuntimeRegistry;
   readonly logger: Logger;
+  /** A managed actor's session state (its provider's events are the authority), if it runs managed. */
+  readonly managed?: (groupId: string, actorId: string) => ManagedState | undefined;
 }
 
 /** A derived state plus the time its effective state last changed (what actor_list shows). */
@@ -70,6 +73,11 @@ export class WorkingStateService implements Disposable {
 
   /** Derive one actor's state now, without recording it. */
   async derive(groupId: string, actorId: string): Promise<{ running: boolean; idleSeconds: number | null; state: WorkingState }> {
+    const managed = this.deps.managed?.(groupId, actorId);
+    if (managed) {
+      const idle = managed.working ? 0 : Math.max(0, Math.floor((Date.now() - Date.parse(managed.updated_at)) / 1000));
+      return { running: managed.state !== 'stopped', idleSeconds: idle, state: managedWorkingState(managed) };
+    }
     const session = this.deps.runtimes.get(groupId, actorId)?.session;
     const live = session && !session.exited ? session : undefined;
     if (!live) {

@@ -51,6 +51,11 @@ export function registerActorsOps(router: OpRouter, deps: ActorsOpsDeps): void {
         runtime: view.runtime ?? '',
         enabled: view.enabled !== false,
         running,
+        // The surface it actually runs on (§8.4): a managed codex session reports its app-server.
+        runner_effective: deps.actorRuntime.runnerEffective(args.group_id, view.id) ?? view.runner ?? 'pty',
+        runtime_mode: 'default' as const,
+        effective_runtime_mode: 'default',
+        runtime_state_source: w.state_source === 'app_server' ? 'app_server' : (view.runtime_state_source ?? 'terminal'),
         ...working,
         ...deps.actorRuntime.startReport(args.group_id, view.id),
       };

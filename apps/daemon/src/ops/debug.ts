@@ -17,7 +17,7 @@ export const DEVELOPER_MODE_ENV = 'CCCC_DEVELOPER_MODE';
 
 export type DebugOpsDeps = Pick<StoreDeps, 'layout' | 'ledgers'> & {
   readonly runtimes: RuntimeRegistry;
-  readonly actorRuntime: Pick<ActorRuntimeService, 'session'>;
+  readonly actorRuntime: Pick<ActorRuntimeService, 'session' | 'managedSession' | 'runnerEffective'>;
 };
 
 const envFlag = (env: NodeJS.ProcessEnv, name: string) => /^(1|true|yes|on)$/i.test((env[name] ?? '').trim());
@@ -104,17 +104,19 @@ export function registerDebugOps(router: OpRouter, deps: DebugOpsDeps): void {
     const { group } = authorizeGroupAction(deps.layout, by, 'debug.read', args.group_id);
     const actors = [];
     for (const actor of group.actors) {
-      // The live session, not the configuration: a PTY is the only runner this daemon has.
+      // The live surface, not the configuration: a PTY, or a managed codex app-server session.
       const session = deps.actorRuntime.session(args.group_id, actor.id);
+      const managed = deps.actorRuntime.managedSession(args.group_id, actor.id);
       actors.push({
         id: actor.id,
         role: effectiveRole(group.actors, actor.id) ?? 'internal',
         runtime: actor.runtime ?? '',
         runner: actor.runner ?? 'pty',
-        runner_effective: 'pty',
+        runner_effective: deps.actorRuntime.runnerEffective(args.group_id, actor.id) ?? 'pty',
         enabled: actor.enabled !== false,
-        running: session !== undefined,
+        running: session !== undefined || managed !== undefined,
         pid: session?.pid ?? null,
+        ...(managed ? { app_server_pid: managed.session.pid, session_id: managed.session.sessionId } : {}),
         unread_count: await unreadCount(deps, args.group_id, actor.id),
       });
     }

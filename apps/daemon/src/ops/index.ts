@@ -27,6 +27,7 @@ import { registerVoiceOps, type VoiceOpsDeps } from './voice.js';
 import { registerSpaceOps, type SpaceOpsDeps } from './space.js';
 import { registerGroupCopyOps, type GroupCopyOpsDeps } from './group-copy.js';
 import { registerRemoteAccessOps, type RemoteAccessOpsDeps } from './remote-access.js';
+import { registerHeadlessOps, type HeadlessOpsDeps } from './headless.js';
 
 /** What the op modules need between them; each module takes only its own part. */
 export type DaemonOpsDeps = GroupsOpsDeps &
@@ -55,12 +56,14 @@ export type DaemonOpsDeps = GroupsOpsDeps &
   VoiceOpsDeps &
   SpaceOpsDeps &
   GroupCopyOpsDeps &
-  RemoteAccessOpsDeps;
+  RemoteAccessOpsDeps &
+  HeadlessOpsDeps;
 
 /** Every op module of the daemon, one line each (ping/shutdown live in core.ts). */
 export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
   registerGroupsOps(router, deps);
   registerActorsOps(router, deps);
+  registerHeadlessOps(router, deps);
   registerProfilesOps(router, deps);
   registerPromptsOps(router, deps);
   registerLifecycleOps(router, deps);

@@ -19,7 +19,11 @@ import type { ActorRuntimeService } from '../runtime/actor-runtime-service.js';
 const enabledIds = (actors: readonly ActorDoc[]) => actors.filter((a) => a.enabled !== false).map((a) => a.id);
 
 /** Lifecycle event data as the reference writes it (native PTY actors only, for now). */
-const actorEventData = (actor: ActorDoc, running: boolean) => ({ actor_id: actor.id, runner: actor.runner ?? 'pty', runner_effective: running ? 'pty' : null });
+const actorEventData = (actor: ActorDoc, running: boolean, runnerEffective: string | null = running ? 'pty' : null) => ({
+  actor_id: actor.id,
+  runner: actor.runner ?? 'pty',
+  runner_effective: runnerEffective,
+});
 
 export type LifecycleOpsDeps = StoreDeps & {
   readonly actorRuntime: ActorRuntimeService;
@@ -85,7 +89,7 @@ export function registerLifecycleOps(router: OpRouter, deps: LifecycleOpsDeps): 
         await setGroupRunning(layout, args.group_id, true);
         return actor;
       },
-      (actor) => ({ kind: 'actor.start', by, data: actorEventData(actor, true) }),
+      (actor) => ({ kind: 'actor.start', by, data: actorEventData(actor, true, actorRuntime.plannedRunner(actor)) }),
     );
     const { result } = throwIfNotRunning(await actorRuntime.startChecked(args.group_id, args.actor_id, 'actor_start'));
     return { actor: outcome, event, running: true, ...(result.start_warning ? { start_warning: result.start_warning } : {}) };
@@ -110,7 +114,7 @@ export function registerLifecycleOps(router: OpRouter, deps: LifecycleOpsDeps): 
       deps,
       args.group_id,
       () => replaceableActor(deps, by, args.group_id, args.actor_id),
-      (actor) => ({ kind: 'actor.restart', by, data: actorEventData(actor, actor.enabled !== false) }),
+      (actor) => ({ kind: 'actor.restart', by, data: actorEventData(actor, actor.enabled !== false, actor.enabled !== false ? actorRuntime.plannedRunner(actor) : null) }),
     );
     if (outcome.enabled === false) {
       await actorRuntime.stop(args.group_id, args.actor_id);

@@ -18,8 +18,10 @@ export function registerRuntimeOps(router: OpRouter, deps: RuntimeOpsDeps): void
       deps,
       args.group_id,
       () => replaceableActor(deps, by, args.group_id, args.actor_id),
-      (actor) => ({ kind: 'actor.new_session', by, data: { actor_id: actor.id, runner: actor.runner ?? 'pty', runner_effective: 'pty' } }),
+      (actor) => ({ kind: 'actor.new_session', by, data: { actor_id: actor.id, runner: actor.runner ?? 'pty', runner_effective: deps.actorRuntime.plannedRunner(actor) } }),
     );
+    // A new session is a fresh provider thread, never a resume of the recorded one.
+    deps.actorRuntime.forgetManagedSession(args.group_id, args.actor_id);
     if (outcome.enabled !== false) await deps.actorRuntime.replace(args.group_id, args.actor_id);
     else await deps.actorRuntime.stop(args.group_id, args.actor_id);
     return { actor: outcome, event, new_session: true as const };

@@ -7,7 +7,10 @@ import type { AttachDeps } from '../terminal/attach.js';
 
 const defined = <T extends Record<string, unknown>>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
 
-export type TerminalOpsDeps = AttachDeps;
+export type TerminalOpsDeps = AttachDeps & {
+  /** A managed actor's TUI re-opens for a writable attach (never for a viewer, never a stopped provider). */
+  readonly actorRuntime?: { reopenTerminal(groupId: string, actorId: string): Promise<boolean> };
+};
 
 /**
  * §8.11 terminal diagnostics, term_resize, term_attachment_status and the term_attach upgrade.
@@ -64,5 +67,8 @@ export function registerTerminalOps(router: OpRouter, deps: TerminalOpsDeps): vo
     return { terminal_writable: args.attachment_id > 0 && terminal.attachments.isWriter(args.attachment_id) };
   });
 
-  router.register('term_attach', (args) => openTermAttach(deps, args));
+  router.register('term_attach', async (args) => {
+    if ((args.mode ?? 'control') === 'control' && deps.actorRuntime) await deps.actorRuntime.reopenTerminal(args.group_id, args.actor_id);
+    return openTermAttach(deps, args);
+  });
 }

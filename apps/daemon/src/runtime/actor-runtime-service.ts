@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { findActor, utcNowIso, type HomeLayout } from '@cccc/groups';
+import { findActor, utcNowIso, type ActorDoc, type GroupDoc, type HomeLayout } from '@cccc/groups';
 import { IpcError, type ActorStartProblem } from '@cccc/ipc-protocol';
 import {
   ActorTerminal,
@@ -26,6 +26,8 @@ import { reapOrphans } from './orphan-reaper.js';
 import { removeOwnershipRecord, writeOwnershipRecord } from './ownership-records.js';
 import { processStartTime } from './proc-identity.js';
 import { StartReports, type CheckedStart, type StartReportFields } from './start-reports.js';
+import { removeManagedReceipt } from './managed-receipt.js';
+import { CODEX_APP_SERVER_RUNNER, ManagedActors, wantsManaged, type ManagedEnded, type ManagedEntry } from './managed-actors.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 export type { CheckedStart } from './start-reports.js';
@@ -86,6 +88,10 @@ export class ActorRuntimeService implements AsyncDisposable {
   /** A new PTY session runs (delivery resets its preamble and refills pending work). */
   readonly onActorStarted = this.startedEmitter.event;
   private disposed = false;
+  /** Managed provider sessions (codex app-server); their actors' PTYs hold the attached TUI. */
+  readonly managed: ManagedActors;
+  /** Pending re-opens of a managed actor's TUI after it exited (the provider lives on). */
+  private readonly tuiReopen = new Map<string, { timer: NodeJS.Timeout; attempts: number }>();
 
   constructor(
     private readonly deps: ActorRuntimeDeps,
@@ -95,12 +101,35 @@ export class ActorRuntimeService implements AsyncDisposable {
     private readonly daemonEnv: NodeJS.ProcessEnv = process.env,
     private readonly spawner: PtySpawner = defaultPtySpawner(),
   ) {
+    this.managed = new ManagedActors(deps.layout);
+    this.managed.onEnded((ended) => {
+      void this.locks.run(ActorRuntimeService.key(ended.entry.groupId, ended.entry.actorId), () => this.onManagedEnded(ended));
+    });
+    this.managed.onTurn(({ entry, phase, turnId, status, error }) => {
+      const kind = phase === 'started' ? 'headless.turn.started' : status === 'failed' ? 'headless.turn.failed' : 'headless.turn.completed';
+      void this.deps.ledgers
+        .append(entry.groupId, {
+          kind,
+          by: 'system',
+          data: {
+            actor_id: entry.actorId,
+            generation: entry.generation,
+            session_id: entry.session.sessionId,
+            turn_id: turnId,
+            transport: CODEX_APP_SERVER_RUNNER,
+            ...(status ? { status } : {}),
+            ...(error ? { error } : {}),
+          },
+        })
+        .catch((e: unknown) => this.deps.logger.log('warn', 'could not record a managed turn', { group_id: entry.groupId, actor_id: entry.actorId, ...errorFields(e) }));
+    });
     this.reports = new StartReports({
       ledgers: deps.ledgers,
       logger: deps.logger,
       windowMs: tuning.earlyExitWindowMs,
       stopping: this.shutdown.signal,
       stoppedByUs: (session) => this.expectedExits.has(session),
+      runnerEffective: (g, a) => this.runnerEffective(g, a),
     });
   }
 
@@ -113,21 +142,64 @@ export class ActorRuntimeService implements AsyncDisposable {
     return session && !session.exited ? session : undefined;
   }
 
+  /** A managed actor runs while its provider session does, whether or not its TUI is open. */
   isRunning(groupId: string, actorId: string): boolean {
-    return this.session(groupId, actorId) !== undefined;
+    return this.session(groupId, actorId) !== undefined || this.managed.get(groupId, actorId) !== undefined;
+  }
+
+  /** The actor's live managed session, if it runs managed. */
+  managedSession(groupId: string, actorId: string): ManagedEntry | undefined {
+    return this.managed.get(groupId, actorId);
+  }
+
+  /** The surface a start of this actor runs on (what `actor.start` records before it runs). */
+  plannedRunner(actor: ActorDoc): string {
+    return wantsManaged(actor, this.daemonEnv) ? CODEX_APP_SERVER_RUNNER : 'pty';
+  }
+
+  /** actor_new_session: the next start creates a fresh provider session instead of resuming. */
+  forgetManagedSession(groupId: string, actorId: string): void {
+    removeManagedReceipt(this.deps.layout, groupId, actorId);
+  }
+
+  /** The surface the actor actually runs on (`runner_effective`); null when it does not run. */
+  runnerEffective(groupId: string, actorId: string): string | null {
+    if (this.managed.get(groupId, actorId)) return CODEX_APP_SERVER_RUNNER;
+    return this.session(groupId, actorId) ? 'pty' : null;
   }
 
   runningActorIds(groupId: string): string[] {
-    return this.deps.runtimes
-      .entries()
-      .filter((e) => e.groupId === groupId && e.terminal.session && !e.terminal.session.exited)
-      .map((e) => e.actorId);
+    const ids = new Set(
+      this.deps.runtimes
+        .entries()
+        .filter((e) => e.groupId === groupId && e.terminal.session && !e.terminal.session.exited)
+        .map((e) => e.actorId),
+    );
+    for (const entry of this.managed.all()) if (entry.groupId === groupId && !entry.session.exited) ids.add(entry.actorId);
+    return [...ids];
   }
 
   /** Throws the launch errors (`missing_project_root`, `scope_not_attached`, ...) without side effects. */
   checkLaunchable(groupId: string, actorId: string): void {
     const group = this.deps.groups.get(groupId);
-    actorLaunch(this.deps.layout, group, findActor(group.actors, actorId), this.daemonEnv, this.cli);
+    const actor = findActor(group.actors, actorId);
+    const launch = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
+    if (wantsManaged(actor, this.daemonEnv)) this.managed.check(launch, actorId);
+  }
+
+  /**
+   * Re-opens a managed actor's TUI against its healthy session (explicit start, writable attach,
+   * delivery); a stopped provider is never restarted by this. Answers whether a TUI runs.
+   */
+  reopenTerminal(groupId: string, actorId: string): Promise<boolean> {
+    // Not managed, or its TUI is open: nothing to wait for (a PTY actor's attach never queues here).
+    if (!this.managed.get(groupId, actorId) || this.session(groupId, actorId)) return Promise.resolve(this.session(groupId, actorId) !== undefined);
+    return this.locks.run(ActorRuntimeService.key(groupId, actorId), async () => {
+      const entry = this.managed.get(groupId, actorId);
+      if (!entry) return false;
+      if (!this.session(groupId, actorId)) this.openManagedTerminal(groupId, actorId, entry);
+      return this.session(groupId, actorId) !== undefined;
+    });
   }
 
   start(groupId: string, actorId: string): Promise<StartOutcome> {
@@ -185,6 +257,7 @@ export class ActorRuntimeService implements AsyncDisposable {
   /** Daemon start: retire orphans of a previous daemon, then run the enabled actors of running groups. */
   async recover(): Promise<void> {
     await reapOrphans(this.deps.layout, this.deps.logger, this.tuning.stopGraceMs);
+    this.managed.sweepStaleSockets();
     let groupIds: string[] = [];
     try {
       groupIds = readdirSync(this.deps.layout.groupsDir);
@@ -207,10 +280,13 @@ export class ActorRuntimeService implements AsyncDisposable {
 
   private async startLocked(groupId: string, actorId: string): Promise<StartOutcome> {
     if (this.disposed) throw daemonError(DaemonErrorCodes.daemonStopping, 'the daemon is shutting down');
+    const live = this.managed.get(groupId, actorId);
+    if (live) return { session: this.session(groupId, actorId) ?? this.openManagedTerminal(groupId, actorId, live), started: false };
     const current = this.session(groupId, actorId);
     if (current) return { session: current, started: false };
     const group = this.deps.groups.get(groupId);
     const actor = findActor(group.actors, actorId);
+    if (wantsManaged(actor, this.daemonEnv)) return this.startManagedLocked(group, actor);
     const plain = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
     const { options: hooks, probeProblem } = await planHookLaunch(plain, this.cli);
     const launch = hooks ? actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli, hooks) : plain;
@@ -256,6 +332,16 @@ export class ActorRuntimeService implements AsyncDisposable {
   }
 
   private async stopLocked(groupId: string, actorId: string): Promise<PtyExit | undefined> {
+    this.cancelReopen(groupId, actorId);
+    try {
+      return await this.stopTerminalLocked(groupId, actorId);
+    } finally {
+      // The provider goes after its attached TUI; its thread receipt stays for the next start.
+      await this.managed.stop(groupId, actorId, this.tuning.stopGraceMs);
+    }
+  }
+
+  private async stopTerminalLocked(groupId: string, actorId: string): Promise<PtyExit | undefined> {
     const terminal = this.deps.runtimes.get(groupId, actorId);
     const session = terminal?.session;
     // A restart must not cut a delivery in half (issue 19). A submitted prompt gets its hook
@@ -309,6 +395,11 @@ export class ActorRuntimeService implements AsyncDisposable {
     const terminal = new ActorTerminal({ actorId, spawner: this.spawner });
     terminal.onSessionExited(({ session, exit }) => {
       if (this.expectedExits.has(session)) return;
+      if (this.managed.get(groupId, actorId)) {
+        // A managed actor's TUI is an attachment, not its lifetime: the provider lives on.
+        void this.locks.run(ActorRuntimeService.key(groupId, actorId), async () => this.onManagedTerminalExited(groupId, actorId, terminal, session, exit));
+        return;
+      }
       void this.locks.run(ActorRuntimeService.key(groupId, actorId), () => this.onExitedOnItsOwn(groupId, actorId, terminal, session, exit));
     });
     return terminal;
@@ -338,7 +429,119 @@ export class ActorRuntimeService implements AsyncDisposable {
   async [Symbol.asyncDispose](): Promise<void> {
     this.disposed = true;
     this.shutdown.abort();
-    await Promise.all(this.deps.runtimes.entries().map((e) => this.stop(e.groupId, e.actorId)));
+    const keys = new Map<string, { groupId: string; actorId: string }>();
+    for (const e of [...this.deps.runtimes.entries(), ...this.managed.all()]) keys.set(ActorRuntimeService.key(e.groupId, e.actorId), e);
+    await Promise.all([...keys.values()].map((e) => this.stop(e.groupId, e.actorId)));
     this.startedEmitter[Symbol.dispose]();
+    this.managed[Symbol.dispose]();
+  }
+
+  /** Start the provider session (resuming its recorded thread when it matches), then its TUI. */
+  private async startManagedLocked(group: GroupDoc, actor: ActorDoc): Promise<StartOutcome> {
+    const groupId = group.group_id;
+    const launch = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
+    const entry = await this.managed.start(groupId, actor, launch);
+    this.deps.logger.log('info', 'managed actor started', {
+      group_id: groupId,
+      actor_id: actor.id,
+      pid: entry.session.pid,
+      session_id: entry.session.sessionId,
+      resumed: entry.session.resumed,
+    });
+    let session: TerminalSession;
+    try {
+      session = this.openManagedTerminal(groupId, actor.id, entry);
+    } catch (error) {
+      await this.managed.stop(groupId, actor.id, this.tuning.stopGraceMs);
+      throw error;
+    }
+    this.reports.forget(groupId, actor.id);
+    this.startedEmitter.fire({ groupId, actorId: actor.id, session });
+    return { session, started: true };
+  }
+
+  /** The native TUI attached to the managed session's exact thread, in the actor's PTY. */
+  private openManagedTerminal(groupId: string, actorId: string, entry: ManagedEntry): TerminalSession {
+    const group = this.deps.groups.get(groupId);
+    const launch = actorLaunch(this.deps.layout, group, findActor(group.actors, actorId), this.daemonEnv, this.cli);
+    const terminal = this.deps.runtimes.get(groupId, actorId) ?? this.newTerminal(groupId, actorId);
+    let session: TerminalSession;
+    try {
+      session = terminal.start({ argv: entry.session.terminalArgv(), env: launch.env, cwd: launch.cwd });
+    } catch (error) {
+      if (error instanceof PtySpawnError) {
+        throw daemonError(DaemonErrorCodes.runtimeStartFailed, error.message, { actor_id: actorId, reason: error.code });
+      }
+      throw error;
+    }
+    this.deps.runtimes.set(groupId, actorId, terminal);
+    writeOwnershipRecord(this.deps.layout, {
+      v: 1,
+      kind: 'pty',
+      group_id: groupId,
+      actor_id: actorId,
+      pid: session.pid,
+      started_at: utcNowIso(),
+      pid_start_time: processStartTime(session.pid) ?? null,
+    });
+    return session;
+  }
+
+  /** The TUI of a healthy managed session exited: detach it and re-open it after a short backoff. */
+  private onManagedTerminalExited(groupId: string, actorId: string, terminal: ActorTerminal, session: TerminalSession, exit: PtyExit): void {
+    if (terminal.session !== session) return;
+    terminal.detachSession();
+    this.deps.inputDrain?.ended(groupId, actorId, session);
+    session[Symbol.dispose]();
+    removeOwnershipRecord(this.deps.layout, groupId, actorId);
+    this.deps.logger.log('info', 'managed actor terminal exited; the session lives on', { group_id: groupId, actor_id: actorId, pid: session.pid, ...exit });
+    const k = ActorRuntimeService.key(groupId, actorId);
+    const attempts = (this.tuiReopen.get(k)?.attempts ?? 0) + 1;
+    this.cancelReopen(groupId, actorId);
+    const delay = Math.min(10_000, 500 * 2 ** Math.min(attempts - 1, 5));
+    const timer = setTimeout(() => {
+      void this.locks.run(k, async () => {
+        const entry = this.managed.get(groupId, actorId);
+        if (!entry || this.disposed || this.session(groupId, actorId)) return;
+        try {
+          this.openManagedTerminal(groupId, actorId, entry);
+        } catch (error) {
+          this.deps.logger.log('warn', 'could not re-open a managed actor terminal', { group_id: groupId, actor_id: actorId, ...errorFields(error) });
+        }
+      });
+    }, delay);
+    timer.unref();
+    this.tuiReopen.set(k, { timer, attempts });
+  }
+
+  private cancelReopen(groupId: string, actorId: string): void {
+    const k = ActorRuntimeService.key(groupId, actorId);
+    const pending = this.tuiReopen.get(k);
+    if (pending) clearTimeout(pending.timer);
+    this.tuiReopen.delete(k);
+  }
+
+  /** The provider died on its own: the actor stops (its TUI too), with exactly one actor.stop. */
+  private async onManagedEnded({ entry, exit }: ManagedEnded): Promise<void> {
+    const { groupId, actorId } = entry;
+    this.cancelReopen(groupId, actorId);
+    await this.stopTerminalLocked(groupId, actorId);
+    this.deps.logger.log('info', 'managed actor session ended', { group_id: groupId, actor_id: actorId, pid: entry.session.pid, ...exit });
+    try {
+      await this.deps.ledgers.append(groupId, {
+        kind: 'actor.stop',
+        by: 'system',
+        data: {
+          actor_id: actorId,
+          runner: CODEX_APP_SERVER_RUNNER,
+          runner_effective: CODEX_APP_SERVER_RUNNER,
+          reason: exit.reason === 'exited' ? 'exited' : exit.reason,
+          exit_code: exit.code,
+          signal: exit.signal,
+        },
+      });
+    } catch (error) {
+      this.deps.logger.log('warn', 'could not record an actor exit', { group_id: groupId, actor_id: actorId, ...errorFields(error) });
+    }
   }
 }

@@ -8,7 +8,8 @@ import type { HomeLayout } from '@cccc/groups';
  */
 export interface PtyOwnershipRecord {
   readonly v: 1;
-  readonly kind: 'pty';
+  /** `pty`: the actor's terminal; `codex_app_server`: a managed actor's provider process (issue 23). */
+  readonly kind: OwnedKind;
   readonly group_id: string;
   readonly actor_id: string;
   /** Leader pid; node-pty makes it a session and process-group leader, so also the pgid. */
@@ -18,32 +19,40 @@ export interface PtyOwnershipRecord {
   readonly pid_start_time: string | null;
 }
 
+export type OwnedKind = 'pty' | 'codex_app_server';
+const KINDS: readonly OwnedKind[] = ['pty', 'codex_app_server'];
+
+/** One file per owned process: `<actor>.json` for the terminal, `<actor>.<kind>.json` for others. */
+function recordName(actorId: string, kind: OwnedKind): string {
+  return kind === 'pty' ? actorId : `${actorId}.${kind}`;
+}
+
 export function runnersDir(layout: HomeLayout, groupId: string): string {
   return join(layout.groupDir(groupId), 'state', 'runners', 'pty');
 }
 
-export function recordPath(layout: HomeLayout, groupId: string, actorId: string): string {
-  return join(runnersDir(layout, groupId), `${actorId}.json`);
+export function recordPath(layout: HomeLayout, groupId: string, actorId: string, kind: OwnedKind = 'pty'): string {
+  return join(runnersDir(layout, groupId), `${recordName(actorId, kind)}.json`);
 }
 
 export function writeOwnershipRecord(layout: HomeLayout, record: PtyOwnershipRecord): void {
   const dir = runnersDir(layout, record.group_id);
   mkdirSync(dir, { recursive: true });
-  const path = recordPath(layout, record.group_id, record.actor_id);
+  const path = recordPath(layout, record.group_id, record.actor_id, record.kind);
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(record) + '\n', { mode: 0o600 });
   renameSync(tmp, path);
 }
 
-export function removeOwnershipRecord(layout: HomeLayout, groupId: string, actorId: string): void {
-  rmSync(recordPath(layout, groupId, actorId), { force: true });
+export function removeOwnershipRecord(layout: HomeLayout, groupId: string, actorId: string, kind: OwnedKind = 'pty'): void {
+  rmSync(recordPath(layout, groupId, actorId, kind), { force: true });
 }
 
 function parseRecord(text: string): PtyOwnershipRecord | undefined {
   try {
     const r = JSON.parse(text) as Partial<PtyOwnershipRecord>;
-    if (r.kind !== 'pty' || typeof r.pid !== 'number' || typeof r.group_id !== 'string' || typeof r.actor_id !== 'string') return undefined;
-    return { v: 1, kind: 'pty', group_id: r.group_id, actor_id: r.actor_id, pid: r.pid, started_at: String(r.started_at ?? ''), pid_start_time: r.pid_start_time ?? null };
+    if (!KINDS.includes(r.kind as OwnedKind) || typeof r.pid !== 'number' || typeof r.group_id !== 'string' || typeof r.actor_id !== 'string') return undefined;
+    return { v: 1, kind: r.kind as OwnedKind, group_id: r.group_id, actor_id: r.actor_id, pid: r.pid, started_at: String(r.started_at ?? ''), pid_start_time: r.pid_start_time ?? null };
   } catch {
     return undefined;
   }

@@ -35,6 +35,8 @@ export interface StartReportsDeps {
   readonly stopping: AbortSignal;
   /** The session ended because we stopped it (stop, restart, shutdown): not a failed start. */
   readonly stoppedByUs: (session: TerminalSession) => boolean;
+  /** The surface the actor now runs on (`pty`, `codex_app_server`), for the announced `actor.start`. */
+  readonly runnerEffective?: (groupId: string, actorId: string) => string | null;
 }
 
 /**
@@ -105,7 +107,7 @@ export class StartReports {
       const { event } = await this.deps.ledgers.append(groupId, {
         kind: 'actor.start',
         by: 'system',
-        data: { actor_id: actorId, runner: 'pty', runner_effective: 'pty', reason },
+        data: { actor_id: actorId, runner: 'pty', runner_effective: this.deps.runnerEffective?.(groupId, actorId) ?? 'pty', reason },
       });
       return event;
     } catch (error) {

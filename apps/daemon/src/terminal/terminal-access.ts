@@ -47,7 +47,8 @@ export function resolveTerminal(deps: TerminalDeps, groupId: string, actorId: st
       target_actor_id: actorId,
     });
   }
-  if (actor.runner === 'headless') throw daemonError(DaemonErrorCodes.notPtyActor, `${actorId} does not run on the PTY runner`, { actor_id: actorId });
+  // A headless codex actor runs managed: its PTY holds the native TUI attached to its thread.
+  if (actor.runner === 'headless' && actor.runtime !== 'codex') throw daemonError(DaemonErrorCodes.notPtyActor, `${actorId} does not run on the PTY runner`, { actor_id: actorId });
   const terminal = deps.runtimes.get(groupId, actorId);
   const session = terminal?.session;
   if (!terminal || !session || session.exited) {

@@ -28,6 +28,9 @@ export function registerActorRoutes(api: ApiRoutes): void {
   api.op('actor_new_session', approved);
   api.op('actor_env_private_keys');
   api.op('actor_env_private_update', { authorize: (ctx) => requireAdminForPrivateEnv(ctx) });
+  // The Web answers as `user` (it fills `by`); the daemon checks the exact session generation.
+  api.op('headless_control_state');
+  api.op('headless_control');
 }
 
 /** A bare patch may repeat the identity keys the path already names; they are not patch fields. */

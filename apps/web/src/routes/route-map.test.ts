@@ -39,6 +39,8 @@ const KNOWN = [
   'POST /groups/:group_id/actors/:actor_id/new_session',
   'GET /groups/:group_id/actors/:actor_id/env_private',
   'POST /groups/:group_id/actors/:actor_id/env_private',
+  'GET /groups/:group_id/actors/:actor_id/headless/control',
+  'POST /groups/:group_id/actors/:actor_id/headless/control',
   'POST /groups/:group_id/send',
   'POST /groups/:group_id/reply',
   'POST /groups/:group_id/send_cross_group',

@@ -71,6 +71,9 @@ export const webRoutes = {
   actor_new_session: { method: 'POST', path: '/groups/:group_id/actors/:actor_id/new_session', op: 'actor_new_session', input: 'none' },
   actor_env_private_keys: { method: 'GET', path: '/groups/:group_id/actors/:actor_id/env_private', op: 'actor_env_private_keys', input: 'none' },
   actor_env_private_update: { method: 'POST', path: '/groups/:group_id/actors/:actor_id/env_private', op: 'actor_env_private_update', input: 'body' },
+  // §8.9: a person approves or denies a managed session's pending request from the browser.
+  headless_control_state: { method: 'GET', path: '/groups/:group_id/actors/:actor_id/headless/control', op: 'headless_control_state', input: 'none' },
+  headless_control: { method: 'POST', path: '/groups/:group_id/actors/:actor_id/headless/control', op: 'headless_control', input: 'body' },
 
   // Messaging, inbox, ledger reads, terminal tail
   send: { method: 'POST', path: '/groups/:group_id/send', op: 'send', input: 'body', defaults: { message_mode: 'send' } },

@@ -50,3 +50,4 @@ export {
   AssistantVoiceRequestData,
   AssistantVoiceSessionData,
 } from './assistant.js';
+export { HeadlessTurnData } from './headless.js';

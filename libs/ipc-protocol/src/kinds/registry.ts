@@ -23,6 +23,7 @@ import { PresentationClearData, PresentationPublishData } from './presentation.j
 import { DELIVERY_CONFIRMATION_KIND, DeliveryConfirmationData } from './delivery-confirmation.js';
 import { ACTOR_START_PROBLEM_KIND, ActorStartProblemData } from './actor-start-problem.js';
 import { CapabilityChangedData } from './capability.js';
+import { HeadlessTurnData } from './headless.js';
 import {
   AssistantSettingsUpdateData,
   AssistantStatusUpdateData,
@@ -69,6 +70,9 @@ export const kindDataSchemas = {
   [DELIVERY_CONFIRMATION_KIND]: DeliveryConfirmationData,
   [ACTOR_START_PROBLEM_KIND]: ActorStartProblemData,
   'capability.changed': CapabilityChangedData,
+  'headless.turn.started': HeadlessTurnData,
+  'headless.turn.completed': HeadlessTurnData,
+  'headless.turn.failed': HeadlessTurnData,
   'assistant.status.update': AssistantStatusUpdateData,
   'assistant.settings.update': AssistantSettingsUpdateData,
   'assistant.voice.document': AssistantVoiceDocumentData,

@@ -537,6 +537,21 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     required: ['group_id', 'actor_id'],
     result: { actor, event: event('actor.new_session', lifecycle), new_session: true },
   },
+  headless_status: { args: { group_id: G, actor_id: 'peer1' }, required: ['group_id', 'actor_id'], result: { state: { status: 'idle' } } },
+  headless_set_status: {
+    args: { group_id: G, actor_id: 'peer1', status: 'working', task_id: 't1' },
+    required: ['group_id', 'actor_id', 'status'],
+    result: { state: { status: 'working', task_id: 't1' } },
+  },
+  headless_control_state: { args: { group_id: G, actor_id: 'peer1' }, required: ['group_id', 'actor_id'], result: { state: null } },
+  headless_control: {
+    args: { group_id: G, actor_id: 'peer1', by: 'user', generation: 'g1', action: 'permission', request_id: 'perm_1', allow: true },
+    required: ['group_id', 'actor_id', 'generation', 'action'],
+    result: {
+      ok: true,
+      state: { generation: 'g1', runtime: 'codex', runtime_mode: 'default', runner: 'codex_app_server', running: true, working: true, permissions: [] },
+    },
+  },
   actor_env_private_keys: {
     args: byActor,
     required: ['group_id', 'actor_id'],

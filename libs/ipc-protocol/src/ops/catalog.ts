@@ -53,6 +53,7 @@ import { inbox_peek, inbox_read, message_history } from './inbox.js';
 import { system_notify } from './notify.js';
 import { actor_restart, actor_start, actor_stop, group_start, group_stop } from './lifecycle.js';
 import { actor_new_session, runtime_list } from './runtime.js';
+import { headless_control, headless_control_state, headless_set_status, headless_status } from './headless.js';
 import { ledger_search, ledger_statuses, ledger_tail } from './ledger-read.js';
 import { context_get, context_sync, task_list, tracked_send } from './context.js';
 import {
@@ -225,6 +226,11 @@ export const opCatalog = {
   actor_new_session,
   actor_env_private_keys,
   actor_env_private_update,
+  // §8.9 Structured Runtime State (issue 23)
+  headless_status,
+  headless_set_status,
+  headless_control_state,
+  headless_control,
   // §8.5 Actor Profiles
   actor_profile_list,
   actor_profile_get,

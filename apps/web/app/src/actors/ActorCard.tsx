@@ -4,6 +4,7 @@ import { waitingOf, waitingText } from '../activity/waiting';
 import type { ActorListEntry } from '../api/types';
 import type { ActorExit } from './actor-exits';
 import { ActorKeys } from './ActorKeys';
+import { HeadlessPermissions } from './HeadlessPermissions';
 import { StartProblem } from './StartProblem';
 import { workingBadge } from './working-badge';
 
@@ -50,6 +51,9 @@ export function ActorCard({ groupId, actor: a, activity, exit, busy, terminalOpe
         <p className="actor-waiting" role="status">
           {waitingText(a.title || a.id, waiting)}
         </p>
+      )}
+      {a.running && a.state_source === 'app_server' && a.effective_working_state === 'waiting' && (
+        <HeadlessPermissions groupId={groupId} actorId={a.id} version={a.effective_working_updated_at} />
       )}
       <StartProblem actor={a} exit={exit} busy={busy} onRelaunch={() => onAction('start')} />
       {a.running && <ActorKeys groupId={groupId} actorId={a.id} />}

@@ -11,6 +11,7 @@ describe('working-state badge', () => {
       title: 'claude_hook_UserPromptSubmit',
     });
     expect(workingBadge({ running: true, effective_working_state: 'idle', state_source: 'terminal' }).label).toBe('idle · screen');
+    expect(workingBadge({ running: true, effective_working_state: 'working', state_source: 'app_server' }).label).toBe('working · app-server');
     expect(workingBadge({ running: true, effective_working_state: 'working', state_source: 'idle' })).toMatchObject({ source: 'idle', label: 'working · output timing' });
   });
 

@@ -22,6 +22,8 @@ const SOURCE_WORDS: Record<string, string> = {
   terminal: 'screen',
   idle: 'output timing',
   process: 'process',
+  // A managed session's own protocol events (Codex app-server): authoritative, like a hook.
+  app_server: 'app-server',
   unknown: 'no evidence',
 };
 

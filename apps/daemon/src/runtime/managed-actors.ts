@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { utcNowIso, type ActorDoc, type HomeLayout } from '@cccc/groups';
+import { codexAppServerAdapter, Emitter, ManagedLaunchError, type LaunchCommand, type ManagedExit, type ManagedSession, type ManagedState, type RuntimeAdapter } from '@cccc/pty-runtime';
+import { daemonError, DaemonErrorCodes } from '../errors.js';
+import { readManagedReceipt, receiptMatches, writeManagedReceipt, type ReceiptIdentity } from './managed-receipt.js';
+import { removeOwnershipRecord, writeOwnershipRecord } from './ownership-records.js';
+import { processStartTime } from './proc-identity.js';
+
+/** What `actor_list`, `actor.*` events and the activity snapshot call this running surface. */
+export const CODEX_APP_SERVER_RUNNER = 'codex_app_server';
+
+/** A person's own status report for the session (headless_set_status), kept beside the provider's state. */
+export interface SelfStatus {
+  readonly status: 'idle' | 'working' | 'waiting' | 'stopped';
+  readonly task_id: string | null;
+  readonly updated_at: string;
+}
+
+/** One actor's running managed session and its generation. */
+export interface ManagedEntry {
+  readonly groupId: string;
+  readonly actorId: string;
+  readonly runtime: string;
+  /** A fresh token per started session: controls must name it exactly. */
+  readonly generation: string;
+  readonly session: ManagedSession;
+  readonly startedAt: string;
+  selfStatus: SelfStatus | null;
+}
+
+export interface ManagedEnded {
+  readonly entry: ManagedEntry;
+  readonly exit: ManagedExit;
+}
+
+/**
+ * Whether an actor runs managed: a `codex` actor whose runner is `headless`, or every codex
+ * actor when the daemon runs with CCCC_CODEX_MANAGED=1. Opt-in: the default stays the hooked
+ * native PTY until the managed path carries every codex suite.
+ */
+export function wantsManaged(actor: ActorDoc, daemonEnv: NodeJS.ProcessEnv): boolean {
+  if (actor.runtime !== 'codex') return false;
+  return actor.runner === 'headless' || daemonEnv.CCCC_CODEX_MANAGED === '1';
+}
+
+const key = (groupId: string, actorId: string) => `${groupId}\u0000${actorId}`;
+
+/**
+ * The daemon's managed provider sessions: start (resuming the recorded thread when its receipt
+ * still matches), the durable ownership record of the provider process, and the one "ended"
+ * notification when a session dies on its own. Per-actor serialization is the caller's.
+ */
+export class ManagedActors {
+  private readonly entries = new Map<string, ManagedEntry>();
+  /** Sessions we are stopping ourselves: their exit is not an "ended on its own". */
+  private readonly stopping = new WeakSet<ManagedSession>();
+  private readonly endedEmitter = new Emitter<ManagedEnded>();
+  private readonly stateEmitter = new Emitter<{ groupId: string; actorId: string; state: ManagedState }>();
+  private readonly turnEmitter = new Emitter<{ entry: ManagedEntry; phase: 'started' | 'completed'; turnId: string; status?: string; error?: string }>();
+  readonly onEnded = this.endedEmitter.event;
+  readonly onStateChanged = this.stateEmitter.event;
+  readonly onTurn = this.turnEmitter.event;
+
+  constructor(
+    private readonly layout: HomeLayout,
+    private readonly adapter: RuntimeAdapter = codexAppServerAdapter,
+  ) {}
+
+  get(groupId: string, actorId: string): ManagedEntry | undefined {
+    const entry = this.entries.get(key(groupId, actorId));
+    return entry && !entry.session.exited ? entry : undefined;
+  }
+
+  all(): ManagedEntry[] {
+    return [...this.entries.values()];
+  }
+
+  /** Throws the spec's explicit failure for a command that cannot run managed (nothing started). */
+  check(launch: LaunchCommand, actorId: string): void {
+    try {
+      this.adapter.plan(launch.argv);
+    } catch (error) {
+      if (error instanceof ManagedLaunchError) throw daemonError(DaemonErrorCodes.runtimeStartFailed, error.message, { actor_id: actorId, reason: error.code });
+      throw error;
+    }
+  }
+
+  async start(groupId: string, actor: ActorDoc, launch: LaunchCommand): Promise<ManagedEntry> {
+    this.check(launch, actor.id);
+    const identity: ReceiptIdentity = {
+      runtime: 'codex',
+      cwd: launch.cwd,
+      command: [...launch.argv],
+      actor_generation: actor.created_at ?? '',
+      storage: launch.env.CODEX_HOME ?? join(launch.env.HOME ?? '', '.codex'),
+    };
+    const receipt = readManagedReceipt(this.layout, groupId, actor.id);
+    const resume = receiptMatches(receipt, identity) ? receipt.session_id : undefined;
+    let session: ManagedSession;
+    try {
+      session = await this.adapter.start({
+        argv: launch.argv,
+        cwd: launch.cwd,
+        env: launch.env,
+        // Short and private: the listener's unix socket path must fit sun_path.
+        stateDir: join(this.layout.home, 'daemon', 'managed'),
+        sessionName: `cccc ${groupId}/${actor.id}`,
+        ...(resume ? { resumeSessionId: resume } : {}),
+      });
+    } catch (error) {
+      if (error instanceof ManagedLaunchError) throw daemonError(DaemonErrorCodes.runtimeStartFailed, error.message, { actor_id: actor.id, reason: error.code });
+      throw error;
+    }
+    writeOwnershipRecord(this.layout, {
+      v: 1,
+      kind: 'codex_app_server',
+      group_id: groupId,
+      actor_id: actor.id,
+      pid: session.pid,
+      started_at: utcNowIso(),
+      pid_start_time: processStartTime(session.pid) ?? null,
+    });
+    writeManagedReceipt(this.layout, groupId, actor.id, { v: 2, ...identity, session_id: session.sessionId, created_at: utcNowIso() });
+    const entry: ManagedEntry = { groupId, actorId: actor.id, runtime: session.runtime, generation: randomUUID(), session, startedAt: utcNowIso(), selfStatus: null };
+    this.entries.set(key(groupId, actor.id), entry);
+    session.onStateChanged((state) => this.stateEmitter.fire({ groupId, actorId: actor.id, state }));
+    session.onTurn((turn) => this.turnEmitter.fire({ entry, ...turn }));
+    session.onExit((exit) => {
+      if (this.stopping.has(session)) return;
+      if (this.entries.get(key(groupId, actor.id)) === entry) this.entries.delete(key(groupId, actor.id));
+      removeOwnershipRecord(this.layout, groupId, actor.id, 'codex_app_server');
+      this.endedEmitter.fire({ entry, exit });
+    });
+    return entry;
+  }
+
+  /**
+   * Daemon start, after the orphans were retired: listener sockets left by a previous daemon
+   * (a kill -9 removes none) name no live server any more.
+   */
+  sweepStaleSockets(): void {
+    const dir = join(this.layout.home, 'daemon', 'managed');
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) if (name.endsWith('.sock')) rmSync(join(dir, name), { force: true });
+  }
+
+  /** Ends the actor's managed session, if any; its receipt stays for the next start. */
+  async stop(groupId: string, actorId: string, graceMs: number): Promise<ManagedExit | undefined> {
+    const entry = this.entries.get(key(groupId, actorId));
+    if (!entry) return undefined;
+    this.entries.delete(key(groupId, actorId));
+    this.stopping.add(entry.session);
+    const exit = await entry.session.stop(graceMs);
+    removeOwnershipRecord(this.layout, groupId, actorId, 'codex_app_server');
+    return exit;
+  }
+
+  [Symbol.dispose](): void {
+    this.endedEmitter[Symbol.dispose]();
+    this.stateEmitter[Symbol.dispose]();
+    this.turnEmitter[Symbol.dispose]();
+  }
+}

@@ -1,0 +1,70 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HomeLayout } from '@cccc/groups';
+
+/**
+ * `groups/<gid>/state/runners/managed/<actor_id>.json`: the version-2 managed receipt of an
+ * actor's provider session (Codex: its thread). A start resumes the recorded thread only when
+ * runtime, workspace, command and the actor generation still match; anything else (or a legacy
+ * receipt) starts a fresh thread. It survives stop and daemon exit; actor_new_session drops it.
+ */
+export interface ManagedReceipt {
+  readonly v: 2;
+  readonly runtime: 'codex';
+  readonly session_id: string;
+  readonly cwd: string;
+  readonly command: readonly string[];
+  /** The actor generation the thread belongs to (actor.created_at). */
+  readonly actor_generation: string;
+  /** The effective Codex storage (CODEX_HOME) the thread lives in. */
+  readonly storage: string;
+  readonly created_at: string;
+}
+
+/** A v2 codex receipt, or undefined for anything else (legacy receipts are never resumed). */
+function parseReceipt(value: unknown): ManagedReceipt | undefined {
+  const r = value as Partial<ManagedReceipt> | null;
+  if (!r || r.v !== 2 || r.runtime !== 'codex' || typeof r.session_id !== 'string' || !r.session_id) return undefined;
+  if (typeof r.cwd !== 'string' || !Array.isArray(r.command) || !r.command.every((a) => typeof a === 'string')) return undefined;
+  if (typeof r.actor_generation !== 'string' || typeof r.storage !== 'string') return undefined;
+  return { v: 2, runtime: 'codex', session_id: r.session_id, cwd: r.cwd, command: r.command, actor_generation: r.actor_generation, storage: r.storage, created_at: String(r.created_at ?? '') };
+}
+
+function receiptPath(layout: HomeLayout, groupId: string, actorId: string): string {
+  return join(layout.groupDir(groupId), 'state', 'runners', 'managed', `${actorId}.json`);
+}
+
+export function readManagedReceipt(layout: HomeLayout, groupId: string, actorId: string): ManagedReceipt | undefined {
+  try {
+    return parseReceipt(JSON.parse(readFileSync(receiptPath(layout, groupId, actorId), 'utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeManagedReceipt(layout: HomeLayout, groupId: string, actorId: string, receipt: ManagedReceipt): void {
+  const path = receiptPath(layout, groupId, actorId);
+  mkdirSync(join(path, '..'), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(receipt) + '\n', { mode: 0o600 });
+  renameSync(tmp, path);
+}
+
+export function removeManagedReceipt(layout: HomeLayout, groupId: string, actorId: string): void {
+  rmSync(receiptPath(layout, groupId, actorId), { force: true });
+}
+
+/** The identity a receipt must match to be resumed. */
+export type ReceiptIdentity = Pick<ManagedReceipt, 'runtime' | 'cwd' | 'command' | 'actor_generation' | 'storage'>;
+
+export function receiptMatches(receipt: ManagedReceipt | undefined, identity: ReceiptIdentity): receipt is ManagedReceipt {
+  return (
+    receipt !== undefined &&
+    receipt.runtime === identity.runtime &&
+    receipt.cwd === identity.cwd &&
+    receipt.actor_generation === identity.actor_generation &&
+    receipt.storage === identity.storage &&
+    receipt.command.length === identity.command.length &&
+    receipt.command.every((a, i) => a === identity.command[i])
+  );
+}

@@ -1,0 +1,89 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { codexAppServerAdapter, type ManagedSession } from '@cccc/pty-runtime';
+import { describeManagedRuntimeContract } from '@cccc/pty-runtime/testing';
+import { callTool, hang, reply, startFakeModel, type FakeModel } from '../fake-model/index.js';
+import { codexEnv, describeWithRealClis, tempAgentHome, writeCodexConfig } from './index.js';
+import { realCliTeardown, until } from './test-support.js';
+
+// The real codex app-server (pinned 0.169.0) as a managed runtime, against the fake model: the
+// adapter contract, and an approval answered through the protocol.
+
+const teardown = realCliTeardown();
+
+describeWithRealClis('real codex app-server as a managed runtime', (clis) => {
+  async function startCodex(model: FakeModel, command: string[], onCwd: (cwd: string) => void = () => {}): Promise<ManagedSession> {
+    const { home, cwd, dispose } = tempAgentHome('real-codex-as-');
+    teardown.cleanups.push(dispose);
+    const env = codexEnv(home, clis.withPath().PATH!);
+    writeCodexConfig(env.CODEX_HOME!, model.url);
+    onCwd(cwd);
+    return codexAppServerAdapter.start({ argv: [clis.bin('codex'), ...command], cwd, env, stateDir: join(home, 'state'), sessionName: 'cccc-contract' });
+  }
+
+  describeManagedRuntimeContract({
+    name: 'codex app-server',
+    timeoutMs: 90_000,
+    start: async () => {
+      const model = teardown.model(await startFakeModel({ steps: Array.from({ length: 8 }, () => reply('contract reply')) }));
+      const session = await startCodex(model, ['--dangerously-bypass-approvals-and-sandbox']);
+      return { session, seen: (text) => model.countOccurrences(text) };
+    },
+  });
+
+  it('an escalated command waits on a permission under an opaque token; allowing it runs the command once', async () => {
+    const escalated = callTool('exec_command', { cmd: 'touch approved-marker', sandbox_permissions: 'require_escalated', justification: 'Create a marker file' });
+    const model = teardown.model(await startFakeModel({ steps: [escalated, reply('Marker created')] }));
+    let cwd = '';
+    const session = await startCodex(model, ['-a', 'on-request', '-s', 'workspace-write'], (dir) => (cwd = dir));
+    teardown.cleanups.push(() => void session.stop(1_000));
+    const outcome = await session.deliver('please create the marker');
+    expect(outcome.outcome).toBe('accepted');
+    const pending = await until(() => session.state().permissions[0], 'a pending permission', 60_000);
+    expect(pending).toMatchObject({ kind: 'command', summary: { command: expect.stringContaining('touch approved-marker') } });
+    expect(pending.request_id).toMatch(/^perm_[0-9a-f]{24}$/);
+    await until(() => session.state().state === 'waiting', 'the waiting state', 30_000);
+    expect(() => session.answerPermission('perm_unknown', true)).toThrow(/no pending request/);
+    session.answerPermission(pending.request_id, true);
+    expect(() => session.answerPermission(pending.request_id, true)).toThrow(/no pending request/);
+    await until(() => session.state().state === 'idle', 'idle after the turn', 60_000);
+    expect(existsSync(join(cwd, 'approved-marker'))).toBe(true);
+    expect(session.state().permissions).toEqual([]);
+    expect(model.countOccurrences('please create the marker')).toBe(1);
+    await session.stop();
+  }, 120_000);
+
+  it('cancel interrupts a stuck turn: it completes interrupted and the session is idle again', async () => {
+    const model = teardown.model(await startFakeModel({ steps: [hang('thinking forever')] }));
+    const session = await startCodex(model, ['--dangerously-bypass-approvals-and-sandbox']);
+    teardown.cleanups.push(() => void session.stop(1_000));
+    const completed: string[] = [];
+    session.onTurn((t) => t.phase === 'completed' && completed.push(t.status ?? ''));
+    await expect(session.cancel()).rejects.toThrow(/no turn is running/);
+    expect((await session.deliver('a turn that never ends')).outcome).toBe('accepted');
+    await until(() => session.state().state === 'working' && session.state().active_turn_id, 'the turn running', 30_000);
+    await until(() => model.countOccurrences('a turn that never ends') === 1, 'the model asked', 30_000);
+    await session.cancel();
+    await until(() => completed.length > 0, 'the turn to complete', 30_000);
+    expect(completed).toEqual(['interrupted']);
+    await until(() => session.state().state === 'idle', 'idle after the interrupt', 30_000);
+  }, 90_000);
+
+  it('a delivery while a turn runs is admitted too (codex steers it into that turn) and the model sees it once', async () => {
+    const model = teardown.model(await startFakeModel({ steps: [reply('first', 3_000), reply('second')] }));
+    const session = await startCodex(model, ['--dangerously-bypass-approvals-and-sandbox']);
+    teardown.cleanups.push(() => void session.stop(1_000));
+    const completed: string[] = [];
+    session.onTurn((t) => t.phase === 'completed' && completed.push(t.turnId));
+    const first = await session.deliver('first delivery 1a');
+    if (first.outcome !== 'accepted') throw new Error(JSON.stringify(first));
+    await until(() => session.state().state === 'working', 'the first turn running', 30_000);
+    const second = await session.deliver('second delivery 2b');
+    // The runtime owns steer-versus-queue (spec §8.4); codex 0.169 steers into the running turn.
+    expect(second).toEqual({ outcome: 'accepted', turnId: first.turnId });
+    await until(() => completed.length > 0 && session.state().state === 'idle', 'idle', 60_000);
+    expect(model.countOccurrences('first delivery 1a')).toBeGreaterThanOrEqual(1);
+    expect(model.countOccurrences('second delivery 2b')).toBe(1);
+  }, 90_000);
+});
