@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { codexAppServerAdapter, type ManagedSession } from '@cccc/pty-runtime';
 import { describeManagedRuntimeContract } from '@cccc/pty-runtime/testing';
 import { callTool, hang, reply, startFakeModel, type FakeModel } from '../fake-model/index.js';
@@ -11,6 +11,11 @@ import { realCliTeardown, until } from './test-support.js';
 // adapter contract, and an approval answered through the protocol.
 
 const teardown = realCliTeardown();
+/** Sessions a test started itself: stopped (and awaited) after it, pass or fail. */
+const started: ManagedSession[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((s) => s.stop(1_000)));
+});
 
 describeWithRealClis('real codex app-server as a managed runtime', (clis) => {
   async function startCodex(model: FakeModel, command: string[], onCwd: (cwd: string) => void = () => {}): Promise<ManagedSession> {
@@ -37,7 +42,7 @@ describeWithRealClis('real codex app-server as a managed runtime', (clis) => {
     const model = teardown.model(await startFakeModel({ steps: [escalated, reply('Marker created')] }));
     let cwd = '';
     const session = await startCodex(model, ['-a', 'on-request', '-s', 'workspace-write'], (dir) => (cwd = dir));
-    teardown.cleanups.push(() => void session.stop(1_000));
+    started.push(session);
     const outcome = await session.deliver('please create the marker');
     expect(outcome.outcome).toBe('accepted');
     const pending = await until(() => session.state().permissions[0], 'a pending permission', 60_000);
@@ -57,7 +62,7 @@ describeWithRealClis('real codex app-server as a managed runtime', (clis) => {
   it('cancel interrupts a stuck turn: it completes interrupted and the session is idle again', async () => {
     const model = teardown.model(await startFakeModel({ steps: [hang('thinking forever')] }));
     const session = await startCodex(model, ['--dangerously-bypass-approvals-and-sandbox']);
-    teardown.cleanups.push(() => void session.stop(1_000));
+    started.push(session);
     const completed: string[] = [];
     session.onTurn((t) => t.phase === 'completed' && completed.push(t.status ?? ''));
     await expect(session.cancel()).rejects.toThrow(/no turn is running/);
@@ -73,7 +78,7 @@ describeWithRealClis('real codex app-server as a managed runtime', (clis) => {
   it('a delivery while a turn runs is admitted too (codex steers it into that turn) and the model sees it once', async () => {
     const model = teardown.model(await startFakeModel({ steps: [reply('first', 3_000), reply('second')] }));
     const session = await startCodex(model, ['--dangerously-bypass-approvals-and-sandbox']);
-    teardown.cleanups.push(() => void session.stop(1_000));
+    started.push(session);
     const completed: string[] = [];
     session.onTurn((t) => t.phase === 'completed' && completed.push(t.turnId));
     const first = await session.deliver('first delivery 1a');

@@ -19,6 +19,16 @@ import { realCliTeardown, until } from './test-support.js';
 const teardown = realCliTeardown();
 const CCCC_BIN = createRequire(import.meta.url).resolve('@cccc/cli/bin/cccc.js');
 
+/** Any process left in the process group `pgid` (the codex launcher's native child included). */
+const groupAlive = (pgid: number) => {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 const isAlive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -104,7 +114,7 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     expect(isAlive(record.pid)).toBe(true);
     runDaemon(g.home);
     const client = await daemonUp(g.home);
-    await until(() => !isAlive(record.pid), 'the orphaned app-server retired', 20_000);
+    await until(() => !groupAlive(record.pid), 'the orphaned app-server (its whole group) retired', 20_000);
     const group2 = { ...g.group, client };
     const probe2 = actorProbe(group2, 'peer1');
     await until(async () => (await probe2.actor())?.runner_effective === 'codex_app_server', 'the managed actor back', 60_000, probe2.diagnose);
@@ -169,7 +179,7 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     const pids = [Number(self.state!.pid), JSON.parse(readFileSync(join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty', 'peer1.json'), 'utf8')).pid as number];
     expect(pids.every(isAlive)).toBe(true);
     await teardown.cccc(['daemon', 'stop']);
-    await until(() => pids.every((p) => !isAlive(p)), 'the app-server and TUI gone with the daemon', 15_000);
+    await until(() => pids.every((p) => !groupAlive(p)), 'the app-server and TUI groups gone with the daemon', 15_000);
   }, 180_000);
 
   it("restart resumes the thread, new_session starts another; the TUI exiting re-opens it against the same session; the app-server dying stops the actor with exactly one actor.stop", async () => {
@@ -186,7 +196,7 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     const server0 = Number((await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state.pid);
     await g.client.call('actor_restart', { group_id: g.group_id, actor_id: 'peer1' });
     const restarted = (await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state;
-    expect(isAlive(server0)).toBe(false); // the restart retired the previous app-server
+    await until(() => !groupAlive(server0), 'the previous app-server group retired by the restart', 10_000);
     expect(restarted.session_id).toBe(thread0);
     expect(restarted.generation).not.toBe(before.generation);
     await g.client.call('actor_new_session', { group_id: g.group_id, actor_id: 'peer1' });
@@ -226,6 +236,8 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     process.kill(server, 'SIGKILL');
     await until(async () => (await probe.actor())?.running === false, 'the actor stopped', 30_000, probe.diagnose);
     await until(() => !isAlive(reopened), 'its TUI gone too', 15_000);
+    // The native codex server under the killed launcher goes too: nothing of either group stays.
+    await until(() => !groupAlive(server) && !groupAlive(reopened), 'the app-server and TUI process groups empty', 15_000);
     await new Promise((r) => setTimeout(r, 1_000));
     const stopped = stops();
     expect(stopped).toHaveLength(1);

@@ -81,6 +81,17 @@ export function describeManagedRuntimeContract(options: ManagedContractOptions):
       session.onExit((e) => exits.push(e));
       const exit = await session.stop();
       expect(exit.reason).toBe('stopped');
+      // Nothing of the provider's process group is left (a launcher's native child included);
+      // a killed member stays visible until its new parent reaps it, hence the short wait.
+      const groupGone = () => {
+        try {
+          process.kill(-session.pid, 0);
+          return undefined;
+        } catch {
+          return true;
+        }
+      };
+      await until(groupGone, 'the process group to be empty', 5_000);
       expect(await session.stop()).toBe(exit);
       expect(session.exited).toBe(true);
       expect(session.state()).toMatchObject({ state: 'stopped', working: false });

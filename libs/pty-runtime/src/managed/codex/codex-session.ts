@@ -77,6 +77,9 @@ export class CodexAppServerSession implements ManagedSession {
   ) {
     this.exited$ = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
+        // `codex` is a launcher: the native server is its child in the same process group and
+        // outlives a launcher killed outright. Whatever ended it, nothing of its group stays.
+        if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
         this.finish({ code, signal, reason: this.endReason ?? 'exited' });
         resolve(this.exitInfo!);
       });
