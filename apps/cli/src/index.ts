@@ -1,2 +1,2 @@
 export { buildProgram } from './program.js';
-export { probeDaemon, spawnDaemon } from './daemon-process.js';
+export { DAEMON_NODE_ARGS, probeDaemon, spawnDaemon } from './daemon-process.js';

@@ -1,8 +1,10 @@
-// Idle RSS section (issue 35, memory at rest; target <= 80 MB): the daemon settled and idle, then
-// after 4,000 pings on fresh connections; beside a bare idle node process and, when configured,
-// the reference Python daemon (CCCC_BENCH_REFERENCE_SRC) and another build's daemon
-// (CCCC_BENCH_BEFORE_CLI=<checkout>/apps/cli/bin/cccc.js, e.g. main's: a before figure), all
-// measured in the same run.
+// Idle RSS section (issue 35, memory at rest; target <= 80 MB): the daemon as `cccc daemon start`
+// runs it, 3 s after start and settled (V8 hands back its startup young generation only when
+// its memory reducer runs, seconds to a minute later depending on load), then after 4,000 pings
+// on fresh connections; beside a bare idle node process and, when configured, the reference
+// Python daemon (CCCC_BENCH_REFERENCE_SRC) and another build's daemon as its own
+// `cccc daemon start` ran it (CCCC_BENCH_BEFORE_CLI=<checkout>/apps/cli/bin/cccc.js, e.g.
+// main's: a before figure), all measured in the same run.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { startBenchDaemon } from './ping.js';
@@ -11,59 +13,65 @@ import { referenceSkipNote, startReferenceDaemon } from './reference-daemon.js';
 import { mib, rssMiB } from './rss.js';
 import { printTable } from './stats.js';
 
-const SETTLE_MS = 10_000;
+const EARLY_S = 3;
+const SETTLED_S = 40;
 const PINGS = 4000;
 const PING = '{"v":1,"op":"ping","args":{}}\n';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
-/** The median of a few RSS samples a second apart (one sample can catch a GC mid-way). */
-async function settledRss(pid: number): Promise<number> {
-  const samples: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    samples.push(rssMiB(pid));
-    await sleep(1000);
-  }
-  return samples.sort((a, b) => a - b)[2]!;
+interface Measured {
+  readonly name: string;
+  readonly pid: number;
+  readonly endpoint?: RawEndpoint;
+  readonly target?: string;
+  readonly samples: number[];
+  early?: number;
+  settled?: number;
+  pinged?: number;
 }
 
-async function afterPings(pid: number, endpoint: RawEndpoint): Promise<number> {
-  for (let i = 0; i < PINGS; i++) await rawCall(endpoint, PING);
-  await sleep(2000);
-  return settledRss(pid);
+/** RSS of every process once a second for `seconds`. */
+async function sampleAll(all: Measured[], seconds: number): Promise<void> {
+  for (let s = 0; s < seconds; s++) {
+    await sleep(1000);
+    for (const m of all) m.samples.push(rssMiB(m.pid));
+  }
 }
 
 export async function benchIdleRss(): Promise<void> {
   const bare = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
   const daemon = await startBenchDaemon();
   const beforeCli = process.env['CCCC_BENCH_BEFORE_CLI']?.trim();
-  const before = beforeCli ? await startBenchDaemon({}, { cli: beforeCli }) : undefined;
+  const before = beforeCli ? await startBenchDaemon({}, { cli: beforeCli, nodeArgs: [] }) : undefined;
   const reference = await startReferenceDaemon();
   try {
-    await sleep(SETTLE_MS);
-    const idle = {
-      bare: await settledRss(bare.pid!),
-      daemon: await settledRss(daemon.child.pid!),
-      before: before ? await settledRss(before.child.pid!) : undefined,
-      reference: reference ? await settledRss(reference.child.pid!) : undefined,
-    };
-    const pinged = {
-      daemon: await afterPings(daemon.child.pid!, daemon.endpoint),
-      before: before ? await afterPings(before.child.pid!, before.endpoint) : undefined,
-      reference: reference ? await afterPings(reference.child.pid!, reference.endpoint) : undefined,
-    };
-    const row = (process: string, at: number | undefined, after: number | undefined, target = '') => ({
-      process,
-      idle: at === undefined ? '' : mib(at),
-      [`after ${PINGS} pings`]: after === undefined ? '' : mib(after),
-      target,
-    });
-    printTable(`idle RSS, ${SETTLE_MS / 1000} s after start (median of 5 samples, 1 s apart)`, [
-      row('bare node, idle (baseline)', idle.bare, undefined),
-      ...(reference ? [row('reference Python daemon (baseline)', idle.reference, pinged.reference)] : []),
-      row('cccc-ts daemon', idle.daemon, pinged.daemon, '<= 80 MB idle'),
-      ...(before ? [row(`cccc-ts daemon of ${beforeCli} (before)`, idle.before, pinged.before)] : []),
-    ]);
+    const all: Measured[] = [
+      { name: 'bare node, idle (baseline)', pid: bare.pid!, samples: [] },
+      ...(reference ? [{ name: 'reference Python daemon (baseline)', pid: reference.child.pid!, endpoint: reference.endpoint, samples: [] }] : []),
+      { name: 'cccc-ts daemon', pid: daemon.child.pid!, endpoint: daemon.endpoint, target: '<= 80 MB idle', samples: [] },
+      ...(before ? [{ name: `cccc-ts daemon of ${beforeCli} (before)`, pid: before.child.pid!, endpoint: before.endpoint, samples: [] }] : []),
+    ];
+    await sampleAll(all, SETTLED_S);
+    for (const m of all) {
+      m.early = m.samples[EARLY_S - 1];
+      m.settled = median(m.samples.slice(-5));
+    }
+    for (const m of all) {
+      if (!m.endpoint) continue;
+      for (let i = 0; i < PINGS; i++) await rawCall(m.endpoint, PING);
+    }
+    for (const m of all) m.samples.length = 0;
+    await sampleAll(all, 5);
+    for (const m of all) if (m.endpoint) m.pinged = median(m.samples);
+    printTable(`idle RSS: ${EARLY_S} s after start, settled (median of ${SETTLED_S - 5}-${SETTLED_S} s), then after ${PINGS} fresh-connection pings`, all.map((m) => ({
+      process: m.name,
+      [`${EARLY_S} s`]: mib(m.early!),
+      settled: mib(m.settled!),
+      [`after ${PINGS} pings`]: m.pinged === undefined ? '' : mib(m.pinged),
+      target: m.target ?? '',
+    })));
     if (!reference) console.log(referenceSkipNote());
   } finally {
     bare.kill();

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
 import { createConnection } from 'node:net';
+import { DAEMON_NODE_ARGS } from '@cccc/cli';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { rawCall, type RawEndpoint } from './raw-call.js';
 import { referenceSkipNote, startReferenceDaemon } from './reference-daemon.js';
@@ -26,13 +27,15 @@ async function waitForLine(child: ChildProcess): Promise<void> {
  * The built daemon (`cccc daemon run`) as its own process in a temp CCCC_HOME, or in `home` when
  * given (a restart on an existing home: `stop()` then leaves it for the caller to remove).
  */
-export async function startBenchDaemon(env: NodeJS.ProcessEnv = {}, options: { home?: string; cli?: string } = {}) {
+export async function startBenchDaemon(env: NodeJS.ProcessEnv = {}, options: { home?: string; cli?: string; nodeArgs?: readonly string[] } = {}) {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'cccc-bench-'));
   // `cli`: another build's bin/cccc.js, e.g. main's, for a before/after in one run.
   const cli = options.cli ?? require.resolve('@cccc/cli/bin/cccc.js');
   // e.g. CCCC_BENCH_DAEMON_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the daemon
   const nodeArgs = (process.env['CCCC_BENCH_DAEMON_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, cli, 'daemon', 'run'], {
+  // As `cccc daemon start` runs it, unless the caller names other node options.
+  const daemonArgs = options.nodeArgs ?? DAEMON_NODE_ARGS;
+  const child = spawn(process.execPath, [...daemonArgs, ...nodeArgs, cli, 'daemon', 'run'], {
     env: { ...process.env, ...env, CCCC_HOME: home },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
