@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
@@ -15,7 +15,7 @@ import { updateProfileSecrets, upsertProfile } from '../profiles.js';
 import { readRegistry } from '../registry-store.js';
 import { attachScope } from '../scope-ops.js';
 import { makeTempHome, type TempHome } from '../testing.js';
-import { exportGroupCopy, exportGroupCopyFile } from './package-writer.js';
+import { buildGroupPackage, exportGroupCopy, exportGroupCopyFile } from './package-writer.js';
 import { importGroupCopy, previewGroupCopy } from './import.js';
 import { rawZip, type RawEntry } from './raw-zip.test-support.js';
 
@@ -137,6 +137,22 @@ describe('group copy export', () => {
     expect(imported.group_id).not.toBe(gid);
     expect(imported.group_id_conflict).toBe(true);
     expect(loadGroup(home.layout, imported.group_id).title).toBe('Second');
+  });
+
+  it('packs the version of each file it hashed, though the daemon replaces a state file meanwhile', async () => {
+    using home = makeTempHome();
+    const { gid } = await seededGroup(home);
+    const state = join(home.layout.groupDir(gid), 'state');
+    const built = await buildGroupPackage(home.layout, gid);
+    // What a running daemon does to its state files while an export streams: write aside, rename over.
+    writeFileSync(join(state, 'read_cursors.json.tmp'), JSON.stringify({ schema: 1, cursors: { lead: { event_id: 'e3' } } }));
+    renameSync(join(state, 'read_cursors.json.tmp'), join(state, 'read_cursors.json'));
+    const chunks: Buffer[] = [];
+    for await (const chunk of built.zip.outputStream) chunks.push(chunk as Buffer);
+    const package_b64 = Buffer.concat(chunks).toString('base64');
+    const { preview } = await previewGroupCopy(home.layout, { package_b64 });
+    expect(preview.source_group_id).toBe(gid);
+    expect(JSON.parse(String((await unzipAll(Buffer.from(package_b64, 'base64'))).get('group/state/read_cursors.json')))).toEqual({ schema: 1, cursors: {} });
   });
 });
 

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { constants, createWriteStream, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { finished } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'yaml';
 import { ZipFile } from 'yazl';
@@ -33,15 +35,18 @@ export interface ExportOptions {
 
 interface PlannedFile {
   readonly rel: string;
-  readonly abs: string;
+  readonly handle: FileHandle;
   readonly size: number;
   readonly sha256: string;
   readonly mtime: Date;
 }
 
-async function hashPrefix(path: string, size: number): Promise<string> {
+// Each file is opened once, hashed and later zipped through that one handle: a state file the
+// daemon replaces meanwhile (write to a temp file, rename over) would otherwise be hashed as one
+// version and packed as the next, and the import would refuse the package's content_digest.
+async function hashPrefix(handle: FileHandle, size: number): Promise<string> {
   const hash = createHash('sha256');
-  if (size > 0) await pipeline(createReadStream(path, { start: 0, end: size - 1 }), hash);
+  if (size > 0) await pipeline(handle.createReadStream({ start: 0, end: size - 1, autoClose: false }), hash);
   return hash.digest('hex');
 }
 
@@ -73,7 +78,34 @@ export async function buildGroupPackage(layout: HomeLayout, groupId: string, opt
   const exportedAt = options.now ?? utcNowIso();
   const groupYaml = Buffer.from(stringify(scrubGroupDocument(group as Record<string, unknown>)));
   const files: PlannedFile[] = [];
-  for (const f of listGroupFiles(layout.groupDir(groupId))) files.push({ ...f, sha256: await hashPrefix(f.abs, f.size) });
+  const closeAll = () => {
+    for (const f of files) void f.handle.close().catch(() => undefined);
+  };
+  try {
+    for (const f of listGroupFiles(layout.groupDir(groupId))) {
+      let handle: FileHandle;
+      try {
+        // No symlink swapped in since the listing is followed.
+        handle = await open(f.abs, constants.O_RDONLY | constants.O_NOFOLLOW);
+      } catch {
+        continue; // removed since the listing: it is not part of this snapshot
+      }
+      try {
+        const st = await handle.stat(); // the opened version's size, not the listed one's
+        if (!st.isFile()) {
+          await handle.close();
+          continue;
+        }
+        files.push({ rel: f.rel, handle, size: st.size, mtime: st.mtime, sha256: await hashPrefix(handle, st.size) });
+      } catch (err) {
+        await handle.close().catch(() => undefined);
+        throw err;
+      }
+    }
+  } catch (err) {
+    closeAll();
+    throw err;
+  }
   const hashes = new Map<string, string>([[GROUP_YAML_ENTRY, createHash('sha256').update(groupYaml).digest('hex')]]);
   for (const f of files) hashes.set(GROUP_PREFIX + f.rel, f.sha256);
   const manifest: GroupCopyManifest = {
@@ -101,9 +133,11 @@ export async function buildGroupPackage(layout: HomeLayout, groupId: string, opt
   zip.addBuffer(groupYaml, GROUP_YAML_ENTRY, { mtime, mode: 0o100644 });
   for (const f of files) {
     if (f.size === 0) zip.addBuffer(Buffer.alloc(0), GROUP_PREFIX + f.rel, { mtime: f.mtime, mode: 0o100644 });
-    else zip.addReadStream(createReadStream(f.abs, { start: 0, end: f.size - 1 }), GROUP_PREFIX + f.rel, { mtime: f.mtime, mode: 0o100644, size: f.size });
+    else zip.addReadStream(f.handle.createReadStream({ start: 0, end: f.size - 1, autoClose: false }), GROUP_PREFIX + f.rel, { mtime: f.mtime, mode: 0o100644, size: f.size });
   }
   zip.end();
+  // Drained, failed or destroyed (too large): the handles go either way.
+  finished(zip.outputStream, closeAll);
   return { zip, manifest, filename: packageFilename(groupId, group.title, exportedAt) };
 }
 
