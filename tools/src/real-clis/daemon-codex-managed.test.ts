@@ -71,10 +71,12 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
 
   it('a delivery runs one app-server turn (model sees it once), working → idle from the app-server; kill -9 then restart resumes the same thread with no orphan', async () => {
     const model = teardown.model(await startFakeModel({ steps: [thinkThenReply(3_000, 'Managed reply one'), reply('Managed reply two')] }));
-    const g = await managedGroup();
+    // The native escape for the daemon (CCCC_CODEX_MANAGED=0) still runs an actor whose runner is
+    // explicitly `headless` managed.
+    const g = await managedGroup({ CCCC_CODEX_MANAGED: '0' });
     writeCodexConfig(g.env.CODEX_HOME!, model.url);
     await g.client.call('actor_add', { group_id: g.group_id, actor_id: 'peer1', runtime: 'codex', env: { ...g.env, TERM: 'xterm-256color' } });
-    // Opt-in per actor: the runner `headless` runs a codex actor managed.
+    // Per actor: the runner `headless` runs a codex actor managed.
     await g.client.call('actor_update', { group_id: g.group_id, actor_id: 'peer1', patch: { runner: 'headless' } });
     await g.client.call('group_start', { group_id: g.group_id });
     const probe = actorProbe(g.group, 'peer1', () => `model: ${model.requests.map((r) => `${r.path} ${r.main}`).join(', ')}`);
@@ -131,8 +133,8 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
   it('an approval waits as a pending permission; headless_control answers it by exact generation', async () => {
     const escalated = callTool('exec_command', { cmd: 'touch approved-marker', sandbox_permissions: 'require_escalated', justification: 'Create a marker file' });
     const model = teardown.model(await startFakeModel({ steps: [escalated, reply('Marker created')] }));
-    // Opt-in for the whole daemon: every codex actor runs managed.
-    const g = await managedGroup({ CCCC_CODEX_MANAGED: '1' });
+    // The default (spec §8.4): every daemon-launched codex actor runs managed.
+    const g = await managedGroup();
     writeCodexConfig(g.env.CODEX_HOME!, model.url);
     await g.client.call('actor_add', {
       group_id: g.group_id,
@@ -184,7 +186,7 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
 
   it("restart resumes the thread, new_session starts another; the TUI exiting re-opens it against the same session; the app-server dying stops the actor with exactly one actor.stop", async () => {
     const model = teardown.model(await startFakeModel({ steps: [reply('unused')] }));
-    const g = await managedGroup({ CCCC_CODEX_MANAGED: '1' });
+    const g = await managedGroup();
     writeCodexConfig(g.env.CODEX_HOME!, model.url);
     await g.client.call('actor_add', { group_id: g.group_id, actor_id: 'peer1', runtime: 'codex', env: { ...g.env, TERM: 'xterm-256color' } });
     await g.client.call('group_start', { group_id: g.group_id });

@@ -154,7 +154,7 @@ export class ActorRuntimeService implements AsyncDisposable {
 
   /** The surface a start of this actor runs on (what `actor.start` records before it runs). */
   plannedRunner(actor: ActorDoc): string {
-    return wantsManaged(actor, this.daemonEnv) ? CODEX_APP_SERVER_RUNNER : 'pty';
+    return wantsManaged(actor, this.tuning.codexManaged) ? CODEX_APP_SERVER_RUNNER : 'pty';
   }
 
   /** actor_new_session: the next start creates a fresh provider session instead of resuming. */
@@ -184,7 +184,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     const group = this.deps.groups.get(groupId);
     const actor = findActor(group.actors, actorId);
     const launch = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
-    if (wantsManaged(actor, this.daemonEnv)) this.managed.check(launch, actorId);
+    if (wantsManaged(actor, this.tuning.codexManaged)) this.managed.check(launch, actorId);
   }
 
   /**
@@ -286,7 +286,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     if (current) return { session: current, started: false };
     const group = this.deps.groups.get(groupId);
     const actor = findActor(group.actors, actorId);
-    if (wantsManaged(actor, this.daemonEnv)) return this.startManagedLocked(group, actor);
+    if (wantsManaged(actor, this.tuning.codexManaged)) return this.startManagedLocked(group, actor);
     const plain = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
     const { options: hooks, probeProblem } = await planHookLaunch(plain, this.cli);
     const launch = hooks ? actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli, hooks) : plain;

@@ -36,13 +36,14 @@ export interface ManagedEnded {
 }
 
 /**
- * Whether an actor runs managed: a `codex` actor whose runner is `headless`, or every codex
- * actor when the daemon runs with CCCC_CODEX_MANAGED=1. Opt-in: the default stays the hooked
- * native PTY until the managed path carries every codex suite.
+ * Whether an actor runs managed: every daemon-launched `codex` actor (spec §8.4 MUST), unless
+ * the daemon runs with CCCC_CODEX_MANAGED=0 (`codexManaged` false) — then only a codex actor
+ * whose runner is explicitly `headless`. `runner: "pty"` is every actor's default, so it cannot
+ * serve as an escape.
  */
-export function wantsManaged(actor: ActorDoc, daemonEnv: NodeJS.ProcessEnv): boolean {
+export function wantsManaged(actor: ActorDoc, codexManaged: boolean): boolean {
   if (actor.runtime !== 'codex') return false;
-  return actor.runner === 'headless' || daemonEnv.CCCC_CODEX_MANAGED === '1';
+  return codexManaged || actor.runner === 'headless';
 }
 
 const key = (groupId: string, actorId: string) => `${groupId}\u0000${actorId}`;
