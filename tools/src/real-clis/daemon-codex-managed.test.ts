@@ -173,7 +173,7 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     await until(async () => (await probe.actor())?.effective_working_state === 'idle', 'idle after the approved turn', 60_000, probe.diagnose);
     expect(readFileSync(join(g.scope, 'approved-marker'), 'utf8')).toBe('');
     expect((await control({ by: 'user', generation: state.generation, action: 'cancel' })).error?.code).toBe('no_active_turn');
-    expect((await control({ by: 'user', generation: state.generation, action: 'interaction', request_id, response: {} })).error?.code).toBe('interaction_unsupported');
+    expect((await control({ by: 'user', generation: state.generation, action: 'interaction', request_id, response: {} })).error?.code).toBe('request_not_found');
     const self = await g.client.call('headless_set_status', { group_id: g.group_id, actor_id: 'peer1', status: 'working', task_id: 'T7' });
     expect(self.state).toMatchObject({ status: 'idle', self_status: { status: 'working', task_id: 'T7' } });
 
@@ -182,6 +182,49 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     expect(pids.every(isAlive)).toBe(true);
     await teardown.cccc(['daemon', 'stop']);
     await until(() => pids.every((p) => !groupAlive(p)), 'the app-server and TUI groups gone with the daemon', 15_000);
+  }, 180_000);
+
+  it('a request_user_input question is a pending request of kind question; headless_control interaction answers it (Web route) and the model gets the answer', async () => {
+    const question = callTool('request_user_input', {
+      questions: [{ id: 'db', header: 'Database', question: 'Which database?', options: [{ label: 'sqlite (Recommended)', description: 'a file' }, { label: 'postgres', description: 'a server' }] }],
+    });
+    const model = teardown.model(await startFakeModel({ steps: [question, reply('Noted')] }));
+    const g = await managedGroup();
+    writeCodexConfig(g.env.CODEX_HOME!, model.url);
+    // codex 0.169.0 offers request_user_input outside plan mode only behind this feature (`--enable` goes to the app-server).
+    const command = ['codex', '--dangerously-bypass-approvals-and-sandbox', '--enable', 'default_mode_request_user_input'];
+    await g.client.call('actor_add', { group_id: g.group_id, actor_id: 'peer1', runtime: 'codex', command, env: { ...g.env, TERM: 'xterm-256color' } });
+    await g.client.call('group_start', { group_id: g.group_id });
+    const probe = actorProbe(g.group, 'peer1');
+    await until(async () => (await probe.actor())?.runner_effective === 'codex_app_server', 'the managed actor', 60_000, probe.diagnose);
+    await g.client.call('send', { group_id: g.group_id, text: 'ask me which database', to: ['peer1'], message_mode: 'send' });
+    const state = await until(async () => {
+      const s = (await g.client.call('headless_control_state', { group_id: g.group_id, actor_id: 'peer1' })).state;
+      return s && s.permissions.length > 0 ? s : undefined;
+    }, 'a pending question', 60_000, probe.diagnose);
+    const pending = state.permissions[0]!;
+    expect(pending).toMatchObject({ kind: 'question', summary: { questions: [{ id: 'db', question: 'Which database?', options: [{ label: 'sqlite (Recommended)' }, { label: 'postgres' }] }] } });
+    expect(pending.request_id).toMatch(/^ask_[0-9a-f]{24}$/);
+    const control = (args: Record<string, unknown>) => g.client.request({ v: 1, op: 'headless_control', args: { group_id: g.group_id, actor_id: 'peer1', ...args } });
+    const base = { by: 'user', generation: state.generation, request_id: pending.request_id };
+    // Refusals change nothing: the question stays pending under the same token.
+    expect((await control({ ...base, action: 'permission', allow: true })).error?.code).toBe('request_not_found');
+    expect((await control({ ...base, action: 'interaction' })).error?.code).toBe('invalid_request');
+    expect((await control({ ...base, action: 'interaction', response: { answers: { nope: ['x'] } } })).error).toMatchObject({ code: 'invalid_request', details: { field: 'response' } });
+    expect((await control({ ...base, by: 'peer1', action: 'interaction', response: { answers: { db: ['postgres'] } } })).error?.code).toBe('permission_denied');
+    expect((await control({ ...base, generation: 'stale', action: 'interaction', response: { answers: { db: ['postgres'] } } })).error?.code).toBe('stale_generation');
+    const still = (await g.client.call('headless_control_state', { group_id: g.group_id, actor_id: 'peer1' })).state!;
+    expect(still.permissions.map((p) => p.request_id)).toEqual([pending.request_id]);
+    // The person answers from the browser.
+    await using web = await startWebServer({ home: g.home, port: 0 });
+    const url = `${web.url}/api/v1/groups/${g.group_id}/actors/peer1/headless/control`;
+    const answer = 'postgres (answer 3c9d)';
+    const answered = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ generation: state.generation, action: 'interaction', request_id: pending.request_id, response: { answers: { db: [answer] } } }) });
+    expect(answered.status).toBe(200);
+    expect((await control({ ...base, action: 'interaction', response: { answers: { db: [answer] } } })).error?.code).toBe('request_not_found');
+    await until(async () => (await probe.actor())?.effective_working_state === 'idle' && model.requests.filter((r) => r.main).length >= 2, 'idle after the answered turn', 60_000, probe.diagnose);
+    const followUp = model.requests.filter((r) => r.main)[1]!.body as { input?: Array<{ type?: string; output?: unknown }> };
+    expect((followUp.input ?? []).some((i) => i.type === 'function_call_output' && JSON.stringify(i.output).includes('answer 3c9d'))).toBe(true);
   }, 180_000);
 
   it("restart resumes the thread, new_session starts another; the TUI exiting re-opens it against the same session; the app-server dying stops the actor with exactly one actor.stop", async () => {
