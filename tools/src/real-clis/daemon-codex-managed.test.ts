@@ -123,6 +123,9 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     const resumed = (await client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state;
     expect(resumed.session_id).toBe(threadId);
     expect(resumed.pid).not.toBe(record.pid);
+    // The daemon's own start of the actor is announced with the surface it really runs on.
+    const restartLedger = readFileSync(join(g.home, 'groups', g.group_id, 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; by: string; data: Record<string, unknown> });
+    expect(restartLedger.filter((e) => e.kind === 'actor.start' && e.data.reason === 'daemon_start').map((e) => [e.by, e.data.runner, e.data.runner_effective])).toEqual([['system', 'headless', 'codex_app_server']]);
     const second = 'after restart 41bd';
     await client.call('send', { group_id: g.group_id, text: second, to: ['peer1'], message_mode: 'send' });
     await until(() => model.countOccurrences(second) === 1, 'the resumed thread takes a turn', 30_000, probe2.diagnose);

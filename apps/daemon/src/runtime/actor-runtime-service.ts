@@ -130,6 +130,7 @@ export class ActorRuntimeService implements AsyncDisposable {
       stopping: this.shutdown.signal,
       stoppedByUs: (session) => this.expectedExits.has(session),
       runnerEffective: (g, a) => this.runnerEffective(g, a),
+      runnerConfigured: (g, a) => this.runnerConfigured(g, a),
     });
   }
 
@@ -160,6 +161,15 @@ export class ActorRuntimeService implements AsyncDisposable {
   /** actor_new_session: the next start creates a fresh provider session instead of resuming. */
   forgetManagedSession(groupId: string, actorId: string): void {
     removeManagedReceipt(this.deps.layout, groupId, actorId);
+  }
+
+  /** The actor's configured runner (`runner`, as op events record it); `pty` when it cannot be read. */
+  private runnerConfigured(groupId: string, actorId: string): string {
+    try {
+      return findActor(this.deps.groups.get(groupId).actors, actorId).runner ?? 'pty';
+    } catch {
+      return 'pty';
+    }
   }
 
   /** The surface the actor actually runs on (`runner_effective`); null when it does not run. */
