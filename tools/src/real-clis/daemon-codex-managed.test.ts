@@ -111,6 +111,7 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
 
     // kill -9 of the daemon: its app-server lives on as an orphan until the next daemon starts.
     const record = JSON.parse(readFileSync(join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty', 'peer1.codex_app_server.json'), 'utf8')) as { pid: number };
+    await g.client.call('headless_set_status', { group_id: g.group_id, actor_id: 'peer1', status: 'working', task_id: 'T3' });
     g.daemon.kill('SIGKILL');
     await until(() => g.daemon.exitCode !== null || g.daemon.signalCode !== null, 'the daemon to die', 10_000);
     expect(isAlive(record.pid)).toBe(true);
@@ -122,6 +123,8 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     await until(async () => (await probe2.actor())?.runner_effective === 'codex_app_server', 'the managed actor back', 60_000, probe2.diagnose);
     const resumed = (await client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state;
     expect(resumed.session_id).toBe(threadId);
+    // The self-reported status is durable: the resumed thread gets it back from disk.
+    expect(resumed.self_status).toMatchObject({ status: 'working', task_id: 'T3' });
     expect(resumed.pid).not.toBe(record.pid);
     // The daemon's own start of the actor is announced with the surface it really runs on.
     const restartLedger = readFileSync(join(g.home, 'groups', g.group_id, 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; by: string; data: Record<string, unknown> });
@@ -242,14 +245,18 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     const before = (await g.client.call('headless_control_state', { group_id: g.group_id, actor_id: 'peer1' })).state!;
     const thread0 = (await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state.session_id;
     const server0 = Number((await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state.pid);
+    await g.client.call('headless_set_status', { group_id: g.group_id, actor_id: 'peer1', status: 'waiting', task_id: 'T9' });
     await g.client.call('actor_restart', { group_id: g.group_id, actor_id: 'peer1' });
     const restarted = (await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state;
+    expect(restarted.self_status).toMatchObject({ status: 'waiting', task_id: 'T9' });
     await until(() => !groupAlive(server0), 'the previous app-server group retired by the restart', 10_000);
     expect(restarted.session_id).toBe(thread0);
     expect(restarted.generation).not.toBe(before.generation);
     await g.client.call('actor_new_session', { group_id: g.group_id, actor_id: 'peer1' });
     const fresh = (await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state;
     expect(fresh.session_id).not.toBe(thread0);
+    // A fresh thread never inherits the earlier thread's self-reported status.
+    expect(fresh.self_status).toBeNull();
     const runners = join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty');
     const pidOf = (name: string) => {
       try {

@@ -60,7 +60,7 @@ export function registerHeadlessOps(router: OpRouter, deps: HeadlessOpsDeps): vo
   // actor says about itself (and its task) beside them.
   router.register('headless_set_status', (args) => {
     const entry = requireSession(deps, args.group_id, args.actor_id);
-    entry.selfStatus = { status: args.status, task_id: args.task_id ?? null, updated_at: utcNowIso() };
+    deps.actorRuntime.managed.setSelfStatus(entry, { status: args.status, task_id: args.task_id ?? null, updated_at: utcNowIso() });
     return { state: statusOf(entry) };
   });
 

@@ -27,6 +27,7 @@ import { removeOwnershipRecord, writeOwnershipRecord } from './ownership-records
 import { processStartTime } from './proc-identity.js';
 import { StartReports, type CheckedStart, type StartReportFields } from './start-reports.js';
 import { removeManagedReceipt } from './managed-receipt.js';
+import { removeSelfStatus } from './managed-self-status.js';
 import { CODEX_APP_SERVER_RUNNER, ManagedActors, wantsManaged, type ManagedEnded, type ManagedEntry } from './managed-actors.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 
@@ -161,6 +162,7 @@ export class ActorRuntimeService implements AsyncDisposable {
   /** actor_new_session: the next start creates a fresh provider session instead of resuming. */
   forgetManagedSession(groupId: string, actorId: string): void {
     removeManagedReceipt(this.deps.layout, groupId, actorId);
+    removeSelfStatus(this.deps.layout, groupId, actorId);
   }
 
   /** The actor's configured runner (`runner`, as op events record it); `pty` when it cannot be read. */
