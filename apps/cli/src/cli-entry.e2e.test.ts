@@ -56,7 +56,7 @@ function modeEnv(name: string, pathFirst: string[] = []): { home: string; env: N
   mkdirSync(home, { recursive: true });
   const { CCCC_ACTOR_ID: _a, CCCC_GROUP_ID: _g, ...rest } = process.env;
   const path = [...pathFirst, dirname(process.execPath), rest.PATH ?? ''].join(delimiter);
-  return { home, env: { ...rest, PATH: path, CCCC_HOME: home, CCCC_STOP_GRACE_MS: '500' } };
+  return { home, env: { ...rest, PATH: path, CCCC_HOME: home, CCCC_STOP_GRACE_MS: '500', CCCC_CODEX_MANAGED: '0' } };
 }
 
 /** A long-running CLI process in its own process group (killed with the group after the file). */

@@ -48,6 +48,12 @@ export interface RuntimeTuning {
   readonly earlyExitWindowMs: number;
   /** Period of the automation scheduler's tick (CCCC_AUTOMATION_TICK_MS, 5 s; 0: no timer, ticks are driven by hand). */
   readonly automationTickMs: number;
+  /**
+   * Codex actors run managed through one daemon-owned app-server thread with the native TUI
+   * attached (spec §8.4: MUST). CCCC_CODEX_MANAGED=0 is the escape to the hooked native PTY
+   * (suites that drive a fake `codex` in a PTY, the bench's native baseline).
+   */
+  readonly codexManaged: boolean;
 }
 
 /** What the socket server tolerates from peers (issue 20). */
@@ -96,6 +102,7 @@ function runtimeTuning(env: NodeJS.ProcessEnv): RuntimeTuning {
     workingStateTickMs: positiveInt(env, 'CCCC_WORKING_STATE_TICK_MS', 1000),
     automationTickMs: nonNegativeInt(env, 'CCCC_AUTOMATION_TICK_MS', 5000),
     earlyExitWindowMs: nonNegativeInt(env, 'CCCC_EARLY_EXIT_WINDOW_MS', 1500),
+    codexManaged: !/^(0|false|no|off)$/i.test(env.CCCC_CODEX_MANAGED?.trim() ?? ''),
   };
 }
 

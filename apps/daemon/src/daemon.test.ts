@@ -111,6 +111,12 @@ describe('daemon lifecycle in-process', () => {
     expect(() => daemonConfigFromEnv({ CCCC_DAEMON_TRANSPORT: 'pigeon' })).toThrow(DaemonConfigError);
     expect(() => daemonConfigFromEnv({ CCCC_DAEMON_TRANSPORT: 'tcp', CCCC_DAEMON_PORT: '99999' })).toThrow(DaemonConfigError);
   });
+
+  it('codex actors run managed by default; CCCC_CODEX_MANAGED=0 is the escape to the native PTY', () => {
+    expect(daemonConfigFromEnv({}).runtime.codexManaged).toBe(true);
+    expect(daemonConfigFromEnv({ CCCC_CODEX_MANAGED: '1' }).runtime.codexManaged).toBe(true);
+    for (const off of ['0', 'false', 'off', ' no ']) expect(daemonConfigFromEnv({ CCCC_CODEX_MANAGED: off }).runtime.codexManaged).toBe(false);
+  });
 });
 
 describe('ping.capabilities', () => {

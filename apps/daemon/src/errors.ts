@@ -50,8 +50,6 @@ export const DaemonErrorCodes = {
   requestNotFound: 'request_not_found',
   /** headless_control cancel while no turn runs. */
   noActiveTurn: 'no_active_turn',
-  /** headless_control interaction for a runtime that raises no interactions (Codex app-server). */
-  interactionUnsupported: 'interaction_unsupported',
 } as const;
 
 export type DaemonErrorCode = (typeof DaemonErrorCodes)[keyof typeof DaemonErrorCodes];

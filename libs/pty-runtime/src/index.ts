@@ -107,3 +107,4 @@ export { codexAppServerAdapter } from './managed/codex/codex-adapter.js';
 export { CodexAppServerSession } from './managed/codex/codex-session.js';
 export { planCodexLaunch, isCodexExecutable, appServerArgv, attachedTuiArgv, type CodexLaunchPlan } from './managed/codex/codex-launch.js';
 export { reduceCodexState, INITIAL_CODEX_STATE, type CodexStateCore } from './managed/codex/codex-state.js';
+export { questionsOf, questionSummary, userInputResponse, QUESTION_KIND, CODEX_USER_INPUT_METHOD, type CodexQuestions } from './managed/codex/codex-interaction.js';

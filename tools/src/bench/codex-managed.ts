@@ -35,7 +35,9 @@ async function startDaemon(): Promise<Daemon> {
   if (!clis.ok) throw new Error(`real CLIs unavailable: ${clis.reason}`);
   const home = mkdtempSync(join(tmpdir(), 'cccc-bench-codex-'));
   const { CCCC_ACTOR_ID: _inherited, ...inherited } = process.env;
-  const env = { ...inherited, CCCC_HOME: home };
+  // Managed is the default for codex; the baseline actor runs native (CCCC_CODEX_MANAGED=0), the
+  // managed one asks for it by its runner `headless`.
+  const env = { ...inherited, CCCC_HOME: home, CCCC_CODEX_MANAGED: '0' };
   const model = await startFakeModel({ steps: Array.from({ length: 200 }, () => reply('ok')) });
   await run(process.execPath, [CCCC_BIN, 'daemon', 'start'], { env, timeout: 30_000 });
   const client = new DaemonClient({ home });

@@ -59,6 +59,38 @@ describeWithRealClis('real codex app-server as a managed runtime', (clis) => {
     await session.stop();
   }, 120_000);
 
+  it('a request_user_input question waits under an opaque token; a fitting answer reaches the model, an unfitting one changes nothing', async () => {
+    const question = callTool('request_user_input', {
+      questions: [{ id: 'db', header: 'Database', question: 'Which database should I use?', options: [{ label: 'sqlite (Recommended)', description: 'a file' }, { label: 'postgres', description: 'a server' }] }],
+    });
+    const model = teardown.model(await startFakeModel({ steps: [question, reply('Using the answer')] }));
+    // codex 0.169.0 offers the request_user_input tool outside plan mode only behind this feature.
+    const session = await startCodex(model, ['--dangerously-bypass-approvals-and-sandbox', '--enable', 'default_mode_request_user_input']);
+    started.push(session);
+    expect((await session.deliver('ask me which database')).outcome).toBe('accepted');
+    const tools = () => model.requests.filter((r) => r.main).map((r) => JSON.stringify(r.body));
+    const pending = await until(() => session.state().permissions[0], 'a pending question', 60_000);
+    expect(tools()[0]).toContain('request_user_input');
+    expect(pending.request_id).toMatch(/^ask_[0-9a-f]{24}$/);
+    expect(pending).toMatchObject({ kind: 'question', turn_id: session.state().active_turn_id, summary: { questions: [{ id: 'db', question: 'Which database should I use?', options: [{ label: 'sqlite (Recommended)' }, { label: 'postgres' }] }] } });
+    expect(() => session.answerPermission(pending.request_id, true)).toThrow(/no pending request/);
+    // codex marks its questions is_other (a free-text answer besides the options).
+    expect(pending.summary).toMatchObject({ questions: [{ is_other: true, is_secret: false }] });
+    for (const unfitting of [{ answers: {} }, { answers: { db: ['postgres'], extra: ['x'] } }, { answers: { db: ['sqlite', 'postgres'] } }, { db: 'postgres' }]) {
+      expect(() => session.answerInteraction(pending.request_id, unfitting)).toThrow(expect.objectContaining({ code: 'invalid_response' }));
+    }
+    expect(session.state().permissions.map((p) => p.request_id)).toEqual([pending.request_id]);
+    // A free-text answer (allowed: is_other), unique so the model's next request proves it arrived.
+    const answer = 'postgres on port 5433 (answer 7f1e)';
+    session.answerInteraction(pending.request_id, { answers: { db: [answer] } });
+    expect(() => session.answerInteraction(pending.request_id, { answers: { db: [answer] } })).toThrow(/no pending question/);
+    await until(() => session.state().state === 'idle' && model.requests.filter((r) => r.main).length >= 2, 'the turn completed with the answer', 60_000);
+    const followUp = model.requests.filter((r) => r.main)[1]!.body as { input?: Array<{ type?: string; output?: unknown }> };
+    const outputs = (followUp.input ?? []).filter((i) => i.type === 'function_call_output').map((i) => JSON.stringify(i.output));
+    expect(outputs.some((o) => o.includes('answer 7f1e'))).toBe(true);
+    expect(session.state().permissions).toEqual([]);
+  }, 120_000);
+
   it('cancel interrupts a stuck turn: it completes interrupted and the session is idle again', async () => {
     const model = teardown.model(await startFakeModel({ steps: [hang('thinking forever')] }));
     const session = await startCodex(model, ['--dangerously-bypass-approvals-and-sandbox']);

@@ -71,10 +71,12 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
 
   it('a delivery runs one app-server turn (model sees it once), working → idle from the app-server; kill -9 then restart resumes the same thread with no orphan', async () => {
     const model = teardown.model(await startFakeModel({ steps: [thinkThenReply(3_000, 'Managed reply one'), reply('Managed reply two')] }));
-    const g = await managedGroup();
+    // The native escape for the daemon (CCCC_CODEX_MANAGED=0) still runs an actor whose runner is
+    // explicitly `headless` managed.
+    const g = await managedGroup({ CCCC_CODEX_MANAGED: '0' });
     writeCodexConfig(g.env.CODEX_HOME!, model.url);
     await g.client.call('actor_add', { group_id: g.group_id, actor_id: 'peer1', runtime: 'codex', env: { ...g.env, TERM: 'xterm-256color' } });
-    // Opt-in per actor: the runner `headless` runs a codex actor managed.
+    // Per actor: the runner `headless` runs a codex actor managed.
     await g.client.call('actor_update', { group_id: g.group_id, actor_id: 'peer1', patch: { runner: 'headless' } });
     await g.client.call('group_start', { group_id: g.group_id });
     const probe = actorProbe(g.group, 'peer1', () => `model: ${model.requests.map((r) => `${r.path} ${r.main}`).join(', ')}`);
@@ -109,6 +111,7 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
 
     // kill -9 of the daemon: its app-server lives on as an orphan until the next daemon starts.
     const record = JSON.parse(readFileSync(join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty', 'peer1.codex_app_server.json'), 'utf8')) as { pid: number };
+    await g.client.call('headless_set_status', { group_id: g.group_id, actor_id: 'peer1', status: 'working', task_id: 'T3' });
     g.daemon.kill('SIGKILL');
     await until(() => g.daemon.exitCode !== null || g.daemon.signalCode !== null, 'the daemon to die', 10_000);
     expect(isAlive(record.pid)).toBe(true);
@@ -120,7 +123,12 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     await until(async () => (await probe2.actor())?.runner_effective === 'codex_app_server', 'the managed actor back', 60_000, probe2.diagnose);
     const resumed = (await client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state;
     expect(resumed.session_id).toBe(threadId);
+    // The self-reported status is durable: the resumed thread gets it back from disk.
+    expect(resumed.self_status).toMatchObject({ status: 'working', task_id: 'T3' });
     expect(resumed.pid).not.toBe(record.pid);
+    // The daemon's own start of the actor is announced with the surface it really runs on.
+    const restartLedger = readFileSync(join(g.home, 'groups', g.group_id, 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; by: string; data: Record<string, unknown> });
+    expect(restartLedger.filter((e) => e.kind === 'actor.start' && e.data.reason === 'daemon_start').map((e) => [e.by, e.data.runner, e.data.runner_effective])).toEqual([['system', 'headless', 'codex_app_server']]);
     const second = 'after restart 41bd';
     await client.call('send', { group_id: g.group_id, text: second, to: ['peer1'], message_mode: 'send' });
     await until(() => model.countOccurrences(second) === 1, 'the resumed thread takes a turn', 30_000, probe2.diagnose);
@@ -131,8 +139,8 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
   it('an approval waits as a pending permission; headless_control answers it by exact generation', async () => {
     const escalated = callTool('exec_command', { cmd: 'touch approved-marker', sandbox_permissions: 'require_escalated', justification: 'Create a marker file' });
     const model = teardown.model(await startFakeModel({ steps: [escalated, reply('Marker created')] }));
-    // Opt-in for the whole daemon: every codex actor runs managed.
-    const g = await managedGroup({ CCCC_CODEX_MANAGED: '1' });
+    // The default (spec §8.4): every daemon-launched codex actor runs managed.
+    const g = await managedGroup();
     writeCodexConfig(g.env.CODEX_HOME!, model.url);
     await g.client.call('actor_add', {
       group_id: g.group_id,
@@ -171,7 +179,7 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     await until(async () => (await probe.actor())?.effective_working_state === 'idle', 'idle after the approved turn', 60_000, probe.diagnose);
     expect(readFileSync(join(g.scope, 'approved-marker'), 'utf8')).toBe('');
     expect((await control({ by: 'user', generation: state.generation, action: 'cancel' })).error?.code).toBe('no_active_turn');
-    expect((await control({ by: 'user', generation: state.generation, action: 'interaction', request_id, response: {} })).error?.code).toBe('interaction_unsupported');
+    expect((await control({ by: 'user', generation: state.generation, action: 'interaction', request_id, response: {} })).error?.code).toBe('request_not_found');
     const self = await g.client.call('headless_set_status', { group_id: g.group_id, actor_id: 'peer1', status: 'working', task_id: 'T7' });
     expect(self.state).toMatchObject({ status: 'idle', self_status: { status: 'working', task_id: 'T7' } });
 
@@ -182,9 +190,52 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     await until(() => pids.every((p) => !groupAlive(p)), 'the app-server and TUI groups gone with the daemon', 15_000);
   }, 180_000);
 
+  it('a request_user_input question is a pending request of kind question; headless_control interaction answers it (Web route) and the model gets the answer', async () => {
+    const question = callTool('request_user_input', {
+      questions: [{ id: 'db', header: 'Database', question: 'Which database?', options: [{ label: 'sqlite (Recommended)', description: 'a file' }, { label: 'postgres', description: 'a server' }] }],
+    });
+    const model = teardown.model(await startFakeModel({ steps: [question, reply('Noted')] }));
+    const g = await managedGroup();
+    writeCodexConfig(g.env.CODEX_HOME!, model.url);
+    // codex 0.169.0 offers request_user_input outside plan mode only behind this feature (`--enable` goes to the app-server).
+    const command = ['codex', '--dangerously-bypass-approvals-and-sandbox', '--enable', 'default_mode_request_user_input'];
+    await g.client.call('actor_add', { group_id: g.group_id, actor_id: 'peer1', runtime: 'codex', command, env: { ...g.env, TERM: 'xterm-256color' } });
+    await g.client.call('group_start', { group_id: g.group_id });
+    const probe = actorProbe(g.group, 'peer1');
+    await until(async () => (await probe.actor())?.runner_effective === 'codex_app_server', 'the managed actor', 60_000, probe.diagnose);
+    await g.client.call('send', { group_id: g.group_id, text: 'ask me which database', to: ['peer1'], message_mode: 'send' });
+    const state = await until(async () => {
+      const s = (await g.client.call('headless_control_state', { group_id: g.group_id, actor_id: 'peer1' })).state;
+      return s && s.permissions.length > 0 ? s : undefined;
+    }, 'a pending question', 60_000, probe.diagnose);
+    const pending = state.permissions[0]!;
+    expect(pending).toMatchObject({ kind: 'question', summary: { questions: [{ id: 'db', question: 'Which database?', options: [{ label: 'sqlite (Recommended)' }, { label: 'postgres' }] }] } });
+    expect(pending.request_id).toMatch(/^ask_[0-9a-f]{24}$/);
+    const control = (args: Record<string, unknown>) => g.client.request({ v: 1, op: 'headless_control', args: { group_id: g.group_id, actor_id: 'peer1', ...args } });
+    const base = { by: 'user', generation: state.generation, request_id: pending.request_id };
+    // Refusals change nothing: the question stays pending under the same token.
+    expect((await control({ ...base, action: 'permission', allow: true })).error?.code).toBe('request_not_found');
+    expect((await control({ ...base, action: 'interaction' })).error?.code).toBe('invalid_request');
+    expect((await control({ ...base, action: 'interaction', response: { answers: { nope: ['x'] } } })).error).toMatchObject({ code: 'invalid_request', details: { field: 'response' } });
+    expect((await control({ ...base, by: 'peer1', action: 'interaction', response: { answers: { db: ['postgres'] } } })).error?.code).toBe('permission_denied');
+    expect((await control({ ...base, generation: 'stale', action: 'interaction', response: { answers: { db: ['postgres'] } } })).error?.code).toBe('stale_generation');
+    const still = (await g.client.call('headless_control_state', { group_id: g.group_id, actor_id: 'peer1' })).state!;
+    expect(still.permissions.map((p) => p.request_id)).toEqual([pending.request_id]);
+    // The person answers from the browser.
+    await using web = await startWebServer({ home: g.home, port: 0 });
+    const url = `${web.url}/api/v1/groups/${g.group_id}/actors/peer1/headless/control`;
+    const answer = 'postgres (answer 3c9d)';
+    const answered = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ generation: state.generation, action: 'interaction', request_id: pending.request_id, response: { answers: { db: [answer] } } }) });
+    expect(answered.status).toBe(200);
+    expect((await control({ ...base, action: 'interaction', response: { answers: { db: [answer] } } })).error?.code).toBe('request_not_found');
+    await until(async () => (await probe.actor())?.effective_working_state === 'idle' && model.requests.filter((r) => r.main).length >= 2, 'idle after the answered turn', 60_000, probe.diagnose);
+    const followUp = model.requests.filter((r) => r.main)[1]!.body as { input?: Array<{ type?: string; output?: unknown }> };
+    expect((followUp.input ?? []).some((i) => i.type === 'function_call_output' && JSON.stringify(i.output).includes('answer 3c9d'))).toBe(true);
+  }, 180_000);
+
   it("restart resumes the thread, new_session starts another; the TUI exiting re-opens it against the same session; the app-server dying stops the actor with exactly one actor.stop", async () => {
     const model = teardown.model(await startFakeModel({ steps: [reply('unused')] }));
-    const g = await managedGroup({ CCCC_CODEX_MANAGED: '1' });
+    const g = await managedGroup();
     writeCodexConfig(g.env.CODEX_HOME!, model.url);
     await g.client.call('actor_add', { group_id: g.group_id, actor_id: 'peer1', runtime: 'codex', env: { ...g.env, TERM: 'xterm-256color' } });
     await g.client.call('group_start', { group_id: g.group_id });
@@ -194,14 +245,18 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     const before = (await g.client.call('headless_control_state', { group_id: g.group_id, actor_id: 'peer1' })).state!;
     const thread0 = (await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state.session_id;
     const server0 = Number((await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state.pid);
+    await g.client.call('headless_set_status', { group_id: g.group_id, actor_id: 'peer1', status: 'waiting', task_id: 'T9' });
     await g.client.call('actor_restart', { group_id: g.group_id, actor_id: 'peer1' });
     const restarted = (await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state;
+    expect(restarted.self_status).toMatchObject({ status: 'waiting', task_id: 'T9' });
     await until(() => !groupAlive(server0), 'the previous app-server group retired by the restart', 10_000);
     expect(restarted.session_id).toBe(thread0);
     expect(restarted.generation).not.toBe(before.generation);
     await g.client.call('actor_new_session', { group_id: g.group_id, actor_id: 'peer1' });
     const fresh = (await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state;
     expect(fresh.session_id).not.toBe(thread0);
+    // A fresh thread never inherits the earlier thread's self-reported status.
+    expect(fresh.self_status).toBeNull();
     const runners = join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty');
     const pidOf = (name: string) => {
       try {

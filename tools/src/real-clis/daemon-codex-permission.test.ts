@@ -27,7 +27,7 @@ interface Waiting {
 /** Daemon, group and an asking codex actor; a first message let settle, then a message whose turn asks to run a command. */
 async function actorOnApprovalPrompt(clis: RealClis, afterPrompt: ModelStep[]): Promise<Waiting> {
   const model = teardown.model(await startFakeModel({ steps: [reply('First read')] }));
-  const group = await startDaemonGroup(teardown, { title: 'real codex approval', env: { CCCC_DELIVERY_CONFIRM_MS: String(CONFIRM_WINDOW_MS) } });
+  const group = await startDaemonGroup(teardown, { title: 'real codex approval', env: { CCCC_DELIVERY_CONFIRM_MS: String(CONFIRM_WINDOW_MS), CCCC_CODEX_MANAGED: '0' } });
   const { client, groupId: group_id } = group;
   const env = codexEnv(tempDir(teardown, 'real-codex-perm-home-'), clis.withPath().PATH!);
   writeCodexConfig(env.CODEX_HOME!, model.url);

@@ -17,7 +17,7 @@ describeWithRealClis('real codex as a daemon actor', (clis) => {
     const agentHome = tempDir(teardown, 'real-codex-home-');
     // The daemon's start-up prompt with a first message (one submission); the delivery's step is set below.
     const model = teardown.model(await startFakeModel({ steps: [reply('First read')] }));
-    const group = await startDaemonGroup(teardown, { title: 'real codex', env: { CCCC_DELIVERY_CONFIRM_MS: '8000' } });
+    const group = await startDaemonGroup(teardown, { title: 'real codex', env: { CCCC_DELIVERY_CONFIRM_MS: '8000', CCCC_CODEX_MANAGED: '0' } });
     const { client, groupId: group_id, home: cccHome } = group;
     const env = codexEnv(agentHome, clis.withPath().PATH!);
     writeCodexConfig(env.CODEX_HOME!, model.url);

@@ -12,6 +12,8 @@ import { runtimeFixture, screenOf, waitFor } from '../../test-support/daemon-fix
 
 const CLI = resolve(import.meta.dirname, '../../../cli/bin/cccc.js');
 type Fx = Awaited<ReturnType<typeof runtimeFixture>>;
+/** These suites drive the hooked native PTY path (a fake `codex`): the managed default is switched off. */
+const NATIVE = { CCCC_CODEX_MANAGED: '0' };
 
 
 async function codexGroup(fx: Fx, env: Record<string, string> = {}): Promise<string> {
@@ -44,7 +46,7 @@ describe('codex hook injection (real PTY, real `cccc hook codex-state`)', () => 
   });
 
   it('injects -c hooks.* with trust entries after the pre-probe; turns and tools flow through the fences', { timeout: 120_000 }, async () => {
-    fx = await runtimeFixture({}, { cliEntry: CLI });
+    fx = await runtimeFixture(NATIVE, { cliEntry: CLI });
     const gid = await codexGroup(fx);
     await fx.client.call('group_start', { group_id: gid });
     const sessionId = await waitFor(() => (existsSync(statePath(fx!, gid)) ? readJson(statePath(fx!, gid)) : null)?.session_id, 20_000, 'SessionStart');
@@ -118,7 +120,7 @@ describe('codex hook injection (real PTY, real `cccc hook codex-state`)', () => 
   });
 
   it('the default codex runtime command (found on PATH) is probed and hooked the same way', { timeout: 120_000 }, async () => {
-    fx = await runtimeFixture({}, { cliEntry: CLI });
+    fx = await runtimeFixture(NATIVE, { cliEntry: CLI });
     const { group_id: gid } = await fx.client.call('group_create', { title: 'codex runtime' });
     const scope = join(fx.home, 'scopes', gid);
     mkdirSync(scope, { recursive: true });
@@ -138,7 +140,7 @@ describe('codex hook injection (real PTY, real `cccc hook codex-state`)', () => 
   });
 
   it('a codex whose pre-probe fails launches unhooked and is marked so: no token, no hook state, events rejected', { timeout: 120_000 }, async () => {
-    fx = await runtimeFixture({}, { cliEntry: CLI });
+    fx = await runtimeFixture(NATIVE, { cliEntry: CLI });
     const gid = await codexGroup(fx, { FAKE_AGENT_CODEX_HOOKS: 'unsupported' });
     await fx.client.call('group_start', { group_id: gid });
     await waitFor(async () => /fake-agent ready/.test(await screenOf(fx!, gid, 'peer1')), 20_000, 'the unhooked agent to run');

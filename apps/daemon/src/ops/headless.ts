@@ -60,7 +60,7 @@ export function registerHeadlessOps(router: OpRouter, deps: HeadlessOpsDeps): vo
   // actor says about itself (and its task) beside them.
   router.register('headless_set_status', (args) => {
     const entry = requireSession(deps, args.group_id, args.actor_id);
-    entry.selfStatus = { status: args.status, task_id: args.task_id ?? null, updated_at: utcNowIso() };
+    deps.actorRuntime.managed.setSelfStatus(entry, { status: args.status, task_id: args.task_id ?? null, updated_at: utcNowIso() });
     return { state: statusOf(entry) };
   });
 
@@ -86,13 +86,19 @@ export function registerHeadlessOps(router: OpRouter, deps: HeadlessOpsDeps): vo
           entry.session.answerPermission(args.request_id, args.allow);
           break;
         case 'interaction':
-          throw daemonError(DaemonErrorCodes.interactionUnsupported, `${entry.runtime} raises no interactive questions to answer`, { actor_id: args.actor_id });
+          if (!args.request_id || args.response === undefined) {
+            throw groupError('invalid_request', 'interaction needs request_id and response', { field: args.request_id ? 'response' : 'request_id' });
+          }
+          entry.session.answerInteraction(args.request_id, args.response);
+          break;
         case 'cancel':
           await entry.session.cancel();
           break;
       }
     } catch (error) {
       if (error instanceof ManagedControlError) {
+        // An answer that does not fit the pending questions changes nothing: the request stays pending.
+        if (error.code === 'invalid_response') throw groupError('invalid_request', error.message, { field: 'response', actor_id: args.actor_id });
         const code =
           error.code === 'request_not_found'
             ? DaemonErrorCodes.requestNotFound

@@ -27,6 +27,7 @@ import { removeOwnershipRecord, writeOwnershipRecord } from './ownership-records
 import { processStartTime } from './proc-identity.js';
 import { StartReports, type CheckedStart, type StartReportFields } from './start-reports.js';
 import { removeManagedReceipt } from './managed-receipt.js';
+import { removeSelfStatus } from './managed-self-status.js';
 import { CODEX_APP_SERVER_RUNNER, ManagedActors, wantsManaged, type ManagedEnded, type ManagedEntry } from './managed-actors.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 
@@ -130,6 +131,7 @@ export class ActorRuntimeService implements AsyncDisposable {
       stopping: this.shutdown.signal,
       stoppedByUs: (session) => this.expectedExits.has(session),
       runnerEffective: (g, a) => this.runnerEffective(g, a),
+      runnerConfigured: (g, a) => this.runnerConfigured(g, a),
     });
   }
 
@@ -154,12 +156,22 @@ export class ActorRuntimeService implements AsyncDisposable {
 
   /** The surface a start of this actor runs on (what `actor.start` records before it runs). */
   plannedRunner(actor: ActorDoc): string {
-    return wantsManaged(actor, this.daemonEnv) ? CODEX_APP_SERVER_RUNNER : 'pty';
+    return wantsManaged(actor, this.tuning.codexManaged) ? CODEX_APP_SERVER_RUNNER : 'pty';
   }
 
   /** actor_new_session: the next start creates a fresh provider session instead of resuming. */
   forgetManagedSession(groupId: string, actorId: string): void {
     removeManagedReceipt(this.deps.layout, groupId, actorId);
+    removeSelfStatus(this.deps.layout, groupId, actorId);
+  }
+
+  /** The actor's configured runner (`runner`, as op events record it); `pty` when it cannot be read. */
+  private runnerConfigured(groupId: string, actorId: string): string {
+    try {
+      return findActor(this.deps.groups.get(groupId).actors, actorId).runner ?? 'pty';
+    } catch {
+      return 'pty';
+    }
   }
 
   /** The surface the actor actually runs on (`runner_effective`); null when it does not run. */
@@ -184,7 +196,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     const group = this.deps.groups.get(groupId);
     const actor = findActor(group.actors, actorId);
     const launch = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
-    if (wantsManaged(actor, this.daemonEnv)) this.managed.check(launch, actorId);
+    if (wantsManaged(actor, this.tuning.codexManaged)) this.managed.check(launch, actorId);
   }
 
   /**
@@ -286,7 +298,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     if (current) return { session: current, started: false };
     const group = this.deps.groups.get(groupId);
     const actor = findActor(group.actors, actorId);
-    if (wantsManaged(actor, this.daemonEnv)) return this.startManagedLocked(group, actor);
+    if (wantsManaged(actor, this.tuning.codexManaged)) return this.startManagedLocked(group, actor);
     const plain = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
     const { options: hooks, probeProblem } = await planHookLaunch(plain, this.cli);
     const launch = hooks ? actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli, hooks) : plain;

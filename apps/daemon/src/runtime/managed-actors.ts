@@ -6,6 +6,7 @@ import { codexAppServerAdapter, Emitter, ManagedLaunchError, type LaunchCommand,
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 import { readManagedReceipt, receiptMatches, writeManagedReceipt, type ReceiptIdentity } from './managed-receipt.js';
 import { removeOwnershipRecord, writeOwnershipRecord } from './ownership-records.js';
+import { readSelfStatus, writeSelfStatus } from './managed-self-status.js';
 import { processStartTime } from './proc-identity.js';
 
 /** What `actor_list`, `actor.*` events and the activity snapshot call this running surface. */
@@ -27,6 +28,8 @@ export interface ManagedEntry {
   readonly generation: string;
   readonly session: ManagedSession;
   readonly startedAt: string;
+  /** The actor generation (actor.created_at) the session belongs to: binds the durable self status. */
+  readonly actorGeneration: string;
   selfStatus: SelfStatus | null;
 }
 
@@ -36,13 +39,14 @@ export interface ManagedEnded {
 }
 
 /**
- * Whether an actor runs managed: a `codex` actor whose runner is `headless`, or every codex
- * actor when the daemon runs with CCCC_CODEX_MANAGED=1. Opt-in: the default stays the hooked
- * native PTY until the managed path carries every codex suite.
+ * Whether an actor runs managed: every daemon-launched `codex` actor (spec §8.4 MUST), unless
+ * the daemon runs with CCCC_CODEX_MANAGED=0 (`codexManaged` false) — then only a codex actor
+ * whose runner is explicitly `headless`. `runner: "pty"` is every actor's default, so it cannot
+ * serve as an escape.
  */
-export function wantsManaged(actor: ActorDoc, daemonEnv: NodeJS.ProcessEnv): boolean {
+export function wantsManaged(actor: ActorDoc, codexManaged: boolean): boolean {
   if (actor.runtime !== 'codex') return false;
-  return actor.runner === 'headless' || daemonEnv.CCCC_CODEX_MANAGED === '1';
+  return codexManaged || actor.runner === 'headless';
 }
 
 const key = (groupId: string, actorId: string) => `${groupId}\u0000${actorId}`;
@@ -87,6 +91,12 @@ export class ManagedActors {
     }
   }
 
+  /** headless_set_status: kept on the entry and written durably, bound to its thread and actor generation. */
+  setSelfStatus(entry: ManagedEntry, status: SelfStatus): void {
+    writeSelfStatus(this.layout, entry.groupId, entry.actorId, { v: 1, session_id: entry.session.sessionId, actor_generation: entry.actorGeneration, ...status });
+    entry.selfStatus = status;
+  }
+
   async start(groupId: string, actor: ActorDoc, launch: LaunchCommand): Promise<ManagedEntry> {
     this.check(launch, actor.id);
     const identity: ReceiptIdentity = {
@@ -123,7 +133,18 @@ export class ManagedActors {
       pid_start_time: processStartTime(session.pid) ?? null,
     });
     writeManagedReceipt(this.layout, groupId, actor.id, { v: 2, ...identity, session_id: session.sessionId, created_at: utcNowIso() });
-    const entry: ManagedEntry = { groupId, actorId: actor.id, runtime: session.runtime, generation: randomUUID(), session, startedAt: utcNowIso(), selfStatus: null };
+    // A resumed thread of the same actor generation gets its last self-reported status back.
+    const saved = readSelfStatus(this.layout, groupId, actor.id, session.sessionId, identity.actor_generation);
+    const entry: ManagedEntry = {
+      groupId,
+      actorId: actor.id,
+      runtime: session.runtime,
+      generation: randomUUID(),
+      session,
+      startedAt: utcNowIso(),
+      actorGeneration: identity.actor_generation,
+      selfStatus: saved ? { status: saved.status, task_id: saved.task_id, updated_at: saved.updated_at } : null,
+    };
     this.entries.set(key(groupId, actor.id), entry);
     session.onStateChanged((state) => this.stateEmitter.fire({ groupId, actorId: actor.id, state }));
     session.onTurn((turn) => this.turnEmitter.fire({ entry, ...turn }));

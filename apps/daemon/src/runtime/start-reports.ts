@@ -37,6 +37,8 @@ export interface StartReportsDeps {
   readonly stoppedByUs: (session: TerminalSession) => boolean;
   /** The surface the actor now runs on (`pty`, `codex_app_server`), for the announced `actor.start`. */
   readonly runnerEffective?: (groupId: string, actorId: string) => string | null;
+  /** The actor's configured runner, as op-recorded lifecycle events carry it. */
+  readonly runnerConfigured?: (groupId: string, actorId: string) => string;
 }
 
 /**
@@ -107,7 +109,13 @@ export class StartReports {
       const { event } = await this.deps.ledgers.append(groupId, {
         kind: 'actor.start',
         by: 'system',
-        data: { actor_id: actorId, runner: 'pty', runner_effective: this.deps.runnerEffective?.(groupId, actorId) ?? 'pty', reason },
+        // Recorded after the start ran: the surface it really runs on (a codex actor: codex_app_server).
+        data: {
+          actor_id: actorId,
+          runner: this.deps.runnerConfigured?.(groupId, actorId) ?? 'pty',
+          runner_effective: this.deps.runnerEffective?.(groupId, actorId) ?? 'pty',
+          reason,
+        },
       });
       return event;
     } catch (error) {

@@ -10,12 +10,12 @@ import type { Event } from '../events.js';
 /** What the session's own events say it is doing. */
 export type ManagedWorkState = 'starting' | 'idle' | 'working' | 'waiting' | 'stopped';
 
-/** A provider request waiting on a person (an approval), under a CCCC-generated opaque token. */
+/** A provider request waiting on a person (an approval or a question), under a CCCC-generated opaque token. */
 export interface ManagedPermission {
   /** Opaque, unique per pending request and bound to its turn; never the provider's JSON-RPC id. */
   readonly request_id: string;
   readonly turn_id: string | null;
-  /** `command`, `file_change`, `permissions`. */
+  /** `command`, `file_change` (answered allow/deny), `question` (answered with `answerInteraction`). */
   readonly kind: string;
   /** The pending operation for review (command line, cwd, reason); never environment or config. */
   readonly summary: Readonly<Record<string, unknown>>;
@@ -82,6 +82,11 @@ export interface ManagedSession {
   deliver(text: string): Promise<ManagedDeliverOutcome>;
   /** Answers one pending permission (at most one operation is granted). */
   answerPermission(requestId: string, allow: boolean): void;
+  /**
+   * Answers one pending question (kind `question`) with a person's `response`; throws
+   * `invalid_response` (nothing sent, still pending) when it does not fit the questions.
+   */
+  answerInteraction(requestId: string, response: unknown): void;
   /** Interrupts the active turn; pending permissions are retired. */
   cancel(): Promise<void>;
   /** argv of the native TUI attached to this exact session (run in the actor's PTY). */

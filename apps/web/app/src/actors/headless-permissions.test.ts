@@ -1,9 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { permissionLine } from './headless-permissions';
+import { cardQuestions, interactionResponse, permissionLine } from './headless-permissions';
 
 describe('permissionLine', () => {
   it('names the command and why', () => {
     expect(permissionLine({ kind: 'command', summary: { command: 'touch x', reason: 'Create a marker' } })).toBe('run touch x (Create a marker)');
     expect(permissionLine({ kind: 'file_change', summary: {} })).toBe('change files');
+  });
+});
+
+describe('question requests', () => {
+  const request = {
+    kind: 'question',
+    summary: {
+      questions: [
+        { id: 'db', header: 'Database', question: 'Which one?', is_other: true, is_secret: false, options: [{ label: 'sqlite', description: '' }, { label: 'postgres', description: '' }] },
+        { id: 'key', header: '', question: 'API key?', is_other: false, is_secret: true, options: null },
+      ],
+    },
+  };
+
+  it('reads the questions; a permission has none', () => {
+    expect(cardQuestions(request)).toEqual([
+      { id: 'db', text: 'Database: Which one?', options: ['sqlite', 'postgres'], other: true, secret: false },
+      { id: 'key', text: 'API key?', options: [], other: true, secret: true },
+    ]);
+    expect(cardQuestions({ kind: 'command', summary: { command: 'x' } })).toEqual([]);
+  });
+
+  it('builds the interaction response once every question has an answer', () => {
+    const qs = cardQuestions(request);
+    expect(interactionResponse(qs, { db: 'postgres' })).toBeNull();
+    expect(interactionResponse(qs, { db: 'postgres', key: '  ' })).toBeNull();
+    expect(interactionResponse(qs, { db: 'postgres', key: 'k1' })).toEqual({ answers: { db: ['postgres'], key: ['k1'] } });
   });
 });

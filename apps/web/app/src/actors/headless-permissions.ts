@@ -7,3 +7,36 @@ export function permissionLine(p: Pick<HeadlessPermission, 'kind' | 'summary'>):
   const what = p.kind === 'command' ? (command ? `run ${command}` : 'run a command') : p.kind === 'file_change' ? 'change files' : p.kind;
   return reason ? `${what} (${reason})` : what;
 }
+
+/** One question of a pending `question` request, as the card asks it. */
+export interface CardQuestion {
+  readonly id: string;
+  readonly text: string;
+  readonly options: readonly string[];
+  /** A free-text answer is allowed besides the options. */
+  readonly other: boolean;
+  /** Mask what the person types. */
+  readonly secret: boolean;
+}
+
+/** The questions of a `question` request (kind `question`, answered with action `interaction`); [] for anything else. */
+export function cardQuestions(p: Pick<HeadlessPermission, 'kind' | 'summary'>): CardQuestion[] {
+  if (p.kind !== 'question' || !Array.isArray(p.summary.questions)) return [];
+  return (p.summary.questions as Array<Record<string, unknown>>).flatMap((q) => {
+    if (typeof q.id !== 'string') return [];
+    const options = Array.isArray(q.options) ? (q.options as Array<{ label?: unknown }>).flatMap((o) => (typeof o.label === 'string' ? [o.label] : [])) : [];
+    const text = [q.header, q.question].filter((s) => typeof s === 'string' && s !== '').join(': ');
+    return [{ id: q.id, text, options, other: q.is_other === true || options.length === 0, secret: q.is_secret === true }];
+  });
+}
+
+/** The `interaction` response for the person's answers (one per question), or null while one is missing. */
+export function interactionResponse(questions: readonly CardQuestion[], answers: Readonly<Record<string, string>>): { answers: Record<string, string[]> } | null {
+  const out: Record<string, string[]> = {};
+  for (const q of questions) {
+    const a = answers[q.id]?.trim();
+    if (!a) return null;
+    out[q.id] = [a];
+  }
+  return { answers: out };
+}

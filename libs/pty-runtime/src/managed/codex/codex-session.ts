@@ -16,6 +16,7 @@ import {
 } from '../runtime-adapter.js';
 import { appServerArgv, attachedTuiArgv, type CodexLaunchPlan } from './codex-launch.js';
 import { INITIAL_CODEX_STATE, reduceCodexState, type CodexStateCore } from './codex-state.js';
+import { CODEX_USER_INPUT_METHOD, NO_ANSWERS, QUESTION_KIND, questionsOf, questionSummary, userInputResponse, type CodexQuestions } from './codex-interaction.js';
 import { JsonRpcPeer, RpcError, type RpcServerRequest } from './json-rpc-peer.js';
 import type { InitializeResponse } from './generated/InitializeResponse.js';
 import type { ThreadStartParams } from './generated/v2/ThreadStartParams.js';
@@ -41,6 +42,8 @@ const APPROVALS: Record<string, string> = {
 interface PendingApproval {
   readonly permission: ManagedPermission;
   readonly rpcId: string | number;
+  /** Set for a request_user_input question (kind `question`): what its answers are checked against. */
+  readonly questions?: CodexQuestions;
 }
 
 const now = () => new Date().toISOString();
@@ -214,6 +217,7 @@ export class CodexAppServerSession implements ManagedSession {
   }
 
   private onServerRequest(request: RpcServerRequest): void {
+    if (request.method === CODEX_USER_INPUT_METHOD) return this.onUserInputRequest(request);
     const kind = APPROVALS[request.method];
     const params = (request.params ?? {}) as Partial<CommandExecutionRequestApprovalParams & FileChangeRequestApprovalParams>;
     if (!kind || params.threadId !== this.sessionId) {
@@ -228,6 +232,21 @@ export class CodexAppServerSession implements ManagedSession {
     if (params.grantRoot) summary.grant_root = params.grantRoot;
     const permission: ManagedPermission = { request_id: token, turn_id: params.turnId ?? null, kind, summary, created_at: now() };
     this.approvals.set(token, { permission, rpcId: request.id });
+    this.updatedAt = now();
+    this.stateEmitter.fire(this.state());
+  }
+
+  /** A request_user_input question: pending under its own opaque token until a person answers it. */
+  private onUserInputRequest(request: RpcServerRequest): void {
+    const params = (request.params ?? {}) as { threadId?: string; turnId?: string };
+    const questions = questionsOf(request.params);
+    if (params.threadId !== this.sessionId || !questions) {
+      this.peer?.respondError(request.id, -32602, `${request.method} is not answerable by this client`);
+      return;
+    }
+    const token = `ask_${randomBytes(12).toString('hex')}`;
+    const permission: ManagedPermission = { request_id: token, turn_id: params.turnId ?? null, kind: QUESTION_KIND, summary: questionSummary(questions), created_at: now() };
+    this.approvals.set(token, { permission, rpcId: request.id, questions });
     this.updatedAt = now();
     this.stateEmitter.fire(this.state());
   }
@@ -253,10 +272,22 @@ export class CodexAppServerSession implements ManagedSession {
 
   answerPermission(requestId: string, allow: boolean): void {
     const pending = this.approvals.get(requestId);
-    if (!pending) throw new ManagedControlError('request_not_found', `no pending request ${requestId}`);
+    // A question is answered by `answerInteraction`, never by an allow/deny.
+    if (!pending || pending.questions) throw new ManagedControlError('request_not_found', `no pending request ${requestId}`);
     if (!this.peer || this.exited) throw new ManagedControlError('not_running', 'the session is not running');
     this.approvals.delete(requestId);
     this.peer.respond(pending.rpcId, { decision: allow ? 'accept' : 'decline' });
+    this.updatedAt = now();
+    this.stateEmitter.fire(this.state());
+  }
+
+  answerInteraction(requestId: string, response: unknown): void {
+    const pending = this.approvals.get(requestId);
+    if (!pending?.questions) throw new ManagedControlError('request_not_found', `no pending question ${requestId}`);
+    if (!this.peer || this.exited) throw new ManagedControlError('not_running', 'the session is not running');
+    const reply = userInputResponse(pending.questions, response);
+    this.approvals.delete(requestId);
+    this.peer.respond(pending.rpcId, reply);
     this.updatedAt = now();
     this.stateEmitter.fire(this.state());
   }
@@ -265,10 +296,10 @@ export class CodexAppServerSession implements ManagedSession {
     const turnId = this.core.activeTurnId;
     if (!this.peer || this.exited) throw new ManagedControlError('not_running', 'the session is not running');
     if (!turnId) throw new ManagedControlError('no_active_turn', 'no turn is running');
-    // Pending approvals of the turn are answered `cancel` so the provider never waits on them.
+    // Pending approvals (and questions) of the turn are answered `cancel` (no answers) so the provider never waits on them.
     for (const [token, pending] of this.approvals) {
       if (pending.permission.turn_id === turnId) {
-        this.peer.respond(pending.rpcId, { decision: 'cancel' });
+        this.peer.respond(pending.rpcId, pending.questions ? NO_ANSWERS : { decision: 'cancel' });
         this.approvals.delete(token);
       }
     }
