@@ -1,5 +1,5 @@
 import type { CCCSEventV1 } from '@cccc/ipc-protocol';
-import type { DeliveryEvent } from '@cccc/ledger';
+import type { DeliveryEvent, LedgerStore } from '@cccc/ledger';
 import {
   getRuntime,
   renderDeliveryBatch,
@@ -27,6 +27,20 @@ export const MAX_BATCH = 16;
 export const TRANSPORT = 'pty';
 /** runtime.delivery transport of a managed codex actor (REFERENCE_NOTES §1.4). */
 export const MANAGED_TRANSPORT = 'codex_app_server';
+
+/** Up to MAX_BATCH queued items this worker now owns: pre-claimed ones, and those whose claim it won. */
+async function claimBatch(store: Pick<LedgerStore, 'claimDelivery'>, actorId: string, queue: ActorQueue, transport: string): Promise<WorkItem[]> {
+  const batch: WorkItem[] = [];
+  for (const item of queue.take(MAX_BATCH)) {
+    if (item.preclaimed) {
+      batch.push(item);
+      continue;
+    }
+    const claim = await store.claimDelivery({ actorId, sourceEventId: item.event.id, transport });
+    if (claim.claimed) batch.push(item);
+  }
+  return batch;
+}
 
 export interface DeliveryWorkerHooks {
   /** A request_reply reached the actor: its reply-notice timer starts now. */
@@ -93,16 +107,8 @@ export class DeliveryWorker {
     if (this.holdReason(groupId, actorId) || terminal.session !== session) return 'continue';
     if (await this.heldOnUser(groupId, actorId, queue)) return 'held';
 
-    const batch: WorkItem[] = [];
     const store = await this.deps.ledgers.get(groupId);
-    for (const item of queue.take(MAX_BATCH)) {
-      if (item.preclaimed) {
-        batch.push(item);
-        continue;
-      }
-      const claim = await store.claimDelivery({ actorId, sourceEventId: item.event.id, transport: TRANSPORT });
-      if (claim.claimed) batch.push(item);
-    }
+    const batch = await claimBatch(store, actorId, queue, TRANSPORT);
     if (batch.length === 0) return 'continue';
 
     const actor = this.deps.groups.get(groupId).actors.find((a) => a.id === actorId);
@@ -143,16 +149,8 @@ export class DeliveryWorker {
    * request went out. The start-up prompt rides with the session's first admitted batch.
    */
   private async stepManaged(groupId: string, actorId: string, queue: ActorQueue, managed: ManagedEntry): Promise<'continue' | 'held'> {
-    const batch: WorkItem[] = [];
     const store = await this.deps.ledgers.get(groupId);
-    for (const item of queue.take(MAX_BATCH)) {
-      if (item.preclaimed) {
-        batch.push(item);
-        continue;
-      }
-      const claim = await store.claimDelivery({ actorId, sourceEventId: item.event.id, transport: MANAGED_TRANSPORT });
-      if (claim.claimed) batch.push(item);
-    }
+    const batch = await claimBatch(store, actorId, queue, MANAGED_TRANSPORT);
     if (batch.length === 0) return 'continue';
     const actor = this.deps.groups.get(groupId).actors.find((a) => a.id === actorId);
     const startup = this.tuning.preambleWithFirstTask && getRuntime(actor?.runtime ?? 'custom').preambleWithFirstTask && !this.managedPreambles.has(managed.session);

@@ -327,15 +327,7 @@ export class ActorRuntimeService implements AsyncDisposable {
       }
       throw error;
     }
-    writeOwnershipRecord(this.deps.layout, {
-      v: 1,
-      kind: 'pty',
-      group_id: groupId,
-      actor_id: actorId,
-      pid: session.pid,
-      started_at: utcNowIso(),
-      pid_start_time: processStartTime(session.pid) ?? null,
-    });
+    this.recordPtyOwnership(groupId, actorId, session.pid);
     this.deps.logger.log('info', 'actor started', { group_id: groupId, actor_id: actorId, pid: session.pid });
     // A new session: the previous start's problem no longer describes it.
     this.reports.forget(groupId, actorId);
@@ -487,15 +479,7 @@ export class ActorRuntimeService implements AsyncDisposable {
       throw error;
     }
     this.deps.runtimes.set(groupId, actorId, terminal);
-    writeOwnershipRecord(this.deps.layout, {
-      v: 1,
-      kind: 'pty',
-      group_id: groupId,
-      actor_id: actorId,
-      pid: session.pid,
-      started_at: utcNowIso(),
-      pid_start_time: processStartTime(session.pid) ?? null,
-    });
+    this.recordPtyOwnership(groupId, actorId, session.pid);
     return session;
   }
 
@@ -524,6 +508,19 @@ export class ActorRuntimeService implements AsyncDisposable {
     }, delay);
     timer.unref();
     this.tuiReopen.set(k, { timer, attempts });
+  }
+
+  /** Who owns the actor's terminal process, durable so a daemon restarted after kill -9 can retire it. */
+  private recordPtyOwnership(groupId: string, actorId: string, pid: number): void {
+    writeOwnershipRecord(this.deps.layout, {
+      v: 1,
+      kind: 'pty',
+      group_id: groupId,
+      actor_id: actorId,
+      pid,
+      started_at: utcNowIso(),
+      pid_start_time: processStartTime(pid) ?? null,
+    });
   }
 
   private cancelReopen(groupId: string, actorId: string): void {

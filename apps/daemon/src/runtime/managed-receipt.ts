@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { writeFileAtomicSync } from '@cccc/durable-fs';
 import { join } from 'node:path';
 import type { HomeLayout } from '@cccc/groups';
 
@@ -43,11 +44,8 @@ export function readManagedReceipt(layout: HomeLayout, groupId: string, actorId:
 }
 
 export function writeManagedReceipt(layout: HomeLayout, groupId: string, actorId: string, receipt: ManagedReceipt): void {
-  const path = receiptPath(layout, groupId, actorId);
-  mkdirSync(join(path, '..'), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(receipt) + '\n', { mode: 0o600 });
-  renameSync(tmp, path);
+  // Durable (fsynced file and directory), owner-only: a daemon restarted after kill -9 reads it.
+  writeFileAtomicSync(receiptPath(layout, groupId, actorId), JSON.stringify(receipt) + '\n', 0o600);
 }
 
 export function removeManagedReceipt(layout: HomeLayout, groupId: string, actorId: string): void {

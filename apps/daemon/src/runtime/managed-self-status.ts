@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { writeFileAtomicSync } from '@cccc/durable-fs';
 import { join } from 'node:path';
 import type { HomeLayout } from '@cccc/groups';
 
@@ -41,11 +42,8 @@ export function readSelfStatus(layout: HomeLayout, groupId: string, actorId: str
 }
 
 export function writeSelfStatus(layout: HomeLayout, groupId: string, actorId: string, record: SelfStatusRecord): void {
-  const path = statusPath(layout, groupId, actorId);
-  mkdirSync(join(path, '..'), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(record) + '\n', { mode: 0o600 });
-  renameSync(tmp, path);
+  // Durable (fsynced file and directory), owner-only: a daemon restarted after kill -9 reads it.
+  writeFileAtomicSync(statusPath(layout, groupId, actorId), JSON.stringify(record) + '\n', 0o600);
 }
 
 export function removeSelfStatus(layout: HomeLayout, groupId: string, actorId: string): void {
