@@ -102,10 +102,14 @@ describe('notices and waiting states in the conversation', () => {
     const size = await ptySize();
     await webApi(web.url, 'POST', `/groups/${gid}/send`, { text: 'again fake:permission', to: ['lead'] });
     await expect.poll(() => banner(page).textContent(), { timeout: 60_000 }).toContain('waiting for permission: Bash');
+    const tail = async () => (await client.call('terminal_tail', { group_id: gid, actor_id: 'lead', max_chars: 4000, strip_ansi: true })).text;
+    // The banner follows the agent's Notification hook, which fires before the scripted agent
+    // draws its dialog and starts reading the answer; a key sent in between is lost (as in a
+    // real TUI still starting its dialog). A person sees the dialog first: so does the test.
+    await expect.poll(tail, { timeout: 30_000 }).toMatch(/allow Bash\? \(y\/n\) *$/);
     await card(page).getByRole('button', { name: 'Send Esc to lead' }).click();
     await card(page).getByText('Esc sent').waitFor({ timeout: 10_000 });
     await expect.poll(() => banner(page).count(), { timeout: 30_000 }).toBe(0);
-    const tail = async () => (await client.call('terminal_tail', { group_id: gid, actor_id: 'lead', max_chars: 4000, strip_ansi: true })).text;
     await expect.poll(tail, { timeout: 30_000 }).toMatch(/allow Bash\? \(y\/n\) no/);
     expect(await ptySize()).toBe(size);
     // The short attach lets go of the writer role once it closed: a control attach gets it.
