@@ -54,8 +54,11 @@ describe('runtime_activity_stream', () => {
 
     const live = collector(await fx.client.openRuntimeActivityStream({ group_id: gid, replay: false }));
     await send(fx, gid, 'first tool');
-    await waitFor(() => live.records().some((r) => r.kind === 'tool' && r.status === 'completed'), 30_000, 'live tool completion');
-    expect(live.records().filter((r) => r.kind === 'tool').map((r) => r.status)).toEqual(['started', 'completed']);
+    // A custom runtime is handed the start-up prompt as a turn of its own just before the first
+    // message, so this send makes two tool turns; both must have ended before the snapshot, or a
+    // revision still in flight would reach the late stream live.
+    await waitFor(() => live.records().filter((r) => r.kind === 'tool' && r.status === 'completed').length >= 2, 30_000, 'live tool completions');
+    expect(live.records().filter((r) => r.kind === 'tool').map((r) => r.status)).toEqual(['started', 'completed', 'started', 'completed']);
 
     const snapshot = (await fx.client.call('runtime_activity_snapshot', { group_id: gid })).events;
     expect(snapshot.length).toBeGreaterThan(0);
@@ -68,7 +71,7 @@ describe('runtime_activity_stream', () => {
 
     const seen = live.records().length;
     await send(fx, gid, 'second tool');
-    await waitFor(() => live.records().filter((r) => r.kind === 'tool' && r.status === 'completed').length >= 2, 30_000, 'second completion');
+    await waitFor(() => live.records().filter((r) => r.kind === 'tool' && r.status === 'completed').length >= 3, 30_000, 'second completion');
     const fresh = live.records().slice(seen).map((r) => r.id);
     await waitFor(() => replayed.records().length >= snapshot.length + fresh.length && lateLive.records().length >= fresh.length, 5000, 'fan-out');
     expect(replayed.records().slice(snapshot.length).map((r) => r.id)).toEqual(fresh);
@@ -84,7 +87,8 @@ describe('runtime_activity_stream', () => {
     await started(fx, gid);
     const attached = collector(await fx.client.openRuntimeActivityStream({ group_id: gid, replay: false }));
     await send(fx, gid, 'before corruption');
-    await waitFor(() => attached.records().some((r) => r.status === 'completed'), 30_000, 'first tool');
+    // Two tool turns: the start-up prompt's own, then the message's (see above).
+    await waitFor(() => attached.records().filter((r) => r.status === 'completed').length >= 2, 30_000, 'first tools');
     const seen = attached.records().length;
 
     writeFileSync(storePath(fx, gid), '{"not": "a store"');
