@@ -72,7 +72,7 @@ async function sampleAsync(n: number, fn: () => Promise<unknown>): Promise<numbe
 }
 
 /** The same group-commit shape with nothing but write + fdatasync, for a same-run ceiling. */
-async function bareGroupCommit(path: string, bytes: Buffer, total: number): Promise<{ rate: number; cpuUs: number; syncMsPerBatch: number }> {
+export async function bareGroupCommit(path: string, bytes: Buffer, total: number): Promise<{ rate: number; cpuUs: number; syncMsPerBatch: number }> {
   const fd = openSync(path, 'a');
   const queue: Array<() => void> = [];
   let draining = false;
