@@ -27,8 +27,12 @@ export function claudeHooks(settings) {
     if (!Array.isArray(groups)) continue;
     byEvent[event] = groups.flatMap((g) =>
       (Array.isArray(g?.hooks) ? g.hooks : [])
-        .filter((h) => h?.type === 'command' && typeof h.command === 'string')
-        .map((h) => ({ command: h.command, timeout: h.timeout, matcher: g.matcher, trusted: true })),
+        .filter((h) => (h?.type === 'command' && typeof h.command === 'string') || (h?.type === 'http' && typeof h.url === 'string'))
+        .map((h) =>
+          h.type === 'http'
+            ? { url: h.url, headers: h.headers, allowedEnvVars: h.allowedEnvVars, timeout: h.timeout, matcher: g.matcher, trusted: true }
+            : { command: h.command, timeout: h.timeout, matcher: g.matcher, trusted: true },
+        ),
     );
   }
   return byEvent;
@@ -56,6 +60,27 @@ function runCommand(hook, payload) {
     child.stdin.on('error', () => {});
     child.stdin.end(JSON.stringify(payload));
   });
+}
+
+/** `$VAR` / `${VAR}` in a header value, filled only from the variables the hook allows (else empty). */
+function interpolate(value, allowed) {
+  return String(value).replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_m, a, b) => {
+    const name = a ?? b;
+    return allowed.includes(name) ? (process.env[name] ?? '') : '';
+  });
+}
+
+/** Claude Code's http hook: POST the payload as JSON; any answer, error or time-out lets the agent go on. */
+async function runHttp(hook, payload) {
+  const allowed = Array.isArray(hook.allowedEnvVars) ? hook.allowedEnvVars : [];
+  const headers = { 'content-type': 'application/json' };
+  for (const [k, v] of Object.entries(hook.headers ?? {})) headers[k] = interpolate(v, allowed);
+  try {
+    const res = await fetch(hook.url, { method: 'POST', headers, body: JSON.stringify(payload), signal: AbortSignal.timeout(Number(hook.timeout ?? 60) * 1000) });
+    await res.text();
+  } catch {
+    /* non-blocking, as in Claude Code */
+  }
 }
 
 const cwdSlug = (cwd) => cwd.replace(/[^A-Za-z0-9]/g, '-');
@@ -118,6 +143,6 @@ export class SessionHooks {
     if (hooks.length === 0) return;
     const payload = this.payload(event, fields, { inTurn });
     this.fired.push(event);
-    for (const hook of hooks) await runCommand(hook, payload);
+    for (const hook of hooks) await (hook.url ? runHttp(hook, payload) : runCommand(hook, payload));
   }
 }

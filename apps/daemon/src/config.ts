@@ -54,6 +54,12 @@ export interface RuntimeTuning {
    * (suites that drive a fake `codex` in a PTY, the bench's native baseline).
    */
   readonly codexManaged: boolean;
+  /**
+   * Claude Code ≥ 2.1.63 POSTs the hook events that fire over http to the daemon's loopback
+   * listener instead of running `cccc hook claude-state` per event (issue 35).
+   * CCCC_CLAUDE_HTTP_HOOKS=0 is the escape back to command hooks everywhere (no listener).
+   */
+  readonly claudeHttpHooks: boolean;
 }
 
 /** What the socket server tolerates from peers (issue 20). */
@@ -103,6 +109,7 @@ function runtimeTuning(env: NodeJS.ProcessEnv): RuntimeTuning {
     automationTickMs: nonNegativeInt(env, 'CCCC_AUTOMATION_TICK_MS', 5000),
     earlyExitWindowMs: nonNegativeInt(env, 'CCCC_EARLY_EXIT_WINDOW_MS', 1500),
     codexManaged: !/^(0|false|no|off)$/i.test(env.CCCC_CODEX_MANAGED?.trim() ?? ''),
+    claudeHttpHooks: !/^(0|false|no|off)$/i.test(env.CCCC_CLAUDE_HTTP_HOOKS?.trim() ?? ''),
   };
 }
 

@@ -15,6 +15,7 @@ import { confirmationRecorder } from './hooks/confirmation-record.js';
 import { DeliveryConfirmations } from './hooks/delivery-confirmations.js';
 import { hookAcceptance } from './hooks/hook-acceptance.js';
 import { HookChannel } from './hooks/hook-channel.js';
+import { HookHttpListener } from './hooks/hook-http-listener.js';
 import { WorkingStateService } from './hooks/working-state-service.js';
 import { CommitHooks } from './kernel/commit-hooks.js';
 import { EventFanout } from './kernel/event-fanout.js';
@@ -72,7 +73,7 @@ function observabilityLogLevel(home: string): string {
 }
 
 /** The service graph, leaves first. Nothing here touches the disk or the network. */
-function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogThreshold, dispatch: Dispatch) {
+function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogThreshold, dispatch: Dispatch, hookHttp: HookHttpListener | undefined) {
   const layout = new HomeLayout(config.home);
   const groups = new GroupDocCache(layout);
   const streams = new StreamHub();
@@ -92,7 +93,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
   if (!cli) logger.log('warn', 'no CLI entry configured: claude and codex actors launch without CCCC hooks and MCP wiring');
   const confirmations = new DeliveryConfirmations({ windowMs: config.runtime.deliveryConfirmMs, record: confirmationRecorder(ledgers, logger) });
   const inputDrain = sessionInputDrain(confirmations, config.runtime.stopDrainMs);
-  const actorRuntime = new ActorRuntimeService({ ...store, runtimes, hookChannel, logger, inputDrain }, config.runtime, cli);
+  const actorRuntime = new ActorRuntimeService({ ...store, runtimes, hookChannel, logger, inputDrain, claudeHookUrl: () => hookHttp?.url }, config.runtime, cli);
   const workingState = new WorkingStateService(
     { hookChannel, groups, ledgers, runtimes, logger, managed: (g, a) => actorRuntime.managedSession(g, a)?.session.state() },
     config.runtime.workingStateTickMs,
@@ -136,6 +137,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
     runtimes,
     activity,
     hookChannel,
+    hookHttp,
     streamTuning: config.streams,
     actorRuntime,
     workingState,
@@ -200,7 +202,9 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
     logThreshold.setFromName(observabilityLogLevel(config.home));
     // Automation actions are ops, dispatched in-process exactly as a client's request would be.
     const dispatch: Dispatch = async (op, args) => (await router.dispatch({ v: 1, op, args })).response;
-    const services = buildServices(config, logger, logThreshold, dispatch);
+    // Claude's http hooks are served through the same router as the command hook's request.
+    const hookHttp = config.runtime.claudeHttpHooks ? new HookHttpListener((request) => router.dispatch(request), logger) : undefined;
+    const services = buildServices(config, logger, logThreshold, dispatch, hookHttp);
     registerCoreOps(router, { requestShutdown, executable: config.cliEntry ?? null });
     registerDaemonOps(router, services);
 
@@ -213,8 +217,10 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
       const bound = await server.listen({ host: config.transport.host, port: config.transport.port });
       endpoint = { transport: 'tcp', host: config.transport.host, port: bound.port! };
     }
+    // Bound before any actor starts, so every claude launch can be handed its URL.
+    const hookPort = await hookHttp?.listen();
     writeRuntimeFiles(config.home, endpoint, DAEMON_VERSION);
-    logger.log('info', 'daemon started', { version: DAEMON_VERSION, endpoint, home: config.home });
+    logger.log('info', 'daemon started', { version: DAEMON_VERSION, endpoint, home: config.home, ...(hookPort ? { hook_http_port: hookPort } : {}) });
     // Orphans of a crashed predecessor are retired before any actor of ours starts.
     await services.actorRuntime.recover();
     // Clocks are rebased before the first tick: a restart never fires work missed while down.
@@ -227,6 +233,8 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
           services.streams.closeAll();
           await server.close();
           await services[Symbol.asyncDispose]();
+          // After the actors stopped: their last hooks (Stop, SessionEnd) still reach the daemon.
+          await hookHttp?.close();
         } finally {
           removeRuntimeFiles(config.home);
           lock.release();

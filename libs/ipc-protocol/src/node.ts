@@ -10,6 +10,8 @@ export { exchangeLine, monotonicMs, type ExchangedLine, type LineExchangeOptions
 export { connectFailureCode } from './node/connect.js';
 export { MAX_RESPONSE_LINE_BYTES } from './limits.js';
 // Dependency-free too: `cccc hook` computes a UserPromptSubmit's prompt marks with it.
+// Dependency-free too: the hook payload pick of both hook transports (command and HTTP).
+export { PAYLOAD_FIELDS, pickStatePayload, type StatePayload } from './hook-payload-pick.js';
 export { promptMarks, typedMark, markOfLine, squashLine, PROMPT_MARK_PATTERN, MAX_PROMPT_MARKS } from './prompt-marks.js';
 export { DaemonClient, type DaemonClientOptions, type EventStream, type TermAttachment } from './node/client.js';
 export { DaemonCallError, DaemonTransportError, type TransportFailure } from './node/errors.js';

@@ -5,7 +5,9 @@ import {
   CLAUDE_HOOK_EVENTS,
   CLAUDE_NOTIFICATION_MATCHER,
   CODEX_HOOK_EVENTS,
+  CLAUDE_HTTP_HOOK_EVENTS,
   claudeVersionSupportsHooks,
+  claudeVersionSupportsHttpHooks,
   codexTrustHash,
   hookLaunchContributor,
 } from '../runtime/hook-contributor.js';
@@ -54,6 +56,46 @@ describe('hook launch contributor: claude', () => {
     expect(claudeVersionSupportsHooks('2.1.140')).toBe(false);
     expect(claudeVersionSupportsHooks('1.9.999')).toBe(false);
     expect(claudeVersionSupportsHooks('garbage')).toBe(false);
+  });
+});
+
+describe('hook launch contributor: claude http hooks (issue 35)', () => {
+  const url = 'http://127.0.0.1:4567/hooks/claude-state';
+
+  it('with a hook URL: http hooks for the events that fire over http, command hooks for the rest', () => {
+    const out = contributor({ claudeHttpHookUrl: url }).contribute(cmd(['claude']), base);
+    const hooks = settingsOf(out.argv).hooks;
+    expect(Object.keys(hooks)).toEqual([...CLAUDE_HOOK_EVENTS]);
+    for (const event of CLAUDE_HOOK_EVENTS) {
+      const hook = hooks[event].at(-1).hooks[0];
+      expect({ event, type: hook.type }).toEqual({ event, type: CLAUDE_HTTP_HOOK_EVENTS.has(event) ? 'http' : 'command' });
+    }
+    expect(hooks.SessionStart[0].hooks[0].type).toBe('command');
+    expect(hooks.PreToolUse).toEqual([
+      {
+        hooks: [
+          {
+            type: 'http',
+            url,
+            headers: { 'x-cccc-group-id': '$CCCC_GROUP_ID', 'x-cccc-actor-id': '$CCCC_ACTOR_ID', 'x-cccc-launch-token': '$CCCC_HOOK_LAUNCH_TOKEN' },
+            allowedEnvVars: ['CCCC_GROUP_ID', 'CCCC_ACTOR_ID', 'CCCC_HOOK_LAUNCH_TOKEN'],
+            timeout: 3,
+          },
+        ],
+      },
+    ]);
+    // The token reaches the agent only through its environment: the command line never holds it.
+    expect(out.env).toMatchObject({ CCCC_HOOK_LAUNCH_TOKEN: 'tok-1' });
+    expect(out.argv.join(' ')).not.toContain('tok-1');
+  });
+
+  it('codex keeps command hooks whatever the URL; the version gate is 2.1.63', () => {
+    const codex = contributor({ claudeHttpHookUrl: url }).contribute(cmd(['codex']), base);
+    expect(codex.argv.join(' ')).not.toContain('http');
+    expect(claudeVersionSupportsHttpHooks('2.1.63 (Claude Code)')).toBe(true);
+    expect(claudeVersionSupportsHttpHooks('2.1.328 (Claude Code)')).toBe(true);
+    expect(claudeVersionSupportsHttpHooks('2.1.62 (Claude Code)')).toBe(false);
+    expect(claudeVersionSupportsHttpHooks('garbage')).toBe(false);
   });
 });
 

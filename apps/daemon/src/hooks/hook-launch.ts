@@ -4,7 +4,7 @@ import type { ActorStartProblem } from '@cccc/ipc-protocol';
 import { newLaunchToken, pendingHookState } from '@cccc/hook-fence';
 import type { LaunchCommand } from '@cccc/pty-runtime';
 import { utcNowIso } from '@cccc/groups';
-import { claudeVersionSupportsHooks, codexProbeArgv, hookCommand, type HookContributorOptions, type HookLauncher } from '../runtime/hook-contributor.js';
+import { claudeVersionSupportsHooks, claudeVersionSupportsHttpHooks, codexProbeArgv, hookCommand, type HookContributorOptions, type HookLauncher } from '../runtime/hook-contributor.js';
 import type { HookChannel } from './hook-channel.js';
 import { probeProblem, type ProbeOutcome } from './probe-outcome.js';
 import { recordSessionIdentity } from './session-identity.js';
@@ -15,7 +15,7 @@ const VERSION_PROBE_TIMEOUT_MS = 3_000;
  * `claude --version` ≥ 2.1.141, run with the launch's own environment and cwd. A probe that
  * fails or hangs means no hooks, and is reported as a start caveat (`version_probe_failed`).
  */
-export function probeClaudeHooks(command: LaunchCommand): Promise<ProbeOutcome> {
+export function probeClaudeHooks(command: LaunchCommand): Promise<ProbeOutcome & { readonly httpHooks?: boolean }> {
   return new Promise((resolve) => {
     execFile(
       command.argv[0]!,
@@ -25,7 +25,7 @@ export function probeClaudeHooks(command: LaunchCommand): Promise<ProbeOutcome> 
         if (error) {
           const problem = probeProblem('version_probe_failed', `${basename(command.argv[0]!)} --version`, VERSION_PROBE_TIMEOUT_MS, error, String(stdout), String(stderr));
           resolve(problem ? { supported: false, problem } : { supported: false });
-        } else resolve({ supported: claudeVersionSupportsHooks(String(stdout)) });
+        } else resolve({ supported: claudeVersionSupportsHooks(String(stdout)), httpHooks: claudeVersionSupportsHttpHooks(String(stdout)) });
       },
     );
   });
@@ -61,13 +61,22 @@ export interface HookLaunchPlan {
  * The hook part of one launch, decided before spawn from the launch composed without hooks:
  * a fresh token, and whether the direct `claude` (version-probed) or `codex` (pre-probed with
  * the hook arguments) launch gets hooks. No launcher (no CLI entry configured): no hooks.
+ * `claudeHttpHookUrl` (the daemon's loopback hook listener, when on) turns a claude with http
+ * hooks (≥ 2.1.63) to http hooks for the events that fire over http.
  */
-export async function planHookLaunch(plain: LaunchCommand, launcher: HookLauncher | undefined): Promise<HookLaunchPlan> {
+export async function planHookLaunch(plain: LaunchCommand, launcher: HookLauncher | undefined, claudeHttpHookUrl?: string): Promise<HookLaunchPlan> {
   if (!launcher) return { options: undefined };
   const exe = basename(plain.argv[0] ?? '');
   const claude = exe === 'claude' ? await probeClaudeHooks(plain) : undefined;
   const codex = exe === 'codex' ? await probeCodexHooks(plain, hookCommand(launcher, 'codex')) : undefined;
-  const options = { launcher, launchToken: newLaunchToken(), claudeHooksSupported: claude?.supported === true, codexHooksSupported: codex?.supported === true };
+  const httpUrl = claude?.httpHooks === true ? claudeHttpHookUrl : undefined;
+  const options = {
+    launcher,
+    launchToken: newLaunchToken(),
+    claudeHooksSupported: claude?.supported === true,
+    codexHooksSupported: codex?.supported === true,
+    ...(httpUrl ? { claudeHttpHookUrl: httpUrl } : {}),
+  };
   const probeProblem = claude?.problem ?? codex?.problem;
   return probeProblem ? { options, probeProblem } : { options };
 }

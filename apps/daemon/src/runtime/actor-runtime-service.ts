@@ -50,6 +50,8 @@ export interface ActorRuntimeDeps {
   readonly logger: Logger;
   /** What a stop waits for and tells about the input it typed into the session (delivery confirmations). */
   readonly inputDrain?: SessionInputDrain;
+  /** The loopback http hook URL for claude launches, while the listener is up (issue 35). */
+  readonly claudeHookUrl?: () => string | undefined;
 }
 
 /** The input typed into a session, as the stop path sees it. */
@@ -300,7 +302,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     const actor = findActor(group.actors, actorId);
     if (wantsManaged(actor, this.tuning.codexManaged)) return this.startManagedLocked(group, actor);
     const plain = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
-    const { options: hooks, probeProblem } = await planHookLaunch(plain, this.cli);
+    const { options: hooks, probeProblem } = await planHookLaunch(plain, this.cli, this.deps.claudeHookUrl?.());
     const launch = hooks ? actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli, hooks) : plain;
     const hookPlan = hookSpawnPlan(plain, launch, hooks);
     if (hookPlan && !hookPlan.hookEnabled) {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { LaunchCommand, LaunchContributor } from '@cccc/pty-runtime';
 import type { CliLauncher } from './cli-launcher.js';
+import { HOOK_HTTP_ENV, HOOK_HTTP_HEADERS } from '../hooks/hook-http-request.js';
 
 // Launch-time hook injection (issue 7, REFERENCE_NOTES §5.2): per launch, on the command line
 // only; the user's own ~/.claude or ~/.codex files are never written.
@@ -33,6 +34,14 @@ export const CODEX_HOOK_EVENTS = [
   'SessionEnd',
 ] as const;
 export const MIN_CLAUDE_HOOK_VERSION = [2, 1, 141] as const;
+/** Claude Code's http hooks arrived in 2.1.63 (below the hook minimum, but gated on its own). */
+export const MIN_CLAUDE_HTTP_HOOK_VERSION = [2, 1, 63] as const;
+/**
+ * The events the pinned Claude Code (2.1.328) was seen POSTing as http hooks, in a turn with a
+ * succeeding and a failing Bash call: everything else (SessionStart never fires over http; the
+ * permission, notification and subagent events were not verified) keeps the command hook.
+ */
+export const CLAUDE_HTTP_HOOK_EVENTS: ReadonlySet<string> = new Set(['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SessionEnd']);
 const HOOK_TIMEOUT_S = 3;
 
 /** How an injected hook runs `cccc hook <rt>-state` (the daemon's CLI launcher). */
@@ -44,6 +53,11 @@ export interface HookContributorOptions {
   readonly launchToken: string;
   /** Decided before launch: `claude --version` ≥ 2.1.141. */
   readonly claudeHooksSupported: boolean;
+  /**
+   * The daemon's loopback hook URL, when this claude gets http hooks (version ≥ 2.1.63, listener
+   * up, not turned off by CCCC_CLAUDE_HTTP_HOOKS=0); undefined: command hooks for every event.
+   */
+  readonly claudeHttpHookUrl?: string;
   /** Decided before launch: the `codex <args> mcp list` pre-probe succeeded. */
   readonly codexHooksSupported: boolean;
   /** Reads a `--settings` file (relative paths resolve against the launch cwd). */
@@ -58,13 +72,34 @@ export function hookCommand(launcher: HookLauncher, runtime: 'claude' | 'codex')
   return `${shellQuote(launcher.node)} ${shellQuote(launcher.cliEntry)} hook ${runtime}-state`;
 }
 
-/** `claude --version` output such as `2.1.141 (Claude Code)`. */
-export function claudeVersionSupportsHooks(versionOutput: string): boolean {
+function versionAtLeast(versionOutput: string, min: readonly [number, number, number]): boolean {
   const m = /(\d+)\.(\d+)\.(\d+)/.exec(versionOutput);
   if (!m) return false;
   const v = [Number(m[1]), Number(m[2]), Number(m[3])];
-  for (let i = 0; i < 3; i++) if (v[i] !== MIN_CLAUDE_HOOK_VERSION[i]) return v[i]! > MIN_CLAUDE_HOOK_VERSION[i]!;
+  for (let i = 0; i < 3; i++) if (v[i] !== min[i]) return v[i]! > min[i]!;
   return true;
+}
+
+/** `claude --version` output such as `2.1.141 (Claude Code)`. */
+export function claudeVersionSupportsHooks(versionOutput: string): boolean {
+  return versionAtLeast(versionOutput, MIN_CLAUDE_HOOK_VERSION);
+}
+
+/** Whether this `claude --version` output names a Claude Code with http hooks. */
+export function claudeVersionSupportsHttpHooks(versionOutput: string): boolean {
+  return versionAtLeast(versionOutput, MIN_CLAUDE_HTTP_HOOK_VERSION);
+}
+
+/**
+ * One http hook: the same JSON body the command hook reads on stdin, POSTed to the daemon. The
+ * identity, launch token included, goes in headers Claude fills from the agent's environment
+ * (only the variables named in `allowedEnvVars`), so the settings on the command line hold no secret.
+ */
+export function claudeHttpHook(url: string): Record<string, unknown> {
+  const headers = Object.fromEntries(
+    (Object.keys(HOOK_HTTP_HEADERS) as (keyof typeof HOOK_HTTP_HEADERS)[]).map((k) => [HOOK_HTTP_HEADERS[k], `$${HOOK_HTTP_ENV[k]}`]),
+  );
+  return { type: 'http', url, headers, allowedEnvVars: Object.values(HOOK_HTTP_ENV), timeout: HOOK_TIMEOUT_S };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -74,7 +109,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * `--settings`. Returns undefined when the user's settings cannot be read or understood: the
  * launch then stays unhooked rather than drop the user's settings.
  */
-export function withClaudeHookSettings(argv: readonly string[], command: string, cwd: string, readFile: (p: string) => string): string[] | undefined {
+export function withClaudeHookSettings(argv: readonly string[], command: string, cwd: string, readFile: (p: string) => string, httpUrl?: string): string[] | undefined {
   const rest: string[] = [argv[0]!];
   let userValue: string | undefined;
   for (let i = 1; i < argv.length; i++) {
@@ -102,7 +137,8 @@ export function withClaudeHookSettings(argv: readonly string[], command: string,
   for (const event of CLAUDE_HOOK_EVENTS) {
     const existing = merged[event] ?? [];
     if (!Array.isArray(existing)) return undefined;
-    const group = { hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_S }] };
+    const hook = httpUrl && CLAUDE_HTTP_HOOK_EVENTS.has(event) ? claudeHttpHook(httpUrl) : { type: 'command', command, timeout: HOOK_TIMEOUT_S };
+    const group = { hooks: [hook] };
     merged[event] = [...existing, event === 'Notification' ? { matcher: CLAUDE_NOTIFICATION_MATCHER, ...group } : group];
   }
   const ddIndex = rest.indexOf('--');
@@ -166,7 +202,7 @@ export function hookLaunchContributor(options: HookContributorOptions): LaunchCo
       const exe = basename(command.argv[0] ?? '');
       const env = { ...command.env, CCCC_HOOK_LAUNCH_TOKEN: options.launchToken };
       if (exe === 'claude' && options.claudeHooksSupported) {
-        const argv = withClaudeHookSettings(command.argv, hookCommand(options.launcher, 'claude'), command.cwd, readFile);
+        const argv = withClaudeHookSettings(command.argv, hookCommand(options.launcher, 'claude'), command.cwd, readFile, options.claudeHttpHookUrl);
         return argv ? { ...command, argv, env } : command;
       }
       if (exe === 'codex' && options.codexHooksSupported) {
