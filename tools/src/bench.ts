@@ -20,6 +20,8 @@ const optional: Array<{ name: string; module: string; fn: string; byNameOnly?: b
   { name: 'web', module: './bench/web.js', fn: 'benchWeb' },
   { name: 'web-render', module: './bench/web-render.js', fn: 'benchWebRender' },
   { name: 'hooks', module: './bench/hooks.js', fn: 'benchHooks' },
+  // About two minutes, the pinned real claude: a turn of 20 tool calls on command vs http hooks.
+  { name: 'hooks-http', module: './bench/hooks-http.js', fn: 'benchHooksHttp', byNameOnly: true },
   { name: 'cli', module: './bench/cli.js', fn: 'benchCli' },
   { name: 'idle-rss', module: './bench/idle-rss.js', fn: 'benchIdleRss' },
   { name: 'working-state', module: './bench/working-state.js', fn: 'benchWorkingState' },

@@ -44,6 +44,13 @@ export interface ClaudeTeamOptions {
   readonly permissionMode?: 'bypass' | 'default';
   /** More of the daemon's environment (CCCC_SUBMIT_EVIDENCE=0 for the fixed waits). */
   readonly daemonEnv?: Readonly<Record<string, string>>;
+  /**
+   * Run claude through a wrapper not named `claude`, which the daemon launches without its hooks
+   * (the hooks-http bench's no-hook baseline).
+   */
+  readonly unhooked?: boolean;
+  /** More of claude's user settings (e.g. hooks of the bench's own). */
+  readonly userSettings?: Readonly<Record<string, unknown>>;
 }
 
 export async function startClaudeTeam(options: ClaudeTeamOptions): Promise<ClaudeTeam> {
@@ -69,14 +76,21 @@ export async function startClaudeTeam(options: ClaudeTeamOptions): Promise<Claud
     await client.call('attach', { path: scope, group_id });
     seedClaudeHome(agentHome, scope, { acceptBypassPermissions: bypass });
     mkdirSync(join(agentHome, '.claude'), { recursive: true });
-    if (bypass) writeFileSync(join(agentHome, '.claude', 'settings.json'), JSON.stringify({ skipDangerousModePermissionPrompt: true }));
+    const settings = { ...(bypass ? { skipDangerousModePermissionPrompt: true } : {}), ...options.userSettings };
+    if (Object.keys(settings).length > 0) writeFileSync(join(agentHome, '.claude', 'settings.json'), JSON.stringify(settings));
     const PATH = [clis.binDir, process.env.PATH ?? ''].join(':');
+    const wrapper = join(agentHome, 'claude-unhooked');
+    if (options.unhooked) writeFileSync(wrapper, `#!/bin/sh\nexec claude "$@"\n`, { mode: 0o755 });
     await client.call('actor_add', {
       group_id,
       actor_id: 'peer1',
       runtime: 'claude',
       // The catalog's claude command is bypass mode; the daemon still injects its hooks into this one.
-      ...(bypass ? {} : { command: ['claude', '--permission-mode', 'default'] }),
+      ...(options.unhooked
+        ? { command: [wrapper, ...(bypass ? ['--dangerously-skip-permissions'] : ['--permission-mode', 'default'])] }
+        : bypass
+          ? {}
+          : { command: ['claude', '--permission-mode', 'default'] }),
       env: { ...claudeEnv(model.url, agentHome, PATH), ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}) },
     });
     await client.call('group_start', { group_id });

@@ -82,6 +82,7 @@ export async function startFakeModel(options: { steps?: readonly ModelStep[]; ho
   const closing = new AbortController();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const receivedAtMs = performance.now();
     const url = new URL(req.url ?? '/', 'http://fake-model');
     const body = await readBody(req);
     const api = req.method === 'POST' ? (API_PATHS.find(([pattern]) => pattern.test(url.pathname))?.[1] ?? 'other') : 'other';
@@ -96,6 +97,7 @@ export async function startFakeModel(options: { steps?: readonly ModelStep[]; ho
       headers: redactHeaders(req.headers),
       body,
       main,
+      receivedAtMs,
     };
     // A tool input read from the request is resolved once, and the step recorded as answered.
     const step: ModelStep | undefined =

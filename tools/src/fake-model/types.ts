@@ -19,6 +19,8 @@ export interface RecordedRequest {
   main: boolean;
   /** The step answered, for main requests. */
   step?: ModelStep;
+  /** `performance.now()` when the request arrived (benches time the agent's loop with it). */
+  receivedAtMs?: number;
 }
 
 /** A tool input, fixed or read from the request being answered (e.g. an event id in the prompt). */
