@@ -89,6 +89,9 @@ describe('runtime_activity_stream', () => {
     await send(fx, gid, 'before corruption');
     // Two tool turns: the start-up prompt's own, then the message's (see above).
     await waitFor(() => attached.records().filter((r) => r.status === 'completed').length >= 2, 30_000, 'first tools');
+    // The turn's Stop commits the store too: corrupt it only after that (http hooks land it within
+    // milliseconds of the last PostToolUse, so it could overwrite the corrupt file).
+    await waitFor(() => (JSON.parse(readFileSync(statePath(fx!, gid), 'utf8')) as { event?: string }).event === 'Stop', 30_000, "the turn's Stop");
     const seen = attached.records().length;
 
     writeFileSync(storePath(fx, gid), '{"not": "a store"');
