@@ -21,7 +21,8 @@ const cli = useDaemonHome({ startDaemon: false });
 function injectedHookCommand(pid: number): string {
   const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
   const settings = JSON.parse(argv[argv.indexOf('--settings') + 1]!) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
-  return settings.hooks['UserPromptSubmit']!.at(-1)!.hooks[0]!.command;
+  // SessionStart always keeps the command hook (Claude never fires it over http; issue 35).
+  return settings.hooks['SessionStart']!.at(-1)!.hooks[0]!.command;
 }
 
 describe('delivery confirmation with a CLI-started daemon', () => {
