@@ -203,7 +203,8 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
     // Automation actions are ops, dispatched in-process exactly as a client's request would be.
     const dispatch: Dispatch = async (op, args) => (await router.dispatch({ v: 1, op, args })).response;
     // Claude's http hooks are served through the same router as the command hook's request.
-    const hookHttp = config.runtime.claudeHttpHooks ? new HookHttpListener((request) => router.dispatch(request), logger) : undefined;
+    // Without a CLI entry no launch is hooked at all, so there is nothing to listen for.
+    const hookHttp = config.runtime.claudeHttpHooks && config.cliEntry ? new HookHttpListener((request) => router.dispatch(request), logger) : undefined;
     const services = buildServices(config, logger, logThreshold, dispatch, hookHttp);
     registerCoreOps(router, { requestShutdown, executable: config.cliEntry ?? null });
     registerDaemonOps(router, services);

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { actorHookKey } from '@cccc/hook-fence';
@@ -113,6 +114,15 @@ describe('the loopback http hook listener (real daemon, fake claude with injecte
       req.end();
     }).catch(() => 413); // the listener may close mid-upload: refused either way
     expect(chunked).toBe(413);
+
+    // Not HTTP at all: the connection is dropped, the daemon unharmed.
+    const port = Number(new URL(url).port);
+    await new Promise<void>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.end('GARBAGE \x00\x01 NOT HTTP\r\n\r\n'));
+      socket.on('error', () => resolve());
+      socket.on('close', () => resolve());
+      socket.resume();
+    });
 
     expect(readFileSync(statePath(fx, gid), 'utf8')).toBe(before);
     expect(JSON.stringify(await snap())).toBe(eventsBefore);
