@@ -38,6 +38,16 @@ const isAlive = (pid: number) => {
   }
 };
 
+/** How the daemon's start-up prompt for peer1 (the group's first actor, its foreman) begins. */
+const PREAMBLE_MARK = 'You are peer1 (';
+
+/** The text of the last user message a Responses request carries: the turn's own input, not its history. */
+function lastUserText(body: unknown): string {
+  const input = ((body as { input?: unknown }).input ?? []) as Array<{ type?: string; role?: string; content?: Array<{ type?: string; text?: string }> }>;
+  const last = input.filter((i) => i.type === 'message' && i.role === 'user').at(-1);
+  return (last?.content ?? []).map((c) => c.text ?? '').join('\n');
+}
+
 /** `cccc daemon run` as a child we can kill -9 (teardown's `daemon stop` ends a later one). */
 function runDaemon(home: string, extra: NodeJS.ProcessEnv = {}): ChildProcess {
   const { CCCC_ACTOR_ID: _inherited, ...env } = process.env;
@@ -103,6 +113,10 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     await until(async () => (await probe.status(event.id))?.delivery_state === 'accepted', 'the delivery accepted', 30_000, probe.diagnose);
     await until(async () => (await probe.actor())?.effective_working_state === 'idle', 'idle after the turn', 30_000, probe.diagnose);
     expect(model.countOccurrences(text)).toBe(1);
+    // The thread's first turn carried the start-up prompt, before the message.
+    const firstTurn = lastUserText(model.requests.filter((r) => r.main)[0]!.body);
+    expect(firstTurn.indexOf(text)).toBeGreaterThan(firstTurn.indexOf(PREAMBLE_MARK));
+    expect(firstTurn.indexOf(PREAMBLE_MARK)).toBeGreaterThanOrEqual(0);
     await until(async () => (await probe.screen()).includes('Managed reply one'), 'the reply in the attached TUI', 30_000, probe.diagnose);
     const ledger = readFileSync(join(g.home, 'groups', g.group_id, 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; data: Record<string, unknown> });
     const deliveries = ledger.filter((e) => e.kind === 'runtime.delivery' && e.data.source_event_id === event.id);
@@ -134,6 +148,11 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     await until(() => model.countOccurrences(second) === 1, 'the resumed thread takes a turn', 30_000, probe2.diagnose);
     // The resumed thread carries the earlier turn: the model sees the first text again as history.
     expect(model.requests.at(-1)?.main).toBe(true);
+    // One start-up prompt per thread (durable with its receipt): the resumed thread's next turn is the message alone.
+    const afterRestart = lastUserText(model.requests.at(-1)!.body);
+    expect(afterRestart).toContain(second);
+    expect(afterRestart).not.toContain(PREAMBLE_MARK);
+    expect(model.countOccurrences(PREAMBLE_MARK)).toBe(1);
   }, 240_000);
 
   it('an approval waits as a pending permission; headless_control answers it by exact generation', async () => {
