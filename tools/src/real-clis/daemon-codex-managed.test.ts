@@ -320,4 +320,59 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     expect(pidOf('peer1.codex_app_server.json')).toBeUndefined();
     expect((await g.client.request({ v: 1, op: 'headless_status', args: { group_id: g.group_id, actor_id: 'peer1' } })).error?.code).toBe('session_not_found');
   }, 180_000);
+  it('the start check watches the app-server, not the TUI: a TUI dying in the window is re-opened, an app-server dying in it fails the start', async () => {
+    const model = teardown.model(await startFakeModel({ steps: [reply('unused')] }));
+    // A long window, so the test can kill a process inside it.
+    const g = await managedGroup({ CCCC_EARLY_EXIT_WINDOW_MS: '6000', CCCC_STOP_GRACE_MS: '1000' });
+    writeCodexConfig(g.env.CODEX_HOME!, model.url);
+    await g.client.call('actor_add', { group_id: g.group_id, actor_id: 'peer1', runtime: 'codex', env: { ...g.env, TERM: 'xterm-256color' } });
+    const runners = join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty');
+    const pidOf = (name: string) => {
+      try {
+        return (JSON.parse(readFileSync(join(runners, name), 'utf8')) as { pid: number }).pid;
+      } catch {
+        return undefined;
+      }
+    };
+    const problems = () =>
+      readFileSync(join(g.home, 'groups', g.group_id, 'ledger.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { kind: string; data: Record<string, unknown> })
+        .filter((e) => e.kind === 'x.cccc.actor_start_problem');
+    const probe = actorProbe(g.group, 'peer1');
+
+    // The TUI dies inside the window: not a failed start (the provider lives, the TUI is re-opened).
+    const t0 = Date.now();
+    const first = g.client.request({ v: 1, op: 'actor_start', args: { group_id: g.group_id, actor_id: 'peer1' } });
+    const tui = await until(() => pidOf('peer1.json'), 'the TUI spawned', 30_000);
+    process.kill(tui, 'SIGKILL');
+    const started = await first;
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(5_500); // the answer came after the window
+    expect(started.ok).toBe(true);
+    expect(started.result).toMatchObject({ running: true });
+    expect((started.result as { start_failure?: unknown }).start_failure).toBeUndefined();
+    await until(() => { const p = pidOf('peer1.json'); return p && p !== tui ? p : undefined; }, 'the TUI re-opened', 30_000, probe.diagnose);
+    const listed = await probe.actor();
+    expect(listed).toMatchObject({ running: true, runner_effective: 'codex_app_server' });
+    expect(listed?.start_failure).toBeUndefined();
+    expect(problems()).toEqual([]);
+
+    // The app-server dies inside the window: the start failed.
+    await g.client.call('actor_stop', { group_id: g.group_id, actor_id: 'peer1' });
+    const second = g.client.request({ v: 1, op: 'actor_start', args: { group_id: g.group_id, actor_id: 'peer1' } });
+    const server = await until(() => pidOf('peer1.codex_app_server.json'), 'the app-server spawned', 30_000);
+    await until(() => pidOf('peer1.json'), 'its TUI spawned', 30_000);
+    process.kill(server, 'SIGKILL');
+    const failed = await second;
+    expect(failed.ok).toBe(false);
+    expect(failed.error).toMatchObject({
+      code: 'runtime_start_failed',
+      details: { actor_id: 'peer1', reason: 'exited_early', start_failure: { code: 'exited_early', exit_code: null, signal: 'SIGKILL' } },
+    });
+    expect(String((failed.error!.details['start_failure'] as { message: string }).message)).toMatch(/^its codex app-server was killed by SIGKILL within 6 s of starting$/);
+    await until(async () => (await probe.actor())?.running === false, 'the actor stopped', 30_000, probe.diagnose);
+    expect((await probe.actor())?.start_failure).toMatchObject({ code: 'exited_early', signal: 'SIGKILL' });
+    expect(problems().map((e) => [e.data.actor_id, e.data.code, e.data.signal, e.data.trigger])).toEqual([['peer1', 'exited_early', 'SIGKILL', 'actor_start']]);
+  }, 180_000);
 });
