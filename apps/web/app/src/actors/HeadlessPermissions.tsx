@@ -5,25 +5,34 @@ import { acceptResponse, cardElicitation, type CardElicitation } from './headles
 
 type ControlState = Awaited<ReturnType<typeof api.headless_control_state>>['state'];
 
+/** How often a waiting managed actor's pending requests are re-read. */
+const REREAD_MS = 2_000;
+
 /**
  * A managed actor's pending requests (§8.9): permissions with Approve / Deny, questions
  * (kind `question`) with an answer per question and Send, MCP elicitations (kind `elicitation`)
  * with their form and Accept / Decline. Every answer names the session
  * generation it was read from, so a request of an earlier session is never answered. Re-read
- * whenever the actor's state changes (`version`).
+ * whenever the actor's state changes (`version`), and every couple of seconds while shown (the
+ * card shows it while the actor waits): a second request within one wait (codex's own tool
+ * approval, then the MCP server's question) leaves the working state, and `version`, as it was.
  */
 export function HeadlessPermissions({ groupId, actorId, version }: { groupId: string; actorId: string; version: string }) {
   const [state, setState] = useState<ControlState>(null);
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    let live = true;
-    api.headless_control_state(groupId, actorId).then(
-      (r) => live && setState(r.state),
-      () => live && setState(null),
-    );
+    let current = true;
+    const read = () =>
+      api.headless_control_state(groupId, actorId).then(
+        (r) => current && setState(r.state),
+        () => current && setState(null),
+      );
+    void read();
+    const timer = setInterval(() => void read(), REREAD_MS);
     return () => {
-      live = false;
+      current = false;
+      clearInterval(timer);
     };
   }, [groupId, actorId, version]);
   if (!state || state.permissions.length === 0) return null;
