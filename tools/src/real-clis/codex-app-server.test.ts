@@ -121,6 +121,23 @@ describeWithRealClis('real codex app-server as a managed runtime', (clis) => {
     expect(session.state().permissions).toEqual([]);
   }, 120_000);
 
+  it('cancel retires a pending permissions request (nothing granted) and interrupts its turn', async () => {
+    const ask = callTool('request_permissions', { reason: 'Write outside', permissions: { file_system: { write: ['/tmp/cccc-never'] } } });
+    const model = teardown.model(await startFakeModel({ steps: [ask, reply('after cancel')] }));
+    const session = await startCodex(model, ['-a', 'on-request', '-s', 'workspace-write', '--enable', 'request_permissions_tool']);
+    started.push(session);
+    const turns: string[] = [];
+    session.onTurn((t) => t.phase === 'completed' && turns.push(t.status ?? ''));
+    expect((await session.deliver('ask for write access')).outcome).toBe('accepted');
+    const pending = await until(() => session.state().permissions[0], 'a pending permissions request', 60_000);
+    expect(pending).toMatchObject({ kind: 'permissions', summary: { file_system: { read: [], write: ['/tmp/cccc-never'] } } });
+    await session.cancel();
+    expect(session.state().permissions).toEqual([]);
+    expect(() => session.answerPermission(pending.request_id, true)).toThrow(/no pending request/);
+    await until(() => turns.length > 0 && session.state().state === 'idle', 'the turn ended', 30_000);
+    expect(turns).toEqual(['interrupted']);
+  }, 120_000);
+
   it('an MCP server\'s elicitation waits as an `elicitation` interaction; an unfitting answer changes nothing, an accepted form reaches the tool', async () => {
     const model = teardown.model(await startFakeModel({ steps: [callNamespacedTool('mcp__deploy', 'deploy', {}), reply('Deployed')] }));
     // Under approval policy `never` codex declines elicitations itself; a person is asked only when approvals are on.
