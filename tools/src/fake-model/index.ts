@@ -6,6 +6,7 @@ export {
   callTool,
   callBash,
   callMcpTool,
+  callNamespacedTool,
   loadDeferredTool,
   type ToolInput,
   flood,

@@ -41,7 +41,8 @@ export async function streamResponses(res: ServerResponse, step: ModelStep, ctx:
   if (step.kind === 'tool') {
     const itemId = `fc_${ctx.id}`;
     const args = JSON.stringify(toolInput(step));
-    const base = { type: 'function_call', id: itemId, call_id: `call_${ctx.id}`, name: step.name };
+    // A tool of a namespace the agent listed (codex groups each MCP server's tools as `mcp__<server>`).
+    const base = { type: 'function_call', id: itemId, call_id: `call_${ctx.id}`, name: step.name, ...(step.namespace ? { namespace: step.namespace } : {}) };
     const outputIndex = output.length;
     send({ type: 'response.output_item.added', output_index: outputIndex, item: { ...base, arguments: '', status: 'in_progress' } });
     send({ type: 'response.function_call_arguments.delta', item_id: itemId, output_index: outputIndex, delta: args });

@@ -14,6 +14,8 @@ export const callTool = (name: string, input: ToolInput, text?: string): ModelSt
 export const callBash = (command: string, description = 'Run a command'): ModelStep =>
   callTool('Bash', { command, description });
 /** A call of one of the cccc MCP tools as Claude Code names them (`mcp__<server>__<tool>`). */
+/** A call of a tool the Responses-API agent (codex) lists inside a namespace, e.g. an MCP server's `mcp__<server>`. */
+export const callNamespacedTool = (namespace: string, name: string, input: ToolInput): ModelStep => ({ kind: 'tool', name, input, namespace });
 export const callMcpTool = (tool: string, input: ToolInput, server = 'cccc'): ModelStep => callTool(`mcp__${server}__${tool}`, input);
 /**
  * Claude Code lists MCP tools as deferred (names only): a model loads their schemas with

@@ -35,7 +35,7 @@ export type ModelStep =
   /** A text reply, optionally after a delay (a "thinking" model). */
   | { kind: 'text'; text: string; delayMs?: number }
   /** A tool call: the agent runs it (or asks permission) and calls again with the result. */
-  | { kind: 'tool'; name: string; input: ToolInput; text?: string; delayMs?: number }
+  | { kind: 'tool'; name: string; input: ToolInput; text?: string; delayMs?: number; namespace?: string }
   /** A long reply: `lines` lines of `lineLength` characters, streamed in many deltas. */
   | { kind: 'flood'; lines: number; lineLength: number }
   /** A turn that starts and never ends: the response stays open until the server closes. */

@@ -1,14 +1,18 @@
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { codexAppServerAdapter, type ManagedSession } from '@cccc/pty-runtime';
 import { describeManagedRuntimeContract } from '@cccc/pty-runtime/testing';
-import { callTool, hang, reply, startFakeModel, type FakeModel } from '../fake-model/index.js';
+import { callNamespacedTool, callTool, hang, reply, startFakeModel, type FakeModel } from '../fake-model/index.js';
 import { codexEnv, describeWithRealClis, tempAgentHome, writeCodexConfig } from './index.js';
 import { realCliTeardown, until } from './test-support.js';
 
 // The real codex app-server (pinned 0.169.0) as a managed runtime, against the fake model: the
 // adapter contract, and an approval answered through the protocol.
+
+/** A stdio MCP server whose one tool asks the person through an elicitation. */
+const ELICIT_MCP_SERVER = fileURLToPath(new URL('../../real-clis/elicit-mcp-server.mjs', import.meta.url));
 
 const teardown = realCliTeardown();
 /** Sessions a test started itself: stopped (and awaited) after it, pass or fail. */
@@ -18,11 +22,12 @@ afterEach(async () => {
 });
 
 describeWithRealClis('real codex app-server as a managed runtime', (clis) => {
-  async function startCodex(model: FakeModel, command: string[], onCwd: (cwd: string) => void = () => {}): Promise<ManagedSession> {
+  async function startCodex(model: FakeModel, command: string[], onCwd: (cwd: string) => void = () => {}, configure: (codexHome: string) => void = () => {}): Promise<ManagedSession> {
     const { home, cwd, dispose } = tempAgentHome('real-codex-as-');
     teardown.cleanups.push(dispose);
     const env = codexEnv(home, clis.withPath().PATH!);
     writeCodexConfig(env.CODEX_HOME!, model.url);
+    configure(env.CODEX_HOME!);
     onCwd(cwd);
     return codexAppServerAdapter.start({ argv: [clis.bin('codex'), ...command], cwd, env, stateDir: join(home, 'state'), sessionName: 'cccc-contract' });
   }
@@ -88,6 +93,81 @@ describeWithRealClis('real codex app-server as a managed runtime', (clis) => {
     const followUp = model.requests.filter((r) => r.main)[1]!.body as { input?: Array<{ type?: string; output?: unknown }> };
     const outputs = (followUp.input ?? []).filter((i) => i.type === 'function_call_output').map((i) => JSON.stringify(i.output));
     expect(outputs.some((o) => o.includes('answer 7f1e'))).toBe(true);
+    expect(session.state().permissions).toEqual([]);
+  }, 120_000);
+
+  it('a request_permissions call waits as a `permissions` request under an opaque token; allowing it grants that turn what was asked', async () => {
+    const ask = callTool('request_permissions', { reason: 'Fetch the release notes', permissions: { network: { enabled: true } } });
+    const model = teardown.model(await startFakeModel({ steps: [ask, reply('Got the access')] }));
+    // codex 0.169.0 offers the model the request_permissions tool only behind this feature.
+    const session = await startCodex(model, ['-a', 'on-request', '-s', 'workspace-write', '--enable', 'request_permissions_tool']);
+    started.push(session);
+    expect((await session.deliver('ask for network access')).outcome).toBe('accepted');
+    const mains = () => model.requests.filter((r) => r.main);
+    const pending = await until(() => session.state().permissions[0], 'a pending permissions request', 60_000);
+    expect(JSON.stringify(mains()[0]!.body)).toContain('request_permissions');
+    expect(pending.request_id).toMatch(/^perm_[0-9a-f]{24}$/);
+    expect(pending).toMatchObject({ kind: 'permissions', turn_id: session.state().active_turn_id, summary: { reason: 'Fetch the release notes', network: { enabled: true } } });
+    await until(() => session.state().state === 'waiting', 'the waiting state', 30_000);
+    expect(() => session.answerInteraction(pending.request_id, { action: 'accept' })).toThrow(/no pending question/);
+    session.answerPermission(pending.request_id, true);
+    expect(() => session.answerPermission(pending.request_id, true)).toThrow(/no pending request/);
+    await until(() => session.state().state === 'idle' && mains().length >= 2, 'the turn completed with the grant', 60_000);
+    const followUp = mains()[1]!.body as { input?: Array<{ type?: string; output?: unknown }> };
+    const outputs = (followUp.input ?? []).filter((i) => i.type === 'function_call_output').map((i) => JSON.stringify(i.output));
+    // codex tells the model what it was granted, and for how long.
+    expect(outputs.join('\n')).toMatch(/network[^}]*enabled[^}]*true/);
+    expect(outputs.join('\n')).toMatch(/scope[^,}]*turn/);
+    expect(session.state().permissions).toEqual([]);
+  }, 120_000);
+
+  it('cancel retires a pending permissions request (nothing granted) and interrupts its turn', async () => {
+    const ask = callTool('request_permissions', { reason: 'Write outside', permissions: { file_system: { write: ['/tmp/cccc-never'] } } });
+    const model = teardown.model(await startFakeModel({ steps: [ask, reply('after cancel')] }));
+    const session = await startCodex(model, ['-a', 'on-request', '-s', 'workspace-write', '--enable', 'request_permissions_tool']);
+    started.push(session);
+    const turns: string[] = [];
+    session.onTurn((t) => t.phase === 'completed' && turns.push(t.status ?? ''));
+    expect((await session.deliver('ask for write access')).outcome).toBe('accepted');
+    const pending = await until(() => session.state().permissions[0], 'a pending permissions request', 60_000);
+    expect(pending).toMatchObject({ kind: 'permissions', summary: { file_system: { read: [], write: ['/tmp/cccc-never'] } } });
+    await session.cancel();
+    expect(session.state().permissions).toEqual([]);
+    expect(() => session.answerPermission(pending.request_id, true)).toThrow(/no pending request/);
+    await until(() => turns.length > 0 && session.state().state === 'idle', 'the turn ended', 30_000);
+    expect(turns).toEqual(['interrupted']);
+  }, 120_000);
+
+  it('an MCP server\'s elicitation waits as an `elicitation` interaction; an unfitting answer changes nothing, an accepted form reaches the tool', async () => {
+    const model = teardown.model(await startFakeModel({ steps: [callNamespacedTool('mcp__deploy', 'deploy', {}), reply('Deployed')] }));
+    // Under approval policy `never` codex declines elicitations itself; a person is asked only when approvals are on.
+    const session = await startCodex(model, ['-a', 'on-request', '-s', 'workspace-write'], () => {}, (codexHome) =>
+      appendFileSync(join(codexHome, 'config.toml'), `\n[mcp_servers.deploy]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(ELICIT_MCP_SERVER)}]\n`),
+    );
+    started.push(session);
+    expect((await session.deliver('deploy it')).outcome).toBe('accepted');
+    const mains = () => model.requests.filter((r) => r.main);
+    // codex first asks (as an elicitation of its own) whether the MCP tool may run at all.
+    const toolApproval = await until(() => session.state().permissions[0], 'the tool-call approval', 60_000);
+    expect(toolApproval.request_id).toMatch(/^ask_[0-9a-f]{24}$/);
+    expect(toolApproval).toMatchObject({ kind: 'elicitation', turn_id: session.state().active_turn_id, summary: { server_name: 'deploy', message: expect.stringContaining('run tool "deploy"') } });
+    session.answerInteraction(toolApproval.request_id, { action: 'accept', content: {} });
+    // Then the tool runs and the server asks its own question.
+    const pending = await until(() => session.state().permissions.find((p) => p.request_id !== toolApproval.request_id), 'the server\'s elicitation', 60_000);
+    expect(pending.request_id).toMatch(/^ask_[0-9a-f]{24}$/);
+    expect(pending).toMatchObject({ kind: 'elicitation', turn_id: session.state().active_turn_id, summary: { server_name: 'deploy', mode: 'form', message: 'Where should I deploy?', requested_schema: { properties: { env: { enum: ['staging', 'prod'] } } } } });
+    expect(() => session.answerPermission(pending.request_id, true)).toThrow(/no pending request/);
+    for (const unfitting of [{ action: 'accept' }, { action: 'accept', content: { env: 'dev' } }, { action: 'ok' }, { action: 'decline', content: { env: 'prod' } }]) {
+      expect(() => session.answerInteraction(pending.request_id, unfitting)).toThrow(expect.objectContaining({ code: 'invalid_response' }));
+    }
+    expect(session.state().permissions.map((p) => p.request_id)).toEqual([pending.request_id]);
+    session.answerInteraction(pending.request_id, { action: 'accept', content: { env: 'staging' } });
+    expect(() => session.answerInteraction(pending.request_id, { action: 'cancel' })).toThrow(/no pending question/);
+    await until(() => session.state().state === 'idle' && mains().length >= 2, 'the turn completed with the answer', 60_000);
+    const followUp = mains()[1]!.body as { input?: Array<{ type?: string; output?: unknown }> };
+    const outputs = (followUp.input ?? []).filter((i) => i.type === 'function_call_output').map((i) => JSON.stringify(i.output));
+    expect(outputs.join('\n')).toContain('elicitation answered: accept');
+    expect(outputs.join('\n')).toContain('staging');
     expect(session.state().permissions).toEqual([]);
   }, 120_000);
 

@@ -38,6 +38,16 @@ const isAlive = (pid: number) => {
   }
 };
 
+/** How the daemon's start-up prompt for peer1 (the group's first actor, its foreman) begins. */
+const PREAMBLE_MARK = 'You are peer1 (';
+
+/** The text of the last user message a Responses request carries: the turn's own input, not its history. */
+function lastUserText(body: unknown): string {
+  const input = ((body as { input?: unknown }).input ?? []) as Array<{ type?: string; role?: string; content?: Array<{ type?: string; text?: string }> }>;
+  const last = input.filter((i) => i.type === 'message' && i.role === 'user').at(-1);
+  return (last?.content ?? []).map((c) => c.text ?? '').join('\n');
+}
+
 /** `cccc daemon run` as a child we can kill -9 (teardown's `daemon stop` ends a later one). */
 function runDaemon(home: string, extra: NodeJS.ProcessEnv = {}): ChildProcess {
   const { CCCC_ACTOR_ID: _inherited, ...env } = process.env;
@@ -103,6 +113,10 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     await until(async () => (await probe.status(event.id))?.delivery_state === 'accepted', 'the delivery accepted', 30_000, probe.diagnose);
     await until(async () => (await probe.actor())?.effective_working_state === 'idle', 'idle after the turn', 30_000, probe.diagnose);
     expect(model.countOccurrences(text)).toBe(1);
+    // The thread's first turn carried the start-up prompt, before the message.
+    const firstTurn = lastUserText(model.requests.filter((r) => r.main)[0]!.body);
+    expect(firstTurn.indexOf(text)).toBeGreaterThan(firstTurn.indexOf(PREAMBLE_MARK));
+    expect(firstTurn.indexOf(PREAMBLE_MARK)).toBeGreaterThanOrEqual(0);
     await until(async () => (await probe.screen()).includes('Managed reply one'), 'the reply in the attached TUI', 30_000, probe.diagnose);
     const ledger = readFileSync(join(g.home, 'groups', g.group_id, 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; data: Record<string, unknown> });
     const deliveries = ledger.filter((e) => e.kind === 'runtime.delivery' && e.data.source_event_id === event.id);
@@ -134,6 +148,11 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     await until(() => model.countOccurrences(second) === 1, 'the resumed thread takes a turn', 30_000, probe2.diagnose);
     // The resumed thread carries the earlier turn: the model sees the first text again as history.
     expect(model.requests.at(-1)?.main).toBe(true);
+    // One start-up prompt per thread (durable with its receipt): the resumed thread's next turn is the message alone.
+    const afterRestart = lastUserText(model.requests.at(-1)!.body);
+    expect(afterRestart).toContain(second);
+    expect(afterRestart).not.toContain(PREAMBLE_MARK);
+    expect(model.countOccurrences(PREAMBLE_MARK)).toBe(1);
   }, 240_000);
 
   it('an approval waits as a pending permission; headless_control answers it by exact generation', async () => {
@@ -300,5 +319,60 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     expect(pidOf('peer1.json')).toBeUndefined();
     expect(pidOf('peer1.codex_app_server.json')).toBeUndefined();
     expect((await g.client.request({ v: 1, op: 'headless_status', args: { group_id: g.group_id, actor_id: 'peer1' } })).error?.code).toBe('session_not_found');
+  }, 180_000);
+  it('the start check watches the app-server, not the TUI: a TUI dying in the window is re-opened, an app-server dying in it fails the start', async () => {
+    const model = teardown.model(await startFakeModel({ steps: [reply('unused')] }));
+    // A long window, so the test can kill a process inside it.
+    const g = await managedGroup({ CCCC_EARLY_EXIT_WINDOW_MS: '6000', CCCC_STOP_GRACE_MS: '1000' });
+    writeCodexConfig(g.env.CODEX_HOME!, model.url);
+    await g.client.call('actor_add', { group_id: g.group_id, actor_id: 'peer1', runtime: 'codex', env: { ...g.env, TERM: 'xterm-256color' } });
+    const runners = join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty');
+    const pidOf = (name: string) => {
+      try {
+        return (JSON.parse(readFileSync(join(runners, name), 'utf8')) as { pid: number }).pid;
+      } catch {
+        return undefined;
+      }
+    };
+    const problems = () =>
+      readFileSync(join(g.home, 'groups', g.group_id, 'ledger.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { kind: string; data: Record<string, unknown> })
+        .filter((e) => e.kind === 'x.cccc.actor_start_problem');
+    const probe = actorProbe(g.group, 'peer1');
+
+    // The TUI dies inside the window: not a failed start (the provider lives, the TUI is re-opened).
+    const t0 = Date.now();
+    const first = g.client.request({ v: 1, op: 'actor_start', args: { group_id: g.group_id, actor_id: 'peer1' } });
+    const tui = await until(() => pidOf('peer1.json'), 'the TUI spawned', 30_000);
+    process.kill(tui, 'SIGKILL');
+    const started = await first;
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(5_500); // the answer came after the window
+    expect(started.ok).toBe(true);
+    expect(started.result).toMatchObject({ running: true });
+    expect((started.result as { start_failure?: unknown }).start_failure).toBeUndefined();
+    await until(() => { const p = pidOf('peer1.json'); return p && p !== tui ? p : undefined; }, 'the TUI re-opened', 30_000, probe.diagnose);
+    const listed = await probe.actor();
+    expect(listed).toMatchObject({ running: true, runner_effective: 'codex_app_server' });
+    expect(listed?.start_failure).toBeUndefined();
+    expect(problems()).toEqual([]);
+
+    // The app-server dies inside the window: the start failed.
+    await g.client.call('actor_stop', { group_id: g.group_id, actor_id: 'peer1' });
+    const second = g.client.request({ v: 1, op: 'actor_start', args: { group_id: g.group_id, actor_id: 'peer1' } });
+    const server = await until(() => pidOf('peer1.codex_app_server.json'), 'the app-server spawned', 30_000);
+    await until(() => pidOf('peer1.json'), 'its TUI spawned', 30_000);
+    process.kill(server, 'SIGKILL');
+    const failed = await second;
+    expect(failed.ok).toBe(false);
+    expect(failed.error).toMatchObject({
+      code: 'runtime_start_failed',
+      details: { actor_id: 'peer1', reason: 'exited_early', start_failure: { code: 'exited_early', exit_code: null, signal: 'SIGKILL' } },
+    });
+    expect(String((failed.error!.details['start_failure'] as { message: string }).message)).toMatch(/^its codex app-server was killed by SIGKILL within 6 s of starting$/);
+    await until(async () => (await probe.actor())?.running === false, 'the actor stopped', 30_000, probe.diagnose);
+    expect((await probe.actor())?.start_failure).toMatchObject({ code: 'exited_early', signal: 'SIGKILL' });
+    expect(problems().map((e) => [e.data.actor_id, e.data.code, e.data.signal, e.data.trigger])).toEqual([['peer1', 'exited_early', 'SIGKILL', 'actor_start']]);
   }, 180_000);
 });

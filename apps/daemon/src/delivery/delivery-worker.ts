@@ -6,7 +6,6 @@ import {
   type DeliveryItem,
   type SubmitOutcome,
   type TerminalSession,
-  type ManagedSession,
 } from '@cccc/pty-runtime';
 import type { ManagedEntry } from '../runtime/managed-actors.js';
 import type { RuntimeTuning } from '../config.js';
@@ -54,8 +53,6 @@ export interface DeliveryWorkerHooks {
  */
 export class DeliveryWorker {
   readonly preambles: PreambleLedger;
-  /** Managed sessions that have had their start-up prompt (one per provider session). */
-  private readonly managedPreambles = new WeakSet<ManagedSession>();
 
   constructor(
     private readonly deps: DeliveryDeps,
@@ -146,14 +143,14 @@ export class DeliveryWorker {
    * A managed actor's batch goes over its session protocol (Codex `turn/start`), not typed into
    * the TUI: claimed before the request, then accepted when the provider admitted the turn,
    * failed when it refused it (nothing started), ambiguous when the connection broke after the
-   * request went out. The start-up prompt rides with the session's first admitted batch.
+   * request went out. The start-up prompt rides with the thread's first admitted batch.
    */
   private async stepManaged(groupId: string, actorId: string, queue: ActorQueue, managed: ManagedEntry): Promise<'continue' | 'held'> {
     const store = await this.deps.ledgers.get(groupId);
     const batch = await claimBatch(store, actorId, queue, MANAGED_TRANSPORT);
     if (batch.length === 0) return 'continue';
     const actor = this.deps.groups.get(groupId).actors.find((a) => a.id === actorId);
-    const startup = this.tuning.preambleWithFirstTask && getRuntime(actor?.runtime ?? 'custom').preambleWithFirstTask && !this.managedPreambles.has(managed.session);
+    const startup = this.tuning.preambleWithFirstTask && getRuntime(actor?.runtime ?? 'custom').preambleWithFirstTask && !managed.startupPromptSent;
     let outcome: SubmitOutcome;
     try {
       const rendered = renderDeliveryBatch(batch.map(toDeliveryItem), { mailPending: store.inboxCount({ actorId }) });
@@ -168,7 +165,8 @@ export class DeliveryWorker {
     } catch (error) {
       outcome = { outcome: 'ambiguous', reason: String((error as Error).message ?? error), bytesWritten: Number.NaN };
     }
-    if (startup && outcome.outcome === 'accepted') this.managedPreambles.add(managed.session);
+    // One start-up prompt per provider thread (durable with its receipt), not per provider process.
+    if (startup && outcome.outcome === 'accepted') this.deps.actorRuntime.managed.markStartupPromptSent(managed);
     for (const item of batch) await this.settle(groupId, actorId, item, outcome);
     return 'continue';
   }

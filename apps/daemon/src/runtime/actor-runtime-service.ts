@@ -7,6 +7,7 @@ import {
   PtySpawnError,
   defaultPtySpawner,
   stopPtySession,
+  type ManagedExit,
   type PtyExit,
   type PtySpawner,
   type TerminalSession,
@@ -25,7 +26,7 @@ import type { CliLauncher } from './cli-launcher.js';
 import { reapOrphans } from './orphan-reaper.js';
 import { removeOwnershipRecord, writeOwnershipRecord } from './ownership-records.js';
 import { processStartTime } from './proc-identity.js';
-import { StartReports, type CheckedStart, type StartReportFields } from './start-reports.js';
+import { StartReports, type CheckedStart, type StartReportFields, type WatchedProvider } from './start-reports.js';
 import { removeManagedReceipt } from './managed-receipt.js';
 import { removeSelfStatus } from './managed-self-status.js';
 import { CODEX_APP_SERVER_RUNNER, ManagedActors, wantsManaged, type ManagedEnded, type ManagedEntry } from './managed-actors.js';
@@ -71,6 +72,8 @@ export interface StartOutcome {
   readonly started: boolean;
   /** It runs with a caveat (a failed hook probe: no hooks). */
   readonly warning?: ActorStartProblem;
+  /** A managed actor's provider: its early exit (not the TUI's) fails the start. */
+  readonly provider?: WatchedProvider;
 }
 
 /**
@@ -447,6 +450,11 @@ export class ActorRuntimeService implements AsyncDisposable {
     const groupId = group.group_id;
     const launch = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
     const entry = await this.managed.start(groupId, actor, launch);
+    // Subscribed before anything else can run: the provider's exit is never missed by the start check.
+    const providerExit = new Promise<ManagedExit>((resolve) => {
+      if (entry.session.exited) resolve({ code: null, signal: null, reason: 'exited' });
+      else entry.session.onExit(resolve);
+    });
     this.deps.logger.log('info', 'managed actor started', {
       group_id: groupId,
       actor_id: actor.id,
@@ -463,7 +471,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     }
     this.reports.forget(groupId, actor.id);
     this.startedEmitter.fire({ groupId, actorId: actor.id, session });
-    return { session, started: true };
+    return { session, started: true, provider: { name: 'codex app-server', exit: providerExit } };
   }
 
   /** The native TUI attached to the managed session's exact thread, in the actor's PTY. */

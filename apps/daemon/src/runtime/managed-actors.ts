@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { utcNowIso, type ActorDoc, type HomeLayout } from '@cccc/groups';
 import { codexAppServerAdapter, Emitter, ManagedLaunchError, type LaunchCommand, type ManagedExit, type ManagedSession, type ManagedState, type RuntimeAdapter } from '@cccc/pty-runtime';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
-import { readManagedReceipt, receiptMatches, writeManagedReceipt, type ReceiptIdentity } from './managed-receipt.js';
+import { markStartupPromptSent, readManagedReceipt, receiptMatches, writeManagedReceipt, type ReceiptIdentity } from './managed-receipt.js';
 import { removeOwnershipRecord, writeOwnershipRecord } from './ownership-records.js';
 import { readSelfStatus, writeSelfStatus } from './managed-self-status.js';
 import { processStartTime } from './proc-identity.js';
@@ -31,6 +31,8 @@ export interface ManagedEntry {
   /** The actor generation (actor.created_at) the session belongs to: binds the durable self status. */
   readonly actorGeneration: string;
   selfStatus: SelfStatus | null;
+  /** The provider thread has had its start-up prompt (durable in the receipt: once per thread). */
+  startupPromptSent: boolean;
 }
 
 export interface ManagedEnded {
@@ -97,6 +99,13 @@ export class ManagedActors {
     entry.selfStatus = status;
   }
 
+  /** An admitted turn carried the start-up prompt: its thread never gets it again (written before the flag is set). */
+  markStartupPromptSent(entry: ManagedEntry): void {
+    if (entry.startupPromptSent) return;
+    markStartupPromptSent(this.layout, entry.groupId, entry.actorId, entry.session.sessionId);
+    entry.startupPromptSent = true;
+  }
+
   async start(groupId: string, actor: ActorDoc, launch: LaunchCommand): Promise<ManagedEntry> {
     this.check(launch, actor.id);
     const identity: ReceiptIdentity = {
@@ -132,7 +141,9 @@ export class ManagedActors {
       started_at: utcNowIso(),
       pid_start_time: processStartTime(session.pid) ?? null,
     });
-    writeManagedReceipt(this.layout, groupId, actor.id, { v: 2, ...identity, session_id: session.sessionId, created_at: utcNowIso() });
+    // A resumed thread keeps its start-up prompt mark; a fresh one has had none.
+    const startupPromptSent = session.resumed && receipt?.session_id === session.sessionId && receipt.startup_prompt_sent === true;
+    writeManagedReceipt(this.layout, groupId, actor.id, { v: 2, ...identity, session_id: session.sessionId, created_at: utcNowIso(), ...(startupPromptSent ? { startup_prompt_sent: true as const } : {}) });
     // A resumed thread of the same actor generation gets its last self-reported status back.
     const saved = readSelfStatus(this.layout, groupId, actor.id, session.sessionId, identity.actor_generation);
     const entry: ManagedEntry = {
@@ -144,6 +155,7 @@ export class ManagedActors {
       startedAt: utcNowIso(),
       actorGeneration: identity.actor_generation,
       selfStatus: saved ? { status: saved.status, task_id: saved.task_id, updated_at: saved.updated_at } : null,
+      startupPromptSent,
     };
     this.entries.set(key(groupId, actor.id), entry);
     session.onStateChanged((state) => this.stateEmitter.fire({ groupId, actorId: actor.id, state }));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HomeLayout } from '@cccc/groups';
 import { afterEach, expect, it } from 'vitest';
-import { readManagedReceipt, receiptMatches, removeManagedReceipt, writeManagedReceipt, type ManagedReceipt } from './managed-receipt.js';
+import { markStartupPromptSent, readManagedReceipt, receiptMatches, removeManagedReceipt, writeManagedReceipt, type ManagedReceipt } from './managed-receipt.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -37,4 +37,20 @@ it('a legacy or malformed receipt is never resumed', () => {
     writeFileSync(join(dir, 'a.json'), bad);
     expect(readManagedReceipt(layout, 'g', 'a')).toBeUndefined();
   }
+});
+
+it('the start-up prompt mark is kept with the receipt of its thread only', () => {
+  const home = mkdtempSync(join(tmpdir(), 'cccc-receipt-'));
+  dirs.push(home);
+  const layout = new HomeLayout(home);
+  markStartupPromptSent(layout, 'g', 'a', 't1'); // no receipt: nothing written
+  expect(readManagedReceipt(layout, 'g', 'a')).toBeUndefined();
+  writeManagedReceipt(layout, 'g', 'a', receipt);
+  markStartupPromptSent(layout, 'g', 'a', 't-other'); // another thread's mark never lands on this one
+  expect(readManagedReceipt(layout, 'g', 'a')?.startup_prompt_sent).toBeUndefined();
+  markStartupPromptSent(layout, 'g', 'a', 't1');
+  expect(readManagedReceipt(layout, 'g', 'a')).toEqual({ ...receipt, startup_prompt_sent: true });
+  // Only `true` counts: anything else reads as not sent.
+  writeFileSync(join(layout.groupDir('g'), 'state', 'runners', 'managed', 'a.json'), JSON.stringify({ ...receipt, startup_prompt_sent: 'yes' }));
+  expect(readManagedReceipt(layout, 'g', 'a')?.startup_prompt_sent).toBeUndefined();
 });

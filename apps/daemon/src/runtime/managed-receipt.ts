@@ -20,6 +20,11 @@ export interface ManagedReceipt {
   /** The effective Codex storage (CODEX_HOME) the thread lives in. */
   readonly storage: string;
   readonly created_at: string;
+  /**
+   * The thread has had its start-up prompt (an admitted turn carried it). One prompt per thread,
+   * not per provider process: a thread resumed after a restart does not get it again.
+   */
+  readonly startup_prompt_sent?: true;
 }
 
 /** A v2 codex receipt, or undefined for anything else (legacy receipts are never resumed). */
@@ -28,7 +33,17 @@ function parseReceipt(value: unknown): ManagedReceipt | undefined {
   if (!r || r.v !== 2 || r.runtime !== 'codex' || typeof r.session_id !== 'string' || !r.session_id) return undefined;
   if (typeof r.cwd !== 'string' || !Array.isArray(r.command) || !r.command.every((a) => typeof a === 'string')) return undefined;
   if (typeof r.actor_generation !== 'string' || typeof r.storage !== 'string') return undefined;
-  return { v: 2, runtime: 'codex', session_id: r.session_id, cwd: r.cwd, command: r.command, actor_generation: r.actor_generation, storage: r.storage, created_at: String(r.created_at ?? '') };
+  return {
+    v: 2,
+    runtime: 'codex',
+    session_id: r.session_id,
+    cwd: r.cwd,
+    command: r.command,
+    actor_generation: r.actor_generation,
+    storage: r.storage,
+    created_at: String(r.created_at ?? ''),
+    ...(r.startup_prompt_sent === true ? { startup_prompt_sent: true as const } : {}),
+  };
 }
 
 function receiptPath(layout: HomeLayout, groupId: string, actorId: string): string {
@@ -65,4 +80,11 @@ export function receiptMatches(receipt: ManagedReceipt | undefined, identity: Re
     receipt.command.length === identity.command.length &&
     receipt.command.every((a, i) => a === identity.command[i])
   );
+}
+
+/** Records durably that the receipt's thread has had its start-up prompt (no-op when the receipt names another thread). */
+export function markStartupPromptSent(layout: HomeLayout, groupId: string, actorId: string, sessionId: string): void {
+  const receipt = readManagedReceipt(layout, groupId, actorId);
+  if (!receipt || receipt.session_id !== sessionId || receipt.startup_prompt_sent) return;
+  writeManagedReceipt(layout, groupId, actorId, { ...receipt, startup_prompt_sent: true });
 }

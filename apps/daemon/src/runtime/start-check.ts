@@ -1,6 +1,6 @@
 import { constants } from 'node:os';
 import { IpcError, type ActorStartProblem } from '@cccc/ipc-protocol';
-import { terminalTail, type PtyExit, type TerminalSession } from '@cccc/pty-runtime';
+import { terminalTail, type ManagedExit, type PtyExit, type TerminalSession } from '@cccc/pty-runtime';
 
 /** Lines of an early exit's output kept for the report. */
 export const OUTPUT_TAIL_LINES = 20;
@@ -39,6 +39,38 @@ export function waitEarlyExit(session: TerminalSession, windowMs: number, signal
     const sub = session.onExit((exit) => done(exit));
     signal.addEventListener('abort', onAbort);
   });
+}
+
+/** Resolves with the provider's exit if it comes within `windowMs`, else undefined (also on abort). */
+export function waitProviderExit(exit: Promise<ManagedExit>, windowMs: number, signal: AbortSignal): Promise<ManagedExit | undefined> {
+  if (windowMs <= 0 || signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const done = (value: ManagedExit | undefined) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      resolve(value);
+    };
+    const onAbort = () => done(undefined);
+    const timer = setTimeout(() => done(undefined), windowMs);
+    signal.addEventListener('abort', onAbort);
+    void exit.then(done);
+  });
+}
+
+/**
+ * A managed actor's provider (`provider`, e.g. its codex app-server) ended within the window:
+ * the start failed, whatever its attached TUI did. The tail is the TUI's screen (what a person saw).
+ */
+export async function providerExitProblem(tui: TerminalSession, provider: string, exit: ManagedExit, windowMs: number): Promise<ActorStartProblem> {
+  const status =
+    exit.code !== null && exit.signal === null ? `exited with code ${exit.code}` : exit.signal !== null ? `was killed by ${exit.signal}` : `ended (${exit.reason})`;
+  return {
+    code: 'exited_early',
+    message: `its ${provider} ${status} within ${windowMs / 1000} s of starting`,
+    exit_code: exit.code,
+    signal: exit.signal,
+    output_tail: await outputTail(tui),
+  };
 }
 
 export function signalName(signal: number | null): string | null {

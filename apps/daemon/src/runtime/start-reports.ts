@@ -1,8 +1,8 @@
 import { ACTOR_START_PROBLEM_KIND, type ActorStartProblem, type ActorStartResult, type CCCSEventV1 } from '@cccc/ipc-protocol';
-import type { TerminalSession } from '@cccc/pty-runtime';
+import type { ManagedExit, TerminalSession } from '@cccc/pty-runtime';
 import type { LedgerPool } from '../kernel/ledger-pool.js';
 import { errorFields, type Logger } from '../log.js';
-import { earlyExitProblem, failureFields, problemOfStartError, waitEarlyExit } from './start-check.js';
+import { earlyExitProblem, failureFields, problemOfStartError, providerExitProblem, waitEarlyExit, waitProviderExit } from './start-check.js';
 
 /** A start as it really went (after the early-exit window), for op results. */
 export interface CheckedStart {
@@ -20,12 +20,24 @@ export interface SpawnOutcome {
   readonly session: TerminalSession;
   readonly started: boolean;
   readonly warning?: ActorStartProblem;
+  /**
+   * A managed actor's provider process: the window watches it, not the terminal (the attached
+   * TUI is re-opened when it exits; the provider ending is what fails the start).
+   */
+  readonly provider?: WatchedProvider;
+}
+
+export interface WatchedProvider {
+  /** What the report calls it (`codex app-server`). */
+  readonly name: string;
+  /** Its one exit (reason `stopped` when we ended it ourselves). */
+  readonly exit: Promise<ManagedExit>;
 }
 
 /** A spawned session whose early-exit window is still to be watched, or a start already decided. */
 export type Launch =
   | { readonly decided: CheckedStart }
-  | { readonly decided?: undefined; readonly session: TerminalSession; readonly warning?: ActorStartProblem; readonly startEvent?: CCCSEventV1 };
+  | { readonly decided?: undefined; readonly session: TerminalSession; readonly warning?: ActorStartProblem; readonly startEvent?: CCCSEventV1; readonly provider?: WatchedProvider };
 
 export interface StartReportsDeps {
   readonly ledgers: Pick<LedgerPool, 'append'>;
@@ -82,13 +94,28 @@ export class StartReports {
     }
     if (!outcome.started) return { decided: { result: { actor_id: actorId, running: true, ...this.fields(groupId, actorId, true) } } };
     const startEvent = announce ? await this.announce(groupId, actorId, trigger) : undefined;
-    return { session: outcome.session, ...(outcome.warning ? { warning: outcome.warning } : {}), ...(startEvent ? { startEvent } : {}) };
+    return {
+      session: outcome.session,
+      ...(outcome.warning ? { warning: outcome.warning } : {}),
+      ...(startEvent ? { startEvent } : {}),
+      ...(outcome.provider ? { provider: outcome.provider } : {}),
+    };
   }
 
   /** Wait the window: an exit in it is a failed start (code, signal, output tail). */
   async watch(groupId: string, actorId: string, trigger: string, launch: Exclude<Launch, { decided: CheckedStart }>): Promise<CheckedStart> {
-    const { session, warning, startEvent } = launch;
+    const { session, warning, startEvent, provider } = launch;
     const withEvent = (result: ActorStartResult): CheckedStart => (startEvent ? { result, startEvent } : { result });
+    if (provider) {
+      const ended = await waitProviderExit(provider.exit, this.deps.windowMs, this.deps.stopping);
+      if (ended?.reason === 'stopped') return withEvent({ actor_id: actorId, running: false });
+      if (ended) {
+        const problem = await providerExitProblem(session, provider.name, ended, this.deps.windowMs);
+        await this.record(groupId, actorId, trigger, false, problem);
+        return withEvent({ actor_id: actorId, running: false, ...failureFields(problem) });
+      }
+      return withEvent({ actor_id: actorId, running: true });
+    }
     const exit = await waitEarlyExit(session, this.deps.windowMs, this.deps.stopping);
     if (exit && this.deps.stoppedByUs(session)) return withEvent({ actor_id: actorId, running: false });
     if (exit) {

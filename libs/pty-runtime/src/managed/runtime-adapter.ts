@@ -15,7 +15,10 @@ export interface ManagedPermission {
   /** Opaque, unique per pending request and bound to its turn; never the provider's JSON-RPC id. */
   readonly request_id: string;
   readonly turn_id: string | null;
-  /** `command`, `file_change` (answered allow/deny), `question` (answered with `answerInteraction`). */
+  /**
+   * `command`, `file_change`, `permissions` (answered allow/deny); `question`, `elicitation`
+   * (answered with `answerInteraction`).
+   */
   readonly kind: string;
   /** The pending operation for review (command line, cwd, reason); never environment or config. */
   readonly summary: Readonly<Record<string, unknown>>;
@@ -83,7 +86,7 @@ export interface ManagedSession {
   /** Answers one pending permission (at most one operation is granted). */
   answerPermission(requestId: string, allow: boolean): void;
   /**
-   * Answers one pending question (kind `question`) with a person's `response`; throws
+   * Answers one pending interaction (kind `question` or `elicitation`) with a person's `response`; throws
    * `invalid_response` (nothing sent, still pending) when it does not fit the questions.
    */
   answerInteraction(requestId: string, response: unknown): void;

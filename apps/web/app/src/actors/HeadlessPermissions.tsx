@@ -1,27 +1,38 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api/client';
 import { cardQuestions, interactionResponse, permissionLine, type CardQuestion } from './headless-permissions';
+import { acceptResponse, cardElicitation, type CardElicitation } from './headless-elicitation';
 
 type ControlState = Awaited<ReturnType<typeof api.headless_control_state>>['state'];
 
+/** How often a waiting managed actor's pending requests are re-read. */
+const REREAD_MS = 2_000;
+
 /**
  * A managed actor's pending requests (§8.9): permissions with Approve / Deny, questions
- * (kind `question`) with an answer per question and Send. Every answer names the session
+ * (kind `question`) with an answer per question and Send, MCP elicitations (kind `elicitation`)
+ * with their form and Accept / Decline. Every answer names the session
  * generation it was read from, so a request of an earlier session is never answered. Re-read
- * whenever the actor's state changes (`version`).
+ * whenever the actor's state changes (`version`), and every couple of seconds while shown (the
+ * card shows it while the actor waits): a second request within one wait (codex's own tool
+ * approval, then the MCP server's question) leaves the working state, and `version`, as it was.
  */
 export function HeadlessPermissions({ groupId, actorId, version }: { groupId: string; actorId: string; version: string }) {
   const [state, setState] = useState<ControlState>(null);
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    let live = true;
-    api.headless_control_state(groupId, actorId).then(
-      (r) => live && setState(r.state),
-      () => live && setState(null),
-    );
+    let current = true;
+    const read = () =>
+      api.headless_control_state(groupId, actorId).then(
+        (r) => current && setState(r.state),
+        () => current && setState(null),
+      );
+    void read();
+    const timer = setInterval(() => void read(), REREAD_MS);
     return () => {
-      live = false;
+      current = false;
+      clearInterval(timer);
     };
   }, [groupId, actorId, version]);
   if (!state || state.permissions.length === 0) return null;
@@ -37,6 +48,14 @@ export function HeadlessPermissions({ groupId, actorId, version }: { groupId: st
     <ul className="headless-permissions" aria-label={`Requests of ${actorId}`}>
       {state.permissions.map((p) => {
         const questions = cardQuestions(p);
+        const elicitation = cardElicitation(p);
+        if (elicitation) {
+          return (
+            <li key={p.request_id}>
+              <ElicitationForm elicitation={elicitation} busy={busy} onSend={(response) => control({ action: 'interaction', request_id: p.request_id, response })} />
+            </li>
+          );
+        }
         return questions.length > 0 ? (
           <li key={p.request_id}>
             <QuestionForm questions={questions} busy={busy} onSend={(response) => control({ action: 'interaction', request_id: p.request_id, response })} />
@@ -81,6 +100,44 @@ function QuestionForm({ questions, busy, onSend }: { questions: readonly CardQue
         </label>
       ))}
       <button type="submit" disabled={busy || response === null}>Send answer</button>
+    </form>
+  );
+}
+
+/** One MCP elicitation: the server's message, its form (or URL), Accept / Decline. */
+function ElicitationForm({ elicitation, busy, onSend }: { elicitation: CardElicitation; busy: boolean; onSend: (response: unknown) => void }) {
+  const [values, setValues] = useState<Record<string, string | boolean>>({});
+  const accept = acceptResponse(elicitation, values);
+  const set = (name: string, value: string | boolean) => setValues((v) => ({ ...v, [name]: value }));
+  return (
+    <form
+      aria-label={`Request of ${elicitation.server}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (accept) onSend(accept);
+      }}
+    >
+      <span>{elicitation.server}: {elicitation.message}</span>
+      {elicitation.url !== null && <a href={elicitation.url} target="_blank" rel="noreferrer noopener">{elicitation.url}</a>}
+      {elicitation.fields.map((f) => (
+        <label key={f.name}>
+          <span>{f.label}{f.required ? ' *' : ''}</span>
+          {f.kind === 'choice' ? (
+            <select value={typeof values[f.name] === 'string' ? (values[f.name] as string) : ''} onChange={(e) => set(f.name, e.target.value)}>
+              <option value="">Choose…</option>
+              {f.options.map((o) => (
+                <option key={o} value={o}>{o}</option>
+              ))}
+            </select>
+          ) : f.kind === 'boolean' ? (
+            <input type="checkbox" checked={values[f.name] === true} onChange={(e) => set(f.name, e.target.checked)} />
+          ) : (
+            <input type={f.kind === 'text' ? 'text' : 'number'} onChange={(e) => set(f.name, e.target.value)} />
+          )}
+        </label>
+      ))}
+      <button type="submit" disabled={busy || accept === null}>Accept</button>
+      <button type="button" disabled={busy} onClick={() => onSend({ action: 'decline' })}>Decline</button>
     </form>
   );
 }

@@ -5,6 +5,7 @@ describe('permissionLine', () => {
   it('names the command and why', () => {
     expect(permissionLine({ kind: 'command', summary: { command: 'touch x', reason: 'Create a marker' } })).toBe('run touch x (Create a marker)');
     expect(permissionLine({ kind: 'file_change', summary: {} })).toBe('change files');
+    expect(permissionLine({ kind: 'permissions', summary: { reason: 'Fetch docs', network: { enabled: true }, file_system: { read: ['/a'], write: [] } } })).toBe('allow network access; read /a for this turn (Fetch docs)');
   });
 });
 

@@ -4,7 +4,7 @@ import type { HeadlessPermission } from '@cccc/ipc-protocol';
 export function permissionLine(p: Pick<HeadlessPermission, 'kind' | 'summary'>): string {
   const command = typeof p.summary.command === 'string' ? p.summary.command : undefined;
   const reason = typeof p.summary.reason === 'string' ? p.summary.reason : undefined;
-  const what = p.kind === 'command' ? (command ? `run ${command}` : 'run a command') : p.kind === 'file_change' ? 'change files' : p.kind;
+  const what = p.kind === 'command' ? (command ? `run ${command}` : 'run a command') : p.kind === 'file_change' ? 'change files' : p.kind === 'permissions' ? accessLine(p.summary) : p.kind;
   return reason ? `${what} (${reason})` : what;
 }
 
@@ -39,4 +39,16 @@ export function interactionResponse(questions: readonly CardQuestion[], answers:
     out[q.id] = [a];
   }
   return { answers: out };
+}
+
+/** A `permissions` request (more sandbox for this turn): the access it asks for. */
+function accessLine(summary: Readonly<Record<string, unknown>>): string {
+  const parts: string[] = [];
+  const network = summary.network as { enabled?: unknown } | undefined;
+  if (network?.enabled === true) parts.push('network access');
+  const fs = summary.file_system as { read?: unknown; write?: unknown } | undefined;
+  const paths = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  if (paths(fs?.read).length > 0) parts.push(`read ${paths(fs?.read).join(', ')}`);
+  if (paths(fs?.write).length > 0) parts.push(`write ${paths(fs?.write).join(', ')}`);
+  return parts.length > 0 ? `allow ${parts.join('; ')} for this turn` : 'allow more access for this turn';
 }

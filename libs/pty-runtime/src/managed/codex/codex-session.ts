@@ -16,7 +16,9 @@ import {
 } from '../runtime-adapter.js';
 import { appServerArgv, attachedTuiArgv, type CodexLaunchPlan } from './codex-launch.js';
 import { INITIAL_CODEX_STATE, reduceCodexState, type CodexStateCore } from './codex-state.js';
-import { CODEX_USER_INPUT_METHOD, NO_ANSWERS, QUESTION_KIND, questionsOf, questionSummary, userInputResponse, type CodexQuestions } from './codex-interaction.js';
+import { CODEX_USER_INPUT_METHOD, NO_ANSWERS, QUESTION_KIND, questionsOf, questionSummary, userInputResponse } from './codex-interaction.js';
+import { CODEX_PERMISSIONS_METHOD, PERMISSIONS_KIND, permissionsRequestOf, permissionsResponse, permissionsSummary } from './codex-permissions.js';
+import { CODEX_ELICITATION_METHOD, ELICITATION_CANCELLED, ELICITATION_KIND, elicitationOf, elicitationResponse, elicitationSummary } from './codex-elicitation.js';
 import { JsonRpcPeer, RpcError, type RpcServerRequest } from './json-rpc-peer.js';
 import type { InitializeResponse } from './generated/InitializeResponse.js';
 import type { ThreadStartParams } from './generated/v2/ThreadStartParams.js';
@@ -33,17 +35,22 @@ import type { FileChangeRequestApprovalParams } from './generated/v2/FileChangeR
 const CONNECT_TIMEOUT_MS = 20_000;
 const STDERR_TAIL = 4_000;
 
-/** Server requests a person answers; anything else is refused (never left hanging). */
+/** Server requests a person allows or denies; with the interactions below, anything else is refused (never left hanging). */
 const APPROVALS: Record<string, string> = {
   'item/commandExecution/requestApproval': 'command',
   'item/fileChange/requestApproval': 'file_change',
 };
 
-interface PendingApproval {
+/** A server request waiting on a person: how each answer (and a cancel) is replied to codex. */
+interface PendingRequest {
   readonly permission: ManagedPermission;
   readonly rpcId: string | number;
-  /** Set for a request_user_input question (kind `question`): what its answers are checked against. */
-  readonly questions?: CodexQuestions;
+  /** An allow/deny request (kinds command, file_change, permissions): its reply. */
+  readonly decide?: (allow: boolean) => unknown;
+  /** An interaction (kinds question, elicitation): its reply to a person's response; throws `invalid_response`. */
+  readonly interact?: (response: unknown) => unknown;
+  /** The reply when its turn is cancelled. */
+  readonly cancelled: unknown;
 }
 
 const now = () => new Date().toISOString();
@@ -57,7 +64,7 @@ export class CodexAppServerSession implements ManagedSession {
   readonly runtime = 'codex';
   private core: CodexStateCore = INITIAL_CODEX_STATE;
   private updatedAt = now();
-  private readonly approvals = new Map<string, PendingApproval>();
+  private readonly approvals = new Map<string, PendingRequest>();
   private readonly stateEmitter = new Emitter<ManagedState>();
   private readonly turnEmitter = new Emitter<ManagedTurnEvent>();
   private readonly exitEmitter = new Emitter<ManagedExit>();
@@ -217,38 +224,53 @@ export class CodexAppServerSession implements ManagedSession {
   }
 
   private onServerRequest(request: RpcServerRequest): void {
-    if (request.method === CODEX_USER_INPUT_METHOD) return this.onUserInputRequest(request);
-    const kind = APPROVALS[request.method];
-    const params = (request.params ?? {}) as Partial<CommandExecutionRequestApprovalParams & FileChangeRequestApprovalParams>;
-    if (!kind || params.threadId !== this.sessionId) {
+    const params = (request.params ?? {}) as { threadId?: string; turnId?: string | null };
+    const pending = params.threadId === this.sessionId ? this.pendingFor(request) : undefined;
+    if (!pending) {
       this.peer?.respondError(request.id, -32601, `${request.method} is not handled by this client`);
       return;
     }
-    const token = `perm_${randomBytes(12).toString('hex')}`;
-    const summary: Record<string, unknown> = {};
-    if (params.command) summary.command = params.command;
-    if (params.cwd) summary.cwd = params.cwd;
-    if (params.reason) summary.reason = params.reason;
-    if (params.grantRoot) summary.grant_root = params.grantRoot;
-    const permission: ManagedPermission = { request_id: token, turn_id: params.turnId ?? null, kind, summary, created_at: now() };
-    this.approvals.set(token, { permission, rpcId: request.id });
+    // A turn-less request (an MCP elicitation codex could not correlate) belongs to the running turn, if any.
+    const turnId = params.turnId ?? this.core.activeTurnId;
+    const prefix = pending.interact ? 'ask' : 'perm';
+    const token = `${prefix}_${randomBytes(12).toString('hex')}`;
+    const permission: ManagedPermission = { request_id: token, turn_id: turnId, kind: pending.kind, summary: pending.summary, created_at: now() };
+    this.approvals.set(token, { permission, rpcId: request.id, decide: pending.decide, interact: pending.interact, cancelled: pending.cancelled });
     this.updatedAt = now();
     this.stateEmitter.fire(this.state());
   }
 
-  /** A request_user_input question: pending under its own opaque token until a person answers it. */
-  private onUserInputRequest(request: RpcServerRequest): void {
-    const params = (request.params ?? {}) as { threadId?: string; turnId?: string };
-    const questions = questionsOf(request.params);
-    if (params.threadId !== this.sessionId || !questions) {
-      this.peer?.respondError(request.id, -32602, `${request.method} is not answerable by this client`);
-      return;
+  /** How one server request is shown and answered, or undefined when this client does not answer it. */
+  private pendingFor(request: RpcServerRequest): (Pick<PendingRequest, 'decide' | 'interact' | 'cancelled'> & { kind: string; summary: Record<string, unknown> }) | undefined {
+    const approvalKind = APPROVALS[request.method];
+    if (approvalKind) {
+      const params = request.params as Partial<CommandExecutionRequestApprovalParams & FileChangeRequestApprovalParams>;
+      const summary: Record<string, unknown> = {};
+      if (params.command) summary.command = params.command;
+      if (params.cwd) summary.cwd = params.cwd;
+      if (params.reason) summary.reason = params.reason;
+      if (params.grantRoot) summary.grant_root = params.grantRoot;
+      return { kind: approvalKind, summary, decide: (allow) => ({ decision: allow ? 'accept' : 'decline' }), cancelled: { decision: 'cancel' } };
     }
-    const token = `ask_${randomBytes(12).toString('hex')}`;
-    const permission: ManagedPermission = { request_id: token, turn_id: params.turnId ?? null, kind: QUESTION_KIND, summary: questionSummary(questions), created_at: now() };
-    this.approvals.set(token, { permission, rpcId: request.id, questions });
-    this.updatedAt = now();
-    this.stateEmitter.fire(this.state());
+    switch (request.method) {
+      case CODEX_PERMISSIONS_METHOD: {
+        const asked = permissionsRequestOf(request.params);
+        if (!asked) return undefined;
+        return { kind: PERMISSIONS_KIND, summary: permissionsSummary(asked), decide: (allow) => permissionsResponse(asked, allow), cancelled: permissionsResponse(asked, false) };
+      }
+      case CODEX_USER_INPUT_METHOD: {
+        const questions = questionsOf(request.params);
+        if (!questions) return undefined;
+        return { kind: QUESTION_KIND, summary: questionSummary(questions), interact: (response) => userInputResponse(questions, response), cancelled: NO_ANSWERS };
+      }
+      case CODEX_ELICITATION_METHOD: {
+        const elicitation = elicitationOf(request.params);
+        if (!elicitation) return undefined;
+        return { kind: ELICITATION_KIND, summary: elicitationSummary(elicitation), interact: (response) => elicitationResponse(elicitation, response), cancelled: ELICITATION_CANCELLED };
+      }
+      default:
+        return undefined;
+    }
   }
 
   private retireApprovals(turnId?: string): void {
@@ -272,20 +294,20 @@ export class CodexAppServerSession implements ManagedSession {
 
   answerPermission(requestId: string, allow: boolean): void {
     const pending = this.approvals.get(requestId);
-    // A question is answered by `answerInteraction`, never by an allow/deny.
-    if (!pending || pending.questions) throw new ManagedControlError('request_not_found', `no pending request ${requestId}`);
+    // An interaction is answered by `answerInteraction`, never by an allow/deny.
+    if (!pending?.decide) throw new ManagedControlError('request_not_found', `no pending request ${requestId}`);
     if (!this.peer || this.exited) throw new ManagedControlError('not_running', 'the session is not running');
     this.approvals.delete(requestId);
-    this.peer.respond(pending.rpcId, { decision: allow ? 'accept' : 'decline' });
+    this.peer.respond(pending.rpcId, pending.decide(allow));
     this.updatedAt = now();
     this.stateEmitter.fire(this.state());
   }
 
   answerInteraction(requestId: string, response: unknown): void {
     const pending = this.approvals.get(requestId);
-    if (!pending?.questions) throw new ManagedControlError('request_not_found', `no pending question ${requestId}`);
+    if (!pending?.interact) throw new ManagedControlError('request_not_found', `no pending question ${requestId}`);
     if (!this.peer || this.exited) throw new ManagedControlError('not_running', 'the session is not running');
-    const reply = userInputResponse(pending.questions, response);
+    const reply = pending.interact(response);
     this.approvals.delete(requestId);
     this.peer.respond(pending.rpcId, reply);
     this.updatedAt = now();
@@ -296,10 +318,10 @@ export class CodexAppServerSession implements ManagedSession {
     const turnId = this.core.activeTurnId;
     if (!this.peer || this.exited) throw new ManagedControlError('not_running', 'the session is not running');
     if (!turnId) throw new ManagedControlError('no_active_turn', 'no turn is running');
-    // Pending approvals (and questions) of the turn are answered `cancel` (no answers) so the provider never waits on them.
+    // Pending requests of the turn are answered as cancelled (no answers, nothing granted) so the provider never waits on them.
     for (const [token, pending] of this.approvals) {
       if (pending.permission.turn_id === turnId) {
-        this.peer.respond(pending.rpcId, pending.questions ? NO_ANSWERS : { decision: 'cancel' });
+        this.peer.respond(pending.rpcId, pending.cancelled);
         this.approvals.delete(token);
       }
     }
