@@ -64,6 +64,15 @@ async function daemonUp(home: string): Promise<DaemonClient> {
   return client;
 }
 
+
+/** The pid an ownership record under the group's runners/pty names, or undefined when there is none. */
+function ownershipPid(home: string, groupId: string, name: string): number | undefined {
+  try {
+    return (JSON.parse(readFileSync(join(home, 'groups', groupId, 'state', 'runners', 'pty', name), 'utf8')) as { pid: number }).pid;
+  } catch {
+    return undefined;
+  }
+}
 describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis) => {
   async function managedGroup(daemonEnv: NodeJS.ProcessEnv = {}) {
     const home = teardown.home(mkdtempSync(join(tmpdir(), 'cccc-managed-')));
@@ -276,14 +285,7 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     expect(fresh.session_id).not.toBe(thread0);
     // A fresh thread never inherits the earlier thread's self-reported status.
     expect(fresh.self_status).toBeNull();
-    const runners = join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty');
-    const pidOf = (name: string) => {
-      try {
-        return (JSON.parse(readFileSync(join(runners, name), 'utf8')) as { pid: number }).pid;
-      } catch {
-        return undefined;
-      }
-    };
+    const pidOf = (name: string) => ownershipPid(g.home, g.group_id, name);
     const tui = pidOf('peer1.json')!;
     const server = pidOf('peer1.codex_app_server.json')!;
     const { session_id } = (await g.client.call('headless_status', { group_id: g.group_id, actor_id: 'peer1' })).state;
@@ -326,14 +328,7 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     const g = await managedGroup({ CCCC_EARLY_EXIT_WINDOW_MS: '6000', CCCC_STOP_GRACE_MS: '1000' });
     writeCodexConfig(g.env.CODEX_HOME!, model.url);
     await g.client.call('actor_add', { group_id: g.group_id, actor_id: 'peer1', runtime: 'codex', env: { ...g.env, TERM: 'xterm-256color' } });
-    const runners = join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty');
-    const pidOf = (name: string) => {
-      try {
-        return (JSON.parse(readFileSync(join(runners, name), 'utf8')) as { pid: number }).pid;
-      } catch {
-        return undefined;
-      }
-    };
+    const pidOf = (name: string) => ownershipPid(g.home, g.group_id, name);
     const problems = () =>
       readFileSync(join(g.home, 'groups', g.group_id, 'ledger.jsonl'), 'utf8')
         .trim()
