@@ -91,6 +91,8 @@ export interface ManagedSession {
   cancel(): Promise<void>;
   /** argv of the native TUI attached to this exact session (run in the actor's PTY). */
   terminalArgv(): string[];
+  /** Variables that TUI needs beside the actor's environment (e.g. a backend password, kept out of argv). */
+  terminalEnv?(): Readonly<Record<string, string>>;
   /** Ends the provider process (TERM to its group, KILL after `graceMs`). */
   stop(graceMs?: number): Promise<ManagedExit>;
 }
