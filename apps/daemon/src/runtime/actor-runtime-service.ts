@@ -28,7 +28,8 @@ import { processStartTime } from './proc-identity.js';
 import { StartReports, type CheckedStart, type StartReportFields } from './start-reports.js';
 import { removeManagedReceipt } from './managed-receipt.js';
 import { removeSelfStatus } from './managed-self-status.js';
-import { CODEX_APP_SERVER_RUNNER, ManagedActors, wantsManaged, type ManagedEnded, type ManagedEntry } from './managed-actors.js';
+import { managedRuntime } from './managed-runtimes.js';
+import { ManagedActors, wantsManaged, type ManagedEnded, type ManagedEntry } from './managed-actors.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 export type { CheckedStart } from './start-reports.js';
@@ -117,7 +118,7 @@ export class ActorRuntimeService implements AsyncDisposable {
             generation: entry.generation,
             session_id: entry.session.sessionId,
             turn_id: turnId,
-            transport: CODEX_APP_SERVER_RUNNER,
+            transport: entry.runner,
             ...(status ? { status } : {}),
             ...(error ? { error } : {}),
           },
@@ -156,7 +157,7 @@ export class ActorRuntimeService implements AsyncDisposable {
 
   /** The surface a start of this actor runs on (what `actor.start` records before it runs). */
   plannedRunner(actor: ActorDoc): string {
-    return wantsManaged(actor, this.tuning.codexManaged) ? CODEX_APP_SERVER_RUNNER : 'pty';
+    return wantsManaged(actor, this.tuning.codexManaged) ? (managedRuntime(actor.runtime ?? '')?.runner ?? 'pty') : 'pty';
   }
 
   /** actor_new_session: the next start creates a fresh provider session instead of resuming. */
@@ -176,7 +177,8 @@ export class ActorRuntimeService implements AsyncDisposable {
 
   /** The surface the actor actually runs on (`runner_effective`); null when it does not run. */
   runnerEffective(groupId: string, actorId: string): string | null {
-    if (this.managed.get(groupId, actorId)) return CODEX_APP_SERVER_RUNNER;
+    const managed = this.managed.get(groupId, actorId);
+    if (managed) return managed.runner;
     return this.session(groupId, actorId) ? 'pty' : null;
   }
 
@@ -196,7 +198,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     const group = this.deps.groups.get(groupId);
     const actor = findActor(group.actors, actorId);
     const launch = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
-    if (wantsManaged(actor, this.tuning.codexManaged)) this.managed.check(launch, actorId);
+    if (wantsManaged(actor, this.tuning.codexManaged)) this.managed.check(launch, actorId, actor.runtime ?? '');
   }
 
   /**
@@ -471,7 +473,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     const terminal = this.deps.runtimes.get(groupId, actorId) ?? this.newTerminal(groupId, actorId);
     let session: TerminalSession;
     try {
-      session = terminal.start({ argv: entry.session.terminalArgv(), env: launch.env, cwd: launch.cwd });
+      session = terminal.start({ argv: entry.session.terminalArgv(), env: { ...launch.env, ...entry.session.terminalEnv?.() }, cwd: launch.cwd });
     } catch (error) {
       if (error instanceof PtySpawnError) {
         throw daemonError(DaemonErrorCodes.runtimeStartFailed, error.message, { actor_id: actorId, reason: error.code });
@@ -542,8 +544,8 @@ export class ActorRuntimeService implements AsyncDisposable {
         by: 'system',
         data: {
           actor_id: actorId,
-          runner: CODEX_APP_SERVER_RUNNER,
-          runner_effective: CODEX_APP_SERVER_RUNNER,
+          runner: entry.runner,
+          runner_effective: entry.runner,
           reason: exit.reason === 'exited' ? 'exited' : exit.reason,
           exit_code: exit.code,
           signal: exit.signal,

@@ -5,8 +5,11 @@ import { compareVersions, opencodeAcpLaunch, planOpencodeLaunch } from './openco
 
 describe('opencode managed launch plan', () => {
   it('takes the executable, an explicit model and the flags both processes share', () => {
-    expect(planOpencodeLaunch(['/x/bin/opencode'])).toEqual({ executable: '/x/bin/opencode', shared: [] });
-    expect(planOpencodeLaunch(['opencode', '--model', 'fake/m', '--pure', '--log-level=WARN'])).toEqual({ executable: 'opencode', model: 'fake/m', shared: ['--pure', '--log-level', 'WARN'] });
+    expect(planOpencodeLaunch(['/x/bin/opencode'])).toEqual({ executable: '/x/bin/opencode', shared: [], auto: false, tuiOnly: [] });
+    expect(planOpencodeLaunch(['opencode', '--model', 'fake/m', '--pure', '--log-level=WARN', '--mini'])).toEqual({ executable: 'opencode', model: 'fake/m', shared: ['--pure', '--log-level', 'WARN'], auto: false, tuiOnly: ['--mini'] });
+    // The catalog's default command runs managed: --auto becomes the one-time auto-allow policy.
+    expect(planOpencodeLaunch(['opencode', '--auto']).auto).toBe(true);
+    expect(opencodeAcpLaunch(planOpencodeLaunch(['opencode', '--auto']), '/w')).toMatchObject({ autoAllow: true, agentArgv: ['opencode', 'acp', '--port', '0', '--hostname', '127.0.0.1', '--cwd', '/w'] });
     expect(planOpencodeLaunch(['opencode', '-m', 'a/b']).model).toBe('a/b');
   });
 

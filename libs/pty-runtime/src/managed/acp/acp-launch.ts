@@ -15,6 +15,11 @@ export interface AcpLaunch {
   readonly agentEnv: Readonly<Record<string, string>>;
   /** `session/set_config_option` `model` on new and resumed sessions (an explicit `--model`). */
   readonly model?: string;
+  /**
+   * The command selected an unrestricted policy (opencode `--auto`): a permission request the
+   * agent still sends is answered with its one-time allow option at once, never surfaced.
+   */
+  readonly autoAllow?: boolean;
   /** `_meta` of `initialize`'s client capabilities and of new/load requests (runtime opt-ins). */
   readonly initializeMeta?: Readonly<Record<string, unknown>>;
   readonly sessionMeta?: Readonly<Record<string, unknown>>;

@@ -150,8 +150,12 @@ export class AcpSession implements ManagedSession {
       .onRequest('session/request_permission', ({ params, signal }) =>
         new Promise<RequestPermissionResponse>((resolve) => {
           if (params.sessionId !== this.sessionId || this.exited) return resolve({ outcome: { outcome: 'cancelled' } });
-          const request_id = token('perm');
           this.admit(); // asking for a permission is the agent working on the prompt in flight
+          if (this.launch.autoAllow) {
+            const option = chooseOption(params.options, true);
+            return resolve(option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } });
+          }
+          const request_id = token('perm');
           this.permissions.set(request_id, {
             permission: { request_id, turn_id: this.active?.id ?? null, kind: permissionKindOf(params), summary: permissionSummaryOf(params), created_at: now() },
             options: params.options,

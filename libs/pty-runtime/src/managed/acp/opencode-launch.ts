@@ -15,6 +15,10 @@ export interface OpencodeLaunchPlan {
   readonly model?: string;
   /** Flags both the ACP agent and the TUI take (`--pure`, `--log-level X`, `--print-logs`). */
   readonly shared: readonly string[];
+  /** `--auto` (the catalog default): permissions not explicitly denied are allowed, one at a time. */
+  readonly auto: boolean;
+  /** Flags only the attached TUI takes (`--mini`). */
+  readonly tuiOnly: readonly string[];
 }
 
 export function isOpencodeExecutable(exe: string): boolean {
@@ -26,7 +30,9 @@ export function planOpencodeLaunch(argv: readonly string[]): OpencodeLaunchPlan 
   const [executable, ...args] = argv;
   if (!executable || !isOpencodeExecutable(executable)) throw new ManagedLaunchError('unsupported_command', `not an opencode command: ${executable ?? '(empty)'}`);
   let model: string | undefined;
+  let auto = false;
   const shared: string[] = [];
+  const tuiOnly: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -36,11 +42,13 @@ export function planOpencodeLaunch(argv: readonly string[]): OpencodeLaunchPlan 
       return v;
     };
     if (flag === '-m' || flag === '--model') model = value();
+    else if (flag === '--auto') auto = true;
+    else if (flag === '--mini') tuiOnly.push(flag);
     else if (flag === '--pure' || flag === '--print-logs') shared.push(flag);
     else if (flag === '--log-level') shared.push(flag, value());
     else throw new ManagedLaunchError('unsupported_command', `opencode argument not supported for a managed session: ${arg}`);
   }
-  return { executable, ...(model ? { model } : {}), shared };
+  return { executable, ...(model ? { model } : {}), shared, auto, tuiOnly };
 }
 
 /** `opencode --version` compared with the floor; throws `start_failed` below it or unreadable. */
@@ -80,6 +88,7 @@ export function opencodeAcpLaunch(plan: OpencodeLaunchPlan, cwd: string): AcpLau
     agentArgv: [plan.executable, 'acp', '--port', '0', '--hostname', '127.0.0.1', '--cwd', cwd, ...plan.shared],
     agentEnv: { OPENCODE_SERVER_PASSWORD: password, OPENCODE_SERVER_USERNAME: 'opencode' },
     ...(plan.model ? { model: plan.model } : {}),
+    autoAllow: plan.auto,
     async ready(pid) {
       const deadline = Date.now() + BACKEND_WAIT_MS;
       for (;;) {
@@ -95,7 +104,7 @@ export function opencodeAcpLaunch(plan: OpencodeLaunchPlan, cwd: string): AcpLau
     terminal(sessionId, dir) {
       if (!url || !sessionId) return null;
       return {
-        argv: [plan.executable, 'attach', url, '--session', sessionId, '--dir', dir, ...plan.shared],
+        argv: [plan.executable, 'attach', url, '--session', sessionId, '--dir', dir, ...plan.shared, ...plan.tuiOnly],
         env: { OPENCODE_SERVER_PASSWORD: password, OPENCODE_SERVER_USERNAME: 'opencode' },
       };
     },

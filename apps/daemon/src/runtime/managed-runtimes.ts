@@ -1,0 +1,40 @@
+import { join } from 'node:path';
+import { codexAppServerAdapter, opencodeAcpAdapter, type RuntimeAdapter } from '@cccc/pty-runtime';
+import type { OwnedKind } from './ownership-records.js';
+
+/**
+ * The runtimes a daemon runs as managed sessions, and what each is called: the running surface
+ * (`runner_effective`, the delivery transport), the kind of its provider process's ownership
+ * record, and where the provider keeps the sessions a receipt may resume.
+ */
+export interface ManagedRuntime {
+  readonly adapter: RuntimeAdapter;
+  readonly runner: string;
+  readonly ownedKind: OwnedKind;
+  /** The provider's storage identity: a receipt only resumes when it is unchanged. */
+  storage(env: Readonly<Record<string, string>>): string;
+}
+
+const MANAGED_RUNTIMES: Readonly<Record<string, ManagedRuntime>> = {
+  codex: {
+    adapter: codexAppServerAdapter,
+    runner: 'codex_app_server',
+    ownedKind: 'codex_app_server',
+    storage: (env) => env.CODEX_HOME ?? join(env.HOME ?? '', '.codex'),
+  },
+  // §8.4: one CCCC-owned `opencode acp` session, its TUI attached with `opencode attach`.
+  opencode: {
+    adapter: opencodeAcpAdapter,
+    runner: 'opencode_acp',
+    ownedKind: 'opencode_acp',
+    // opencode's data (sessions) and config roots follow XDG, defaulting under HOME.
+    storage: (env) =>
+      [env.XDG_DATA_HOME ?? join(env.HOME ?? '', '.local', 'share'), env.XDG_CONFIG_HOME ?? join(env.HOME ?? '', '.config'), env.OPENCODE_CONFIG ?? ''].join('|'),
+  },
+};
+
+export function managedRuntime(runtime: string): ManagedRuntime | undefined {
+  return Object.hasOwn(MANAGED_RUNTIMES, runtime) ? MANAGED_RUNTIMES[runtime] : undefined;
+}
+
+export const MANAGED_OWNED_KINDS: readonly OwnedKind[] = Object.values(MANAGED_RUNTIMES).map((r) => r.ownedKind);
