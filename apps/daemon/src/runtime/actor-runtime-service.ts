@@ -28,7 +28,7 @@ import { processStartTime } from './proc-identity.js';
 import { StartReports, type CheckedStart, type StartReportFields } from './start-reports.js';
 import { removeManagedReceipt } from './managed-receipt.js';
 import { removeSelfStatus } from './managed-self-status.js';
-import { managedRuntime } from './managed-runtimes.js';
+import { acpModeUnavailable, managedRuntime } from './managed-runtimes.js';
 import { ManagedActors, wantsManaged, type ManagedEnded, type ManagedEntry } from './managed-actors.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 
@@ -198,6 +198,8 @@ export class ActorRuntimeService implements AsyncDisposable {
     const group = this.deps.groups.get(groupId);
     const actor = findActor(group.actors, actorId);
     const launch = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
+    const unavailable = acpModeUnavailable(actor);
+    if (unavailable) throw daemonError(DaemonErrorCodes.runtimeStartFailed, unavailable, { actor_id: actorId, reason: 'runtime_mode_unavailable' });
     if (wantsManaged(actor, this.tuning.codexManaged)) this.managed.check(launch, actorId, actor.runtime ?? '');
   }
 
@@ -300,6 +302,8 @@ export class ActorRuntimeService implements AsyncDisposable {
     if (current) return { session: current, started: false };
     const group = this.deps.groups.get(groupId);
     const actor = findActor(group.actors, actorId);
+    const unavailable = acpModeUnavailable(actor);
+    if (unavailable) throw daemonError(DaemonErrorCodes.runtimeStartFailed, unavailable, { actor_id: actorId, reason: 'runtime_mode_unavailable' });
     if (wantsManaged(actor, this.tuning.codexManaged)) return this.startManagedLocked(group, actor);
     const plain = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
     const { options: hooks, probeProblem } = await planHookLaunch(plain, this.cli);

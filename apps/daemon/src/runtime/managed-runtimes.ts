@@ -38,3 +38,12 @@ export function managedRuntime(runtime: string): ManagedRuntime | undefined {
 }
 
 export const MANAGED_OWNED_KINDS: readonly OwnedKind[] = Object.values(MANAGED_RUNTIMES).map((r) => r.ownedKind);
+
+/**
+ * §8.4 `runtime_mode: "acp"` (Antigravity, Copilot, Devin, Cursor: pure headless ACP with no
+ * native TUI) is stored and listed, but this daemon has no headless ACP surface for those
+ * runtimes yet: a start fails explicitly rather than running the native TUI in its place.
+ */
+export function acpModeUnavailable(actor: { runtime?: string; runtime_mode?: string }): string | null {
+  return actor.runtime_mode === 'acp' ? `runtime_mode acp of ${actor.runtime ?? 'this runtime'} is not available in this daemon (no headless ACP surface); set runtime_mode default` : null;
+}
