@@ -106,6 +106,10 @@ describeWithRealClis('real opencode as a managed daemon actor (ACP)', (clis) => 
       ['accepted', 'opencode_acp'],
     ]);
     expect(ledger.filter((e) => e.kind === 'headless.turn.completed').map((e) => [e.data.transport, e.data.status])).toContainEqual(['opencode_acp', 'completed']);
+    // actor.activity names the surface too (working/idle from the ACP session).
+    const activity = ledger.filter((e) => e.kind === 'actor.activity').flatMap((e) => e.data.actors as Array<Record<string, unknown>>).filter((a) => a.id === 'peer1' && a.running);
+    expect(activity.length).toBeGreaterThan(0);
+    expect(new Set(activity.map((a) => a.runner_effective))).toEqual(new Set(['opencode_acp']));
 
     // kill -9 of the daemon: the agent lives on as an orphan until the next daemon starts.
     const record = JSON.parse(readFileSync(join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty', 'peer1.opencode_acp.json'), 'utf8')) as { pid: number };
