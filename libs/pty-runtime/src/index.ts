@@ -101,6 +101,7 @@ export {
   type ManagedExit,
   type ManagedSession,
   type ManagedStartOptions,
+  type ManagedMcpServer,
   type RuntimeAdapter,
 } from './managed/runtime-adapter.js';
 export { codexAppServerAdapter } from './managed/codex/codex-adapter.js';

@@ -98,6 +98,9 @@ describeWithRealClis('real opencode as a managed daemon actor (ACP)', (clis) => 
     await until(async () => (await probe.status(event.id))?.delivery_state === 'accepted', 'the delivery accepted', 60_000, probe.diagnose);
     await until(async () => (await probe.actor())?.effective_working_state === 'idle', 'idle after the turn', 60_000, probe.diagnose);
     expect(model.countOccurrences(text)).toBe(1);
+    // The actor's own CCCC MCP server came with the session (opencode lists its tools as cccc_<tool>).
+    const tools = (model.requests.filter((r) => r.main).at(-1)?.body as { tools?: Array<{ function?: { name?: string } }> }).tools ?? [];
+    expect(tools.map((t) => t.function?.name ?? '').filter((n) => n.startsWith('cccc_')).length).toBeGreaterThan(0);
     // The attached TUI shows the same session's reply (attach to the exact session verified).
     await until(async () => (await probe.screen()).includes('Opencode reply one'), 'the reply in the attached TUI', 60_000, probe.diagnose);
     const ledger = ledgerOf(g.home, g.group_id);

@@ -28,7 +28,7 @@ import { processStartTime } from './proc-identity.js';
 import { StartReports, type CheckedStart, type StartReportFields } from './start-reports.js';
 import { removeManagedReceipt } from './managed-receipt.js';
 import { removeSelfStatus } from './managed-self-status.js';
-import { acpModeUnavailable, managedRuntime } from './managed-runtimes.js';
+import { acpModeUnavailable, managedRuntime, sessionMcpServers } from './managed-runtimes.js';
 import { ManagedActors, wantsManaged, type ManagedEnded, type ManagedEntry } from './managed-actors.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 
@@ -450,7 +450,8 @@ export class ActorRuntimeService implements AsyncDisposable {
   private async startManagedLocked(group: GroupDoc, actor: ActorDoc): Promise<StartOutcome> {
     const groupId = group.group_id;
     const launch = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
-    const entry = await this.managed.start(groupId, actor, launch);
+    const mcp = sessionMcpServers(actor.runtime ?? '', this.cli, { home: this.deps.layout.home, groupId, actorId: actor.id });
+    const entry = await this.managed.start(groupId, actor, launch, mcp);
     this.deps.logger.log('info', 'managed actor started', {
       group_id: groupId,
       actor_id: actor.id,

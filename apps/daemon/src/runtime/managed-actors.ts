@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { utcNowIso, type ActorDoc, type HomeLayout } from '@cccc/groups';
-import { Emitter, ManagedLaunchError, type LaunchCommand, type ManagedExit, type ManagedSession, type ManagedState } from '@cccc/pty-runtime';
+import { Emitter, ManagedLaunchError, type LaunchCommand, type ManagedExit, type ManagedMcpServer, type ManagedSession, type ManagedState } from '@cccc/pty-runtime';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 import { readManagedReceipt, receiptMatches, writeManagedReceipt, type ReceiptIdentity } from './managed-receipt.js';
 import { removeOwnershipRecord, writeOwnershipRecord, type OwnedKind } from './ownership-records.js';
@@ -109,7 +109,7 @@ export class ManagedActors {
     entry.selfStatus = status;
   }
 
-  async start(groupId: string, actor: ActorDoc, launch: LaunchCommand): Promise<ManagedEntry> {
+  async start(groupId: string, actor: ActorDoc, launch: LaunchCommand, mcpServers: readonly ManagedMcpServer[] = []): Promise<ManagedEntry> {
     const runtime = actor.runtime ?? '';
     this.check(launch, actor.id, runtime);
     const managed = this.runtimeOf(runtime, actor.id);
@@ -131,6 +131,7 @@ export class ManagedActors {
         // Short and private: the listener's unix socket path must fit sun_path.
         stateDir: join(this.layout.home, 'daemon', 'managed'),
         sessionName: `cccc ${groupId}/${actor.id}`,
+        mcpServers,
         ...(resume ? { resumeSessionId: resume } : {}),
       });
     } catch (error) {

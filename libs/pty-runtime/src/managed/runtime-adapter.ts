@@ -97,6 +97,14 @@ export interface ManagedSession {
   stop(graceMs?: number): Promise<ManagedExit>;
 }
 
+/** A stdio MCP server the provider session gets at creation and resume (the actor's own `cccc mcp`). */
+export interface ManagedMcpServer {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
+
 export interface ManagedStartOptions {
   /** The actor's command: executable first, its arguments after. */
   readonly argv: readonly string[];
@@ -108,6 +116,8 @@ export interface ManagedStartOptions {
   readonly resumeSessionId?: string;
   /** A human-readable session name (Codex persists a named thread at once). */
   readonly sessionName: string;
+  /** Session-scoped MCP servers (ACP `mcpServers`); runtimes wired through argv ignore it. */
+  readonly mcpServers?: readonly ManagedMcpServer[];
 }
 
 /** Starts managed sessions of one runtime. */

@@ -6,6 +6,7 @@ import {
   ndJsonStream,
   type ClientConnection,
   type InitializeResponse,
+  type McpServer,
   type PermissionOption,
   type PromptResponse,
   type RequestPermissionResponse,
@@ -175,9 +176,11 @@ export class AcpSession implements ManagedSession {
     const init: InitializeResponse = await conn.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { ...meta } });
     await this.launch.ready?.(this.pid);
     const sessionMeta = this.launch.sessionMeta ? { _meta: { ...this.launch.sessionMeta } } : {};
+    // The actor's own MCP server, on new and resumed sessions alike (never the agent's global config).
+    const mcpServers: McpServer[] = (options.mcpServers ?? []).map((m) => ({ name: m.name, command: m.command, args: [...m.args], env: Object.entries(m.env).map(([name, value]) => ({ name, value })) }));
     if (options.resumeSessionId) {
       const sessionId = options.resumeSessionId;
-      const request = { sessionId, cwd: options.cwd, mcpServers: [], ...sessionMeta };
+      const request = { sessionId, cwd: options.cwd, mcpServers, ...sessionMeta };
       try {
         if (init.agentCapabilities?.sessionCapabilities?.resume) await conn.agent.request('session/resume', request);
         else if (init.agentCapabilities?.loadSession) await conn.agent.request('session/load', request);
@@ -189,7 +192,7 @@ export class AcpSession implements ManagedSession {
       this.sessionId = sessionId;
       this.resumed = true;
     } else {
-      const created = await conn.agent.request('session/new', { cwd: options.cwd, mcpServers: [], ...sessionMeta });
+      const created = await conn.agent.request('session/new', { cwd: options.cwd, mcpServers, ...sessionMeta });
       this.sessionId = created.sessionId;
     }
     if (this.launch.model) await conn.agent.request('session/set_config_option', { sessionId: this.sessionId, configId: 'model', value: this.launch.model });
