@@ -224,7 +224,8 @@ export class AcpSession implements ManagedSession {
 
   /** Sends the next queued delivery when no prompt is in flight. */
   private pump(): void {
-    if (this.active || this.exitInfo || !this.conn) return;
+    // A closed connection sends nothing more: the exit fails what is still queued (never sent).
+    if (this.active || this.exitInfo || !this.conn || this.conn.signal.aborted) return;
     const next = this.queue.shift();
     if (!next) return;
     const turn: ActiveTurn = { id: token('turn'), admitted: false, settle: next.settle };
@@ -271,7 +272,9 @@ export class AcpSession implements ManagedSession {
     this.active = null;
     this.retirePermissions(turn.id);
     const message = error instanceof Error ? error.message : String(error);
-    if (this.exitInfo) {
+    // The SDK aborts the connection's signal before it rejects what was pending on it: a prompt
+    // rejected that way was lost with the connection, not refused by the agent.
+    if (this.exitInfo || this.conn?.signal.aborted) {
       // Lost with the connection: whether the agent took it cannot be known.
       if (!turn.admitted) turn.settle({ outcome: 'ambiguous', reason: 'connection_lost' });
     } else if (!turn.admitted) {
