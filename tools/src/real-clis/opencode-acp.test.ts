@@ -114,6 +114,9 @@ describeWithRealClis('real opencode acp as a managed runtime', (clis) => {
     await expect(session.cancel()).rejects.toMatchObject({ code: 'no_active_turn' });
     const first = await session.deliver('a turn that never ends');
     expect(first.outcome).toBe('accepted');
+    // Admission (the persisted user message) comes before the model call: cancel once the model
+    // holds the stuck request, so the next delivery gets the next scripted step.
+    await until(() => model.countOccurrences('a turn that never ends') === 1 || undefined, 'the model holding the stuck turn', 60_000);
     await session.cancel();
     const done = await until(() => turns.find((t) => t.phase === 'completed'), 'the interrupted turn', 60_000);
     expect(done).toMatchObject({ status: 'interrupted' });
@@ -121,6 +124,23 @@ describeWithRealClis('real opencode acp as a managed runtime', (clis) => {
     expect((await session.deliver('the next one')).outcome).toBe('accepted');
     await until(() => turns.filter((t) => t.phase === 'completed').length === 2 || undefined, 'the second turn', 60_000);
     expect(model.countOccurrences('the next one')).toBe(1);
+  }, 120_000);
+
+  it('a prompt is admitted from the backend event stream (the user message persisted) before the model says anything', async () => {
+    const model = teardown.model(await startFakeModel({ steps: [hang()] }));
+    const { session } = await startOpencode(model);
+    started.push(session);
+    const turns: ManagedTurnEvent[] = [];
+    session.onTurn((t) => turns.push(t));
+    const outcome = await session.deliver('held prompt 55e1');
+    expect(outcome.outcome).toBe('accepted');
+    await until(() => model.countOccurrences('held prompt 55e1') === 1 || undefined, 'the model holding the request', 60_000);
+    // The model holds the request and has said nothing: only the backend's event admitted it.
+    expect(turns.map((t) => t.phase)).toEqual(['started']);
+    expect(session.state()).toMatchObject({ state: 'working', working: true });
+    await session.cancel();
+    await until(() => turns.find((t) => t.phase === 'completed'), 'the interrupted turn', 60_000);
+    expect(turns.find((t) => t.phase === 'completed')).toMatchObject({ status: 'interrupted' });
   }, 120_000);
 
   it('a killed agent resumes the same session in a new process; an unknown session fails rather than starting fresh', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManagedLaunchError } from '../runtime-adapter.js';
 import { chooseOption, permissionKindOf, permissionSummaryOf, turnStatusOf } from './acp-mapping.js';
 import { compareVersions, opencodeAcpLaunch, planOpencodeLaunch } from './opencode-launch.js';
+import { isUserMessageOf } from './opencode-events.js';
 
 describe('opencode managed launch plan', () => {
   it('takes the executable, an explicit model and the flags both processes share', () => {
@@ -72,5 +73,16 @@ describe('ACP mapping', () => {
         { kind: 'reject_once', name: 'Reject' },
       ],
     });
+  });
+});
+
+describe('opencode backend events', () => {
+  it('a user message.updated of our session admits; others do not', () => {
+    const ev = (role: string, sessionID: string, type = 'message.updated') => ({ type, properties: { sessionID, info: { role, sessionID } } });
+    expect(isUserMessageOf(ev('user', 'ses_1'), 'ses_1')).toBe(true);
+    expect(isUserMessageOf(ev('assistant', 'ses_1'), 'ses_1')).toBe(false);
+    expect(isUserMessageOf(ev('user', 'ses_2'), 'ses_1')).toBe(false);
+    expect(isUserMessageOf(ev('user', 'ses_1', 'message.part.updated'), 'ses_1')).toBe(false);
+    expect(isUserMessageOf({ type: 'message.updated' }, 'ses_1')).toBe(false);
   });
 });

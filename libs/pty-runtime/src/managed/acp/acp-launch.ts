@@ -7,6 +7,14 @@ export interface AcpTerminal {
   readonly env: Readonly<Record<string, string>>;
 }
 
+/** What a runtime's own event stream reports to the session. */
+export interface AcpObserver {
+  /** A user input was persisted in this session: the prompt in flight is admitted. */
+  onAdmission(): void;
+  /** The stream was lost or malformed: the session is no longer observable. */
+  onLost(why: string): void;
+}
+
 export interface AcpLaunch {
   readonly runtime: string;
   /** The agent process (executable first), serving ACP on its stdio. */
@@ -25,6 +33,11 @@ export interface AcpLaunch {
   readonly sessionMeta?: Readonly<Record<string, unknown>>;
   /** After `initialize` answered: e.g. find the agent's loopback backend. Throws to fail the start. */
   ready?(pid: number): Promise<void>;
+  /**
+   * Starts observing the runtime's own ordered event stream for `sessionId` (resolves once it is
+   * subscribed; returns its disposer). Optional: ACP updates and the prompt response suffice.
+   */
+  observe?(sessionId: string, cwd: string, observer: AcpObserver): Promise<() => void>;
   /** The native TUI attached to `sessionId`; null for a runtime without one. */
   terminal(sessionId: string, cwd: string): AcpTerminal | null;
 }

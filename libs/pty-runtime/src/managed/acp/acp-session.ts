@@ -80,6 +80,7 @@ export class AcpSession implements ManagedSession {
   private updatedAt = now();
   private lastFired = '';
   private conn: ClientConnection | undefined;
+  private stopObserving: (() => void) | undefined;
   sessionId = '';
   resumed = false;
 
@@ -196,6 +197,18 @@ export class AcpSession implements ManagedSession {
       this.sessionId = created.sessionId;
     }
     if (this.launch.model) await conn.agent.request('session/set_config_option', { sessionId: this.sessionId, configId: 'model', value: this.launch.model });
+    if (this.launch.observe) {
+      // Subscribed before the session counts as ready: no input can precede the listener.
+      this.stopObserving = await this.launch.observe(this.sessionId, options.cwd, {
+        onAdmission: () => {
+          if (!this.active || this.active.admitted) return;
+          this.admit();
+          this.changed('backend:message.updated');
+        },
+        // The agent dying ends the stream too: that exit, seen first, keeps its own reason.
+        onLost: () => void setTimeout(() => void (this.exitInfo ? undefined : this.stop(1_000, 'observer_lost')), 500).unref(),
+      });
+    }
     this.changed('session/ready');
   }
 
@@ -321,6 +334,7 @@ export class AcpSession implements ManagedSession {
   async stop(graceMs = 3_000, reason = 'stopped'): Promise<ManagedExit> {
     if (this.exitInfo) return this.exitInfo;
     this.endReason ??= reason;
+    this.stopObserving?.();
     const pid = this.child.pid;
     if (pid !== undefined && this.child.exitCode === null && this.child.signalCode === null) {
       signalGroup(pid, 'SIGTERM');
@@ -361,6 +375,7 @@ export class AcpSession implements ManagedSession {
     if (turn && !turn.admitted) turn.settle({ outcome: 'ambiguous', reason: 'connection_lost' });
     if (turn?.admitted) this.turnEmitter.fire({ phase: 'completed', turnId: turn.id, status: 'failed', error: `agent exited (${exit.reason})` });
     for (const queued of this.queue.splice(0)) queued.settle({ outcome: 'failed', reason: 'not_running' });
+    this.stopObserving?.();
     this.conn?.close();
     this.exitEmitter.fire(exit);
     this.changed(`exit:${exit.reason}`);

@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import { ManagedLaunchError } from '../runtime-adapter.js';
 import type { AcpLaunch } from './acp-launch.js';
 import { loopbackListenPorts } from './loopback-listener.js';
+import { observeOpencodeEvents } from './opencode-events.js';
 
 /** Spec §8.4: the resolved executable must report OpenCode 1.18.14 or newer. */
 export const OPENCODE_VERSION_FLOOR = '1.18.14';
@@ -92,14 +93,20 @@ export function opencodeAcpLaunch(plan: OpencodeLaunchPlan, cwd: string): AcpLau
     async ready(pid) {
       const deadline = Date.now() + BACKEND_WAIT_MS;
       for (;;) {
-        const port = loopbackListenPorts(pid)[0];
-        if (port !== undefined) {
-          url = `http://127.0.0.1:${port}`;
-          return;
+        // The agent may hold other loopback listeners: the backend is the one that asks for
+        // its basic auth (401 without it).
+        for (const port of loopbackListenPorts(pid)) {
+          if (await answersWithAuthChallenge(port)) {
+            url = `http://127.0.0.1:${port}`;
+            return;
+          }
         }
         if (Date.now() > deadline) throw new ManagedLaunchError('start_failed', 'opencode acp opened no loopback backend');
         await new Promise((r) => setTimeout(r, 100));
       }
+    },
+    observe(sessionId, dir, observer) {
+      return observeOpencodeEvents(url, password, dir, sessionId, observer);
     },
     terminal(sessionId, dir) {
       if (!url || !sessionId) return null;
@@ -109,4 +116,14 @@ export function opencodeAcpLaunch(plan: OpencodeLaunchPlan, cwd: string): AcpLau
       };
     },
   };
+}
+
+async function answersWithAuthChallenge(port: number): Promise<boolean> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/session`, { signal: AbortSignal.timeout(2_000) });
+    await response.body?.cancel();
+    return response.status === 401;
+  } catch {
+    return false;
+  }
 }
