@@ -29,6 +29,8 @@ const optional: Array<{ name: string; module: string; fn: string; byNameOnly?: b
   { name: 'delivery-matrix', module: './bench/delivery-matrix.js', fn: 'benchDeliveryMatrix', byNameOnly: true },
   // About a minute, the pinned real codex: managed (app-server) vs native PTY delivery, footprint.
   { name: 'codex-managed', module: './bench/codex-managed.js', fn: 'benchCodexManaged', byNameOnly: true },
+  // About a minute, the pinned real opencode: daemon-managed ACP delivery vs a bare ACP session.
+  { name: 'opencode-managed', module: './bench/opencode-managed.js', fn: 'benchOpencodeManaged', byNameOnly: true },
   // ~75 s: ledger rotations in process (append / consume / event-loop lag beside steady).
   { name: 'rotation', module: './bench/rotation-stall.js', fn: 'benchRotation', byNameOnly: true },
   // Minutes (a 10-minute load by default; CCCC_BENCH_MEMORY_MINUTES=2 for a quick look).

@@ -1,3 +1,4 @@
+import { assertRuntimeMode, patchedRuntimeMode } from './runtime-mode.js';
 import { assertValidActorId, nextAutoActorId } from './actor-id.js';
 import { normalizeCommand } from './command-line.js';
 import { assertValidEnvMap } from './env-keys.js';
@@ -100,7 +101,7 @@ export function buildActor(input: NewActorInput, existing: readonly ActorDoc[], 
     created_at: now,
     updated_at: now,
   };
-  if (input.runtime_mode !== undefined) actor.runtime_mode = input.runtime_mode;
+  if (input.runtime_mode !== undefined) actor.runtime_mode = assertRuntimeMode(runtime, input.runtime_mode, 'invalid_request');
   if (input.internal_kind) actor.internal_kind = input.internal_kind;
   return ActorDoc.parse(actor);
 }
@@ -159,9 +160,7 @@ export function applyActorPatch(
         applied.runtime_state_source = parseEnum(RuntimeStateSource, value, key, RuntimeStateSource.options);
         break;
       case 'runtime_mode':
-        if (value !== 'default' && value !== 'acp') throw groupError('invalid_patch', 'runtime_mode must be default|acp', { field: key });
-        applied.runtime_mode = value;
-        break;
+        break; // checked below against the runtime the patch leaves (§8.4)
       case 'capability_autoload':
       case 'capability_hidden':
         applied[key] = stringList(value, key);
@@ -171,5 +170,7 @@ export function applyActorPatch(
         applied[key] = key === 'runtime' ? value.trim() || actor.runtime : value;
     }
   }
+  const mode = patchedRuntimeMode(actor, patch);
+  if (mode !== undefined) applied.runtime_mode = mode;
   return { actor: ActorDoc.parse({ ...actor, ...applied, updated_at: now }), patch: applied };
 }

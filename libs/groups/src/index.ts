@@ -166,3 +166,4 @@ export { presentationPath, normalizeSnapshot, readPresentation, readPresentation
 
 export * from './group-copy/index.js';
 export * from './remote-access/index.js';
+export { ACP_MODE_RUNTIMES, assertRuntimeMode, patchedRuntimeMode, supportsRuntimeMode, type RuntimeModeValue } from './runtime-mode.js';

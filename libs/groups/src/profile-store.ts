@@ -1,3 +1,4 @@
+import { assertRuntimeMode } from './runtime-mode.js';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { FileLock } from '@cccc/durable-fs';
@@ -102,7 +103,7 @@ export async function saveProfile(
       id,
       name: input.name.trim(),
       runtime: input.runtime.trim(),
-      ...(input.runtime_mode !== undefined ? { runtime_mode: input.runtime_mode } : {}),
+      ...(input.runtime_mode !== undefined ? { runtime_mode: assertRuntimeMode(input.runtime.trim(), input.runtime_mode, 'invalid_request') } : {}),
       command: normalizeCommand(input.command ?? (existing ? existing.command : [])),
       submit: input.submit ?? existing?.submit ?? 'enter',
       env: {},

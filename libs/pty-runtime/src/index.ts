@@ -101,10 +101,17 @@ export {
   type ManagedExit,
   type ManagedSession,
   type ManagedStartOptions,
+  type ManagedMcpServer,
   type RuntimeAdapter,
 } from './managed/runtime-adapter.js';
 export { codexAppServerAdapter } from './managed/codex/codex-adapter.js';
 export { CodexAppServerSession } from './managed/codex/codex-session.js';
 export { planCodexLaunch, isCodexExecutable, appServerArgv, attachedTuiArgv, type CodexLaunchPlan } from './managed/codex/codex-launch.js';
 export { reduceCodexState, INITIAL_CODEX_STATE, type CodexStateCore } from './managed/codex/codex-state.js';
+export { opencodeAcpAdapter } from './managed/acp/acp-adapter.js';
+export { AcpSession } from './managed/acp/acp-session.js';
+export type { AcpLaunch, AcpTerminal } from './managed/acp/acp-launch.js';
+export { chooseOption, permissionKindOf, permissionSummaryOf, turnStatusOf } from './managed/acp/acp-mapping.js';
+export { planOpencodeLaunch, isOpencodeExecutable, checkOpencodeVersion, compareVersions, opencodeAcpLaunch, OPENCODE_VERSION_FLOOR, type OpencodeLaunchPlan } from './managed/acp/opencode-launch.js';
+export { loopbackListenPorts, processGroupMembers } from './managed/acp/loopback-listener.js';
 export { questionsOf, questionSummary, userInputResponse, QUESTION_KIND, CODEX_USER_INPUT_METHOD, type CodexQuestions } from './managed/codex/codex-interaction.js';

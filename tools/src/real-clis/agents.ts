@@ -139,7 +139,7 @@ export function killGroup(pid: number | undefined): void {
  * `opencode.json` in `cwd`: a custom OpenAI-compatible provider `fake` (chat completions at the
  * fake model's `/v1`) as the default model; no autoupdate, no sharing.
  */
-export function writeOpencodeConfig(cwd: string, modelUrl: string): void {
+export function writeOpencodeConfig(cwd: string, modelUrl: string, extra: Record<string, unknown> = {}): void {
   const config = {
     provider: {
       fake: {
@@ -152,6 +152,7 @@ export function writeOpencodeConfig(cwd: string, modelUrl: string): void {
     model: 'fake/fake-model',
     autoupdate: false,
     share: 'disabled',
+    ...extra,
   };
   writeFileSync(join(cwd, 'opencode.json'), JSON.stringify(config));
 }

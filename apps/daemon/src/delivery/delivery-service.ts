@@ -4,7 +4,7 @@ import type { RuntimeTuning } from '../config.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 import { errorFields } from '../log.js';
 import { ActorQueue } from './actor-queue.js';
-import { DeliveryWorker, MANAGED_TRANSPORT, TRANSPORT } from './delivery-worker.js';
+import { DeliveryWorker, TRANSPORT } from './delivery-worker.js';
 import { addressedActors, groupHoldReason, isDeliverable, modeOf, pushAudience, type DeliverableEvent } from './gates.js';
 import { legacyReadTarget, withoutConsumedLegacyNudges } from './legacy-read-watermark.js';
 import { NoticeTimers } from './notice-timers.js';
@@ -202,7 +202,7 @@ export class DeliveryService implements Disposable {
       for (const actorId of toClaim) await this.deps.actorRuntime.start(args.group_id, actorId);
       for (const actorId of toClaim) {
         // The transport record follows the surface the actor actually runs on (§8.4).
-        const transport = this.deps.actorRuntime.managedSession(args.group_id, actorId) ? MANAGED_TRANSPORT : TRANSPORT;
+        const transport = this.deps.actorRuntime.managedSession(args.group_id, actorId)?.runner ?? TRANSPORT;
         const claim = await store.claimDelivery({ actorId, sourceEventId: source.id, transport, forceAmbiguous: args.force_ambiguous === true });
         if (!claim.claimed) throw new IpcError(LedgerErrorCodes.deliveryInProgress, `delivery to ${actorId} changed concurrently`, { actor_id: actorId });
       }

@@ -147,7 +147,7 @@ export class DeliveryWorker {
    */
   private async stepManaged(groupId: string, actorId: string, queue: ActorQueue, managed: ManagedEntry): Promise<'continue' | 'held'> {
     const store = await this.deps.ledgers.get(groupId);
-    const batch = await claimBatch(store, actorId, queue, MANAGED_TRANSPORT);
+    const batch = await claimBatch(store, actorId, queue, managed.runner);
     if (batch.length === 0) return 'continue';
     const actor = this.deps.groups.get(groupId).actors.find((a) => a.id === actorId);
     const startup = this.tuning.preambleWithFirstTask && getRuntime(actor?.runtime ?? 'custom').preambleWithFirstTask && !managed.startupPromptSent;

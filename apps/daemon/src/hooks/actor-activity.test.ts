@@ -51,6 +51,15 @@ describe('actor.activity change detection', () => {
   });
 });
 
+describe('actor.activity surface of a managed actor', () => {
+  it('names the managed runner it runs on (codex app-server, opencode ACP); codex_app_server when unknown', () => {
+    const managed: WorkingState = { ...ws('working'), state_source: 'app_server' };
+    expect(activityEntry('oc', t(managed), 'opencode_acp').runner_effective).toBe('opencode_acp');
+    expect(activityEntry('cx', t(managed)).runner_effective).toBe('codex_app_server');
+    expect(activityEntry('pt', t(ws('idle')), 'opencode_acp').runner_effective).toBe('pty');
+  });
+});
+
 describe('terminal heuristics (labelled fallback)', () => {
   it('claude: "esc to interrupt" is working, a boxed prompt is idle; other runtimes have no opinion', () => {
     expect(terminalWorkingHint('claude', '\x1b[2m✻ Pondering… (esc to interrupt)\x1b[0m')).toBe('working');

@@ -36,13 +36,13 @@ export function activityChanged(prev: ReadonlyMap<string, TrackedState>, next: R
 }
 
 /** One actor of `actor.activity` (REFERENCE_NOTES §4 fields, then the provenance fields). */
-export function activityEntry(actorId: string, t: TrackedState): ActorActivityEntry {
+export function activityEntry(actorId: string, t: TrackedState, managedRunner?: string): ActorActivityEntry {
   const s = t.state;
   return {
     id: actorId,
     running: t.running,
     // A managed session's state comes from its app-server: that is the surface it runs on.
-    runner_effective: s.state_source === 'app_server' ? 'codex_app_server' : 'pty',
+    runner_effective: s.state_source === 'app_server' ? (managedRunner ?? 'codex_app_server') : 'pty',
     idle_seconds: t.idleSeconds,
     effective_working_state: s.effective_working_state,
     effective_working_reason: s.effective_working_reason,

@@ -37,6 +37,8 @@ export interface WorkingStateDeps {
   readonly logger: Logger;
   /** A managed actor's session state (its provider's events are the authority), if it runs managed. */
   readonly managed?: (groupId: string, actorId: string) => ManagedState | undefined;
+  /** The surface a managed actor runs on (`codex_app_server`, `opencode_acp`), for actor.activity. */
+  readonly managedRunner?: (groupId: string, actorId: string) => string | undefined;
 }
 
 /** A derived state plus the time its effective state last changed (what actor_list shows). */
@@ -150,7 +152,7 @@ export class WorkingStateService implements Disposable {
       const gone = [...prev].filter(([id]) => !next.has(id));
       const stopped = deriveWorkingState({ running: false, cliAlive: false, session: null, launch: null, hook: null, terminal: null, idleSeconds: 0, hadRecentOutput: false });
       const actors = [
-        ...[...next].map(([id, t]) => activityEntry(id, t)),
+        ...[...next].map(([id, t]) => activityEntry(id, t, this.deps.managedRunner?.(groupId, id))),
         ...gone.map(([id, t]) => activityEntry(id, track(t, false, null, stopped, now))),
       ];
       try {

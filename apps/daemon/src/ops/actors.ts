@@ -53,7 +53,9 @@ export function registerActorsOps(router: OpRouter, deps: ActorsOpsDeps): void {
         running,
         // The surface it actually runs on (§8.4): a managed codex session reports its app-server.
         runner_effective: deps.actorRuntime.runnerEffective(args.group_id, view.id) ?? view.runner ?? 'pty',
-        runtime_mode: 'default' as const,
+        // The configured mode; what actually runs is always the native/managed default surface
+        // (an acp-mode start fails explicitly until a headless ACP surface exists).
+        runtime_mode: view.runtime_mode === 'acp' ? ('acp' as const) : ('default' as const),
         effective_runtime_mode: 'default',
         runtime_state_source: w.state_source === 'app_server' ? 'app_server' : (view.runtime_state_source ?? 'terminal'),
         ...working,

@@ -4,7 +4,7 @@ import { ManagedControlError } from '@cccc/pty-runtime';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 import type { StoreDeps } from '../kernel/store-deps.js';
 import type { ActorRuntimeService } from '../runtime/actor-runtime-service.js';
-import { CODEX_APP_SERVER_RUNNER, type ManagedEntry } from '../runtime/managed-actors.js';
+import { type ManagedEntry } from '../runtime/managed-actors.js';
 
 export type HeadlessOpsDeps = StoreDeps & { readonly actorRuntime: ActorRuntimeService };
 
@@ -15,7 +15,7 @@ export function controlState(entry: ManagedEntry): HeadlessControlState {
     generation: entry.generation,
     runtime: entry.runtime,
     runtime_mode: 'default',
-    runner: CODEX_APP_SERVER_RUNNER,
+    runner: entry.runner,
     running: !entry.session.exited,
     working: state.working,
     permissions: state.permissions.map((p) => ({ ...p, summary: { ...p.summary } })),
@@ -36,7 +36,7 @@ function statusOf(entry: ManagedEntry): Record<string, unknown> {
     group_id: entry.groupId,
     actor_id: entry.actorId,
     runtime: entry.runtime,
-    runner_effective: CODEX_APP_SERVER_RUNNER,
+    runner_effective: entry.runner,
     generation: entry.generation,
     session_id: s.session_id,
     pid: entry.session.pid,

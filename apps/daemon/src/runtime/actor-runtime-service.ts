@@ -29,7 +29,8 @@ import { processStartTime } from './proc-identity.js';
 import { StartReports, type CheckedStart, type StartReportFields, type WatchedProvider } from './start-reports.js';
 import { removeManagedReceipt } from './managed-receipt.js';
 import { removeSelfStatus } from './managed-self-status.js';
-import { CODEX_APP_SERVER_RUNNER, ManagedActors, wantsManaged, type ManagedEnded, type ManagedEntry } from './managed-actors.js';
+import { acpModeUnavailable, managedRuntime, sessionMcpServers } from './managed-runtimes.js';
+import { ManagedActors, wantsManaged, type ManagedEnded, type ManagedEntry } from './managed-actors.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 
 export type { CheckedStart } from './start-reports.js';
@@ -122,7 +123,7 @@ export class ActorRuntimeService implements AsyncDisposable {
             generation: entry.generation,
             session_id: entry.session.sessionId,
             turn_id: turnId,
-            transport: CODEX_APP_SERVER_RUNNER,
+            transport: entry.runner,
             ...(status ? { status } : {}),
             ...(error ? { error } : {}),
           },
@@ -161,7 +162,7 @@ export class ActorRuntimeService implements AsyncDisposable {
 
   /** The surface a start of this actor runs on (what `actor.start` records before it runs). */
   plannedRunner(actor: ActorDoc): string {
-    return wantsManaged(actor, this.tuning.codexManaged) ? CODEX_APP_SERVER_RUNNER : 'pty';
+    return wantsManaged(actor, this.tuning.codexManaged) ? (managedRuntime(actor.runtime ?? '')?.runner ?? 'pty') : 'pty';
   }
 
   /** actor_new_session: the next start creates a fresh provider session instead of resuming. */
@@ -181,7 +182,8 @@ export class ActorRuntimeService implements AsyncDisposable {
 
   /** The surface the actor actually runs on (`runner_effective`); null when it does not run. */
   runnerEffective(groupId: string, actorId: string): string | null {
-    if (this.managed.get(groupId, actorId)) return CODEX_APP_SERVER_RUNNER;
+    const managed = this.managed.get(groupId, actorId);
+    if (managed) return managed.runner;
     return this.session(groupId, actorId) ? 'pty' : null;
   }
 
@@ -201,7 +203,9 @@ export class ActorRuntimeService implements AsyncDisposable {
     const group = this.deps.groups.get(groupId);
     const actor = findActor(group.actors, actorId);
     const launch = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
-    if (wantsManaged(actor, this.tuning.codexManaged)) this.managed.check(launch, actorId);
+    const unavailable = acpModeUnavailable(actor);
+    if (unavailable) throw daemonError(DaemonErrorCodes.runtimeStartFailed, unavailable, { actor_id: actorId, reason: 'runtime_mode_unavailable' });
+    if (wantsManaged(actor, this.tuning.codexManaged)) this.managed.check(launch, actorId, actor.runtime ?? '');
   }
 
   /**
@@ -303,6 +307,8 @@ export class ActorRuntimeService implements AsyncDisposable {
     if (current) return { session: current, started: false };
     const group = this.deps.groups.get(groupId);
     const actor = findActor(group.actors, actorId);
+    const unavailable = acpModeUnavailable(actor);
+    if (unavailable) throw daemonError(DaemonErrorCodes.runtimeStartFailed, unavailable, { actor_id: actorId, reason: 'runtime_mode_unavailable' });
     if (wantsManaged(actor, this.tuning.codexManaged)) return this.startManagedLocked(group, actor);
     const plain = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
     const { options: hooks, probeProblem } = await planHookLaunch(plain, this.cli, this.deps.claudeHookUrl?.());
@@ -449,7 +455,8 @@ export class ActorRuntimeService implements AsyncDisposable {
   private async startManagedLocked(group: GroupDoc, actor: ActorDoc): Promise<StartOutcome> {
     const groupId = group.group_id;
     const launch = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
-    const entry = await this.managed.start(groupId, actor, launch);
+    const mcp = sessionMcpServers(actor.runtime ?? '', this.cli, { home: this.deps.layout.home, groupId, actorId: actor.id });
+    const entry = await this.managed.start(groupId, actor, launch, mcp);
     // Subscribed before anything else can run: the provider's exit is never missed by the start check.
     const providerExit = new Promise<ManagedExit>((resolve) => {
       if (entry.session.exited) resolve({ code: null, signal: null, reason: 'exited' });
@@ -471,7 +478,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     }
     this.reports.forget(groupId, actor.id);
     this.startedEmitter.fire({ groupId, actorId: actor.id, session });
-    return { session, started: true, provider: { name: 'codex app-server', exit: providerExit } };
+    return { session, started: true, provider: { name: managedRuntime(actor.runtime ?? '')?.providerName ?? entry.runner, exit: providerExit } };
   }
 
   /** The native TUI attached to the managed session's exact thread, in the actor's PTY. */
@@ -481,7 +488,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     const terminal = this.deps.runtimes.get(groupId, actorId) ?? this.newTerminal(groupId, actorId);
     let session: TerminalSession;
     try {
-      session = terminal.start({ argv: entry.session.terminalArgv(), env: launch.env, cwd: launch.cwd });
+      session = terminal.start({ argv: entry.session.terminalArgv(), env: { ...launch.env, ...entry.session.terminalEnv?.() }, cwd: launch.cwd });
     } catch (error) {
       if (error instanceof PtySpawnError) {
         throw daemonError(DaemonErrorCodes.runtimeStartFailed, error.message, { actor_id: actorId, reason: error.code });
@@ -552,8 +559,8 @@ export class ActorRuntimeService implements AsyncDisposable {
         by: 'system',
         data: {
           actor_id: actorId,
-          runner: CODEX_APP_SERVER_RUNNER,
-          runner_effective: CODEX_APP_SERVER_RUNNER,
+          runner: entry.runner,
+          runner_effective: entry.runner,
           reason: exit.reason === 'exited' ? 'exited' : exit.reason,
           exit_code: exit.code,
           signal: exit.signal,

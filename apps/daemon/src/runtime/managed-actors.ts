@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { utcNowIso, type ActorDoc, type HomeLayout } from '@cccc/groups';
-import { codexAppServerAdapter, Emitter, ManagedLaunchError, type LaunchCommand, type ManagedExit, type ManagedSession, type ManagedState, type RuntimeAdapter } from '@cccc/pty-runtime';
+import { Emitter, ManagedLaunchError, type LaunchCommand, type ManagedExit, type ManagedMcpServer, type ManagedSession, type ManagedState } from '@cccc/pty-runtime';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 import { markStartupPromptSent, readManagedReceipt, receiptMatches, writeManagedReceipt, type ReceiptIdentity } from './managed-receipt.js';
-import { removeOwnershipRecord, writeOwnershipRecord } from './ownership-records.js';
+import { removeOwnershipRecord, writeOwnershipRecord, type OwnedKind } from './ownership-records.js';
 import { readSelfStatus, writeSelfStatus } from './managed-self-status.js';
 import { processStartTime } from './proc-identity.js';
+import { managedRuntime, type ManagedRuntime } from './managed-runtimes.js';
 
 /** What `actor_list`, `actor.*` events and the activity snapshot call this running surface. */
 export const CODEX_APP_SERVER_RUNNER = 'codex_app_server';
@@ -24,6 +25,9 @@ export interface ManagedEntry {
   readonly groupId: string;
   readonly actorId: string;
   readonly runtime: string;
+  /** The running surface (`codex_app_server`, `opencode_acp`): runner_effective and the delivery transport. */
+  readonly runner: string;
+  readonly ownedKind: OwnedKind;
   /** A fresh token per started session: controls must name it exactly. */
   readonly generation: string;
   readonly session: ManagedSession;
@@ -44,9 +48,10 @@ export interface ManagedEnded {
  * Whether an actor runs managed: every daemon-launched `codex` actor (spec §8.4 MUST), unless
  * the daemon runs with CCCC_CODEX_MANAGED=0 (`codexManaged` false) — then only a codex actor
  * whose runner is explicitly `headless`. `runner: "pty"` is every actor's default, so it cannot
- * serve as an escape.
+ * serve as an escape. Every daemon-launched `opencode` actor runs managed (§8.4 MUST; no escape).
  */
 export function wantsManaged(actor: ActorDoc, codexManaged: boolean): boolean {
+  if (actor.runtime === 'opencode') return true;
   if (actor.runtime !== 'codex') return false;
   return codexManaged || actor.runner === 'headless';
 }
@@ -71,8 +76,14 @@ export class ManagedActors {
 
   constructor(
     private readonly layout: HomeLayout,
-    private readonly adapter: RuntimeAdapter = codexAppServerAdapter,
+    private readonly runtimes: (runtime: string) => ManagedRuntime | undefined = managedRuntime,
   ) {}
+
+  private runtimeOf(runtime: string, actorId: string): ManagedRuntime {
+    const managed = this.runtimes(runtime);
+    if (!managed) throw daemonError(DaemonErrorCodes.runtimeStartFailed, `runtime ${runtime} has no managed session`, { actor_id: actorId, reason: 'unsupported_command' });
+    return managed;
+  }
 
   get(groupId: string, actorId: string): ManagedEntry | undefined {
     const entry = this.entries.get(key(groupId, actorId));
@@ -84,9 +95,10 @@ export class ManagedActors {
   }
 
   /** Throws the spec's explicit failure for a command that cannot run managed (nothing started). */
-  check(launch: LaunchCommand, actorId: string): void {
+  check(launch: LaunchCommand, actorId: string, runtime: string): void {
+    const managed = this.runtimeOf(runtime, actorId);
     try {
-      this.adapter.plan(launch.argv);
+      managed.adapter.plan(launch.argv);
     } catch (error) {
       if (error instanceof ManagedLaunchError) throw daemonError(DaemonErrorCodes.runtimeStartFailed, error.message, { actor_id: actorId, reason: error.code });
       throw error;
@@ -106,26 +118,29 @@ export class ManagedActors {
     entry.startupPromptSent = true;
   }
 
-  async start(groupId: string, actor: ActorDoc, launch: LaunchCommand): Promise<ManagedEntry> {
-    this.check(launch, actor.id);
+  async start(groupId: string, actor: ActorDoc, launch: LaunchCommand, mcpServers: readonly ManagedMcpServer[] = []): Promise<ManagedEntry> {
+    const runtime = actor.runtime ?? '';
+    this.check(launch, actor.id, runtime);
+    const managed = this.runtimeOf(runtime, actor.id);
     const identity: ReceiptIdentity = {
-      runtime: 'codex',
+      runtime: runtime as ReceiptIdentity['runtime'],
       cwd: launch.cwd,
       command: [...launch.argv],
       actor_generation: actor.created_at ?? '',
-      storage: launch.env.CODEX_HOME ?? join(launch.env.HOME ?? '', '.codex'),
+      storage: managed.storage(launch.env),
     };
     const receipt = readManagedReceipt(this.layout, groupId, actor.id);
     const resume = receiptMatches(receipt, identity) ? receipt.session_id : undefined;
     let session: ManagedSession;
     try {
-      session = await this.adapter.start({
+      session = await managed.adapter.start({
         argv: launch.argv,
         cwd: launch.cwd,
         env: launch.env,
         // Short and private: the listener's unix socket path must fit sun_path.
         stateDir: join(this.layout.home, 'daemon', 'managed'),
         sessionName: `cccc ${groupId}/${actor.id}`,
+        mcpServers,
         ...(resume ? { resumeSessionId: resume } : {}),
       });
     } catch (error) {
@@ -134,7 +149,7 @@ export class ManagedActors {
     }
     writeOwnershipRecord(this.layout, {
       v: 1,
-      kind: 'codex_app_server',
+      kind: managed.ownedKind,
       group_id: groupId,
       actor_id: actor.id,
       pid: session.pid,
@@ -150,6 +165,8 @@ export class ManagedActors {
       groupId,
       actorId: actor.id,
       runtime: session.runtime,
+      runner: managed.runner,
+      ownedKind: managed.ownedKind,
       generation: randomUUID(),
       session,
       startedAt: utcNowIso(),
@@ -163,7 +180,7 @@ export class ManagedActors {
     session.onExit((exit) => {
       if (this.stopping.has(session)) return;
       if (this.entries.get(key(groupId, actor.id)) === entry) this.entries.delete(key(groupId, actor.id));
-      removeOwnershipRecord(this.layout, groupId, actor.id, 'codex_app_server');
+      removeOwnershipRecord(this.layout, groupId, actor.id, managed.ownedKind);
       this.endedEmitter.fire({ entry, exit });
     });
     return entry;
@@ -191,7 +208,7 @@ export class ManagedActors {
     this.entries.delete(key(groupId, actorId));
     this.stopping.add(entry.session);
     const exit = await entry.session.stop(graceMs);
-    removeOwnershipRecord(this.layout, groupId, actorId, 'codex_app_server');
+    removeOwnershipRecord(this.layout, groupId, actorId, entry.ownedKind);
     return exit;
   }
 

@@ -9,15 +9,19 @@ import type { HomeLayout } from '@cccc/groups';
  * runtime, workspace, command and the actor generation still match; anything else (or a legacy
  * receipt) starts a fresh thread. It survives stop and daemon exit; actor_new_session drops it.
  */
+/** Runtimes whose managed sessions leave receipts (issue 23: codex; issue 24: opencode). */
+export type ManagedReceiptRuntime = 'codex' | 'opencode';
+const RECEIPT_RUNTIMES: readonly string[] = ['codex', 'opencode'];
+
 export interface ManagedReceipt {
   readonly v: 2;
-  readonly runtime: 'codex';
+  readonly runtime: ManagedReceiptRuntime;
   readonly session_id: string;
   readonly cwd: string;
   readonly command: readonly string[];
   /** The actor generation the thread belongs to (actor.created_at). */
   readonly actor_generation: string;
-  /** The effective Codex storage (CODEX_HOME) the thread lives in. */
+  /** The effective provider storage the session lives in (Codex: CODEX_HOME; opencode: its data/config roots). */
   readonly storage: string;
   readonly created_at: string;
   /**
@@ -27,15 +31,15 @@ export interface ManagedReceipt {
   readonly startup_prompt_sent?: true;
 }
 
-/** A v2 codex receipt, or undefined for anything else (legacy receipts are never resumed). */
+/** A v2 managed receipt, or undefined for anything else (legacy receipts are never resumed). */
 function parseReceipt(value: unknown): ManagedReceipt | undefined {
   const r = value as Partial<ManagedReceipt> | null;
-  if (!r || r.v !== 2 || r.runtime !== 'codex' || typeof r.session_id !== 'string' || !r.session_id) return undefined;
+  if (!r || r.v !== 2 || !RECEIPT_RUNTIMES.includes(r.runtime ?? '') || typeof r.session_id !== 'string' || !r.session_id) return undefined;
   if (typeof r.cwd !== 'string' || !Array.isArray(r.command) || !r.command.every((a) => typeof a === 'string')) return undefined;
   if (typeof r.actor_generation !== 'string' || typeof r.storage !== 'string') return undefined;
   return {
     v: 2,
-    runtime: 'codex',
+    runtime: r.runtime!,
     session_id: r.session_id,
     cwd: r.cwd,
     command: r.command,

@@ -8,7 +8,7 @@ import type { HomeLayout } from '@cccc/groups';
  */
 export interface PtyOwnershipRecord {
   readonly v: 1;
-  /** `pty`: the actor's terminal; `codex_app_server`: a managed actor's provider process (issue 23). */
+  /** `pty`: the actor's terminal; `codex_app_server` / `opencode_acp`: a managed actor's provider process (issues 23, 24). */
   readonly kind: OwnedKind;
   readonly group_id: string;
   readonly actor_id: string;
@@ -19,8 +19,8 @@ export interface PtyOwnershipRecord {
   readonly pid_start_time: string | null;
 }
 
-export type OwnedKind = 'pty' | 'codex_app_server';
-const KINDS: readonly OwnedKind[] = ['pty', 'codex_app_server'];
+export type OwnedKind = 'pty' | 'codex_app_server' | 'opencode_acp';
+const KINDS: readonly OwnedKind[] = ['pty', 'codex_app_server', 'opencode_acp'];
 
 /** One file per owned process: `<actor>.json` for the terminal, `<actor>.<kind>.json` for others. */
 function recordName(actorId: string, kind: OwnedKind): string {

@@ -94,8 +94,18 @@ export interface ManagedSession {
   cancel(): Promise<void>;
   /** argv of the native TUI attached to this exact session (run in the actor's PTY). */
   terminalArgv(): string[];
+  /** Variables that TUI needs beside the actor's environment (e.g. a backend password, kept out of argv). */
+  terminalEnv?(): Readonly<Record<string, string>>;
   /** Ends the provider process (TERM to its group, KILL after `graceMs`). */
   stop(graceMs?: number): Promise<ManagedExit>;
+}
+
+/** A stdio MCP server the provider session gets at creation and resume (the actor's own `cccc mcp`). */
+export interface ManagedMcpServer {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
 }
 
 export interface ManagedStartOptions {
@@ -109,6 +119,8 @@ export interface ManagedStartOptions {
   readonly resumeSessionId?: string;
   /** A human-readable session name (Codex persists a named thread at once). */
   readonly sessionName: string;
+  /** Session-scoped MCP servers (ACP `mcpServers`); runtimes wired through argv ignore it. */
+  readonly mcpServers?: readonly ManagedMcpServer[];
 }
 
 /** Starts managed sessions of one runtime. */
