@@ -110,6 +110,16 @@ export { planCodexLaunch, isCodexExecutable, appServerArgv, attachedTuiArgv, typ
 export { reduceCodexState, INITIAL_CODEX_STATE, type CodexStateCore } from './managed/codex/codex-state.js';
 export { opencodeAcpAdapter } from './managed/acp/acp-adapter.js';
 export { AcpSession } from './managed/acp/acp-session.js';
+export { headlessAcpAdapter } from './managed/acp/headless-acp-adapter.js';
+export {
+  planHeadlessAcpLaunch,
+  headlessAcpLaunch,
+  isHeadlessAcpRuntime,
+  antigravityProviderHome,
+  HEADLESS_ACP_RUNTIMES,
+  type HeadlessAcpRuntime,
+  type HeadlessAcpPlan,
+} from './managed/acp/headless-acp-launch.js';
 export type { AcpLaunch, AcpTerminal } from './managed/acp/acp-launch.js';
 export { chooseOption, permissionKindOf, permissionSummaryOf, turnStatusOf } from './managed/acp/acp-mapping.js';
 export { planOpencodeLaunch, isOpencodeExecutable, checkOpencodeVersion, compareVersions, opencodeAcpLaunch, OPENCODE_VERSION_FLOOR, type OpencodeLaunchPlan } from './managed/acp/opencode-launch.js';

@@ -153,6 +153,13 @@ export class DeliveryWorker {
     const startup = this.tuning.preambleWithFirstTask && getRuntime(actor?.runtime ?? 'custom').preambleWithFirstTask && !managed.startupPromptSent;
     let outcome: SubmitOutcome;
     try {
+      // §8.4: the attempt is durable before the prompt goes out; if it cannot be recorded, nothing is sent.
+      this.deps.actorRuntime.managed.markPromptAttempted(managed);
+    } catch (error) {
+      for (const item of batch) await this.settle(groupId, actorId, item, { outcome: 'failed', reason: `prompt attempt not recorded: ${String((error as Error).message ?? error)}` });
+      return 'continue';
+    }
+    try {
       const rendered = renderDeliveryBatch(batch.map(toDeliveryItem), { mailPending: store.inboxCount({ actorId }) });
       const text = startup ? withStartupPrompt(preambleText(this.deps.layout, this.deps.groups.get(groupId), actorId), rendered) : rendered;
       const result = await managed.session.deliver(text);

@@ -33,6 +33,7 @@ export function registerActorsOps(router: OpRouter, deps: ActorsOpsDeps): void {
     const actors = [];
     for (const view of visible) {
       const running = deps.actorRuntime.isRunning(args.group_id, view.id);
+      const managed = deps.actorRuntime.managedSession(args.group_id, view.id);
       const w = await deps.workingState.view(args.group_id, view.id);
       const working = {
         effective_working_state: w.effective_working_state,
@@ -53,11 +54,10 @@ export function registerActorsOps(router: OpRouter, deps: ActorsOpsDeps): void {
         running,
         // The surface it actually runs on (§8.4): a managed codex session reports its app-server.
         runner_effective: deps.actorRuntime.runnerEffective(args.group_id, view.id) ?? view.runner ?? 'pty',
-        // The configured mode; what actually runs is always the native/managed default surface
-        // (an acp-mode start fails explicitly until a headless ACP surface exists).
+        // The configured mode, and the surface that actually runs (a headless ACP session: acp).
         runtime_mode: view.runtime_mode === 'acp' ? ('acp' as const) : ('default' as const),
-        effective_runtime_mode: 'default',
-        runtime_state_source: w.state_source === 'app_server' ? 'app_server' : (view.runtime_state_source ?? 'terminal'),
+        effective_runtime_mode: managed?.runtimeMode ?? 'default',
+        runtime_state_source: managed?.stateSource ?? (w.state_source === 'app_server' ? 'app_server' : (view.runtime_state_source ?? 'terminal')),
         ...working,
         ...deps.actorRuntime.startReport(args.group_id, view.id),
       };

@@ -14,7 +14,7 @@ export function controlState(entry: ManagedEntry): HeadlessControlState {
   return {
     generation: entry.generation,
     runtime: entry.runtime,
-    runtime_mode: 'default',
+    runtime_mode: entry.runtimeMode,
     runner: entry.runner,
     running: !entry.session.exited,
     working: state.working,
@@ -45,7 +45,7 @@ function statusOf(entry: ManagedEntry): Record<string, unknown> {
     working: s.working,
     active_turn_id: s.active_turn_id,
     pending_permissions: s.permissions.length,
-    runtime_state_source: 'app_server',
+    runtime_state_source: entry.stateSource,
     state_reason: s.reason,
     updated_at: s.updated_at,
     self_status: entry.selfStatus,

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DaemonFixture } from '../../test-support/daemon-fixture.js';
 
 // §8.4 runtime_mode on actor_add / actor_update: acp only for Antigravity, Copilot, Devin and
-// Cursor; update preservation rules; listing; an acp-mode start fails explicitly (no headless
-// ACP surface for those runtimes here) instead of running the native TUI in its place.
+// Cursor; update preservation rules; listing; an acp-mode start runs headless ACP (see
+// runtime/headless-acp.test.ts) and a command that cannot run that way fails explicitly instead
+// of running the native TUI in its place.
 
 describe('runtime_mode over the socket', () => {
   let d: DaemonFixture;
@@ -55,14 +56,14 @@ describe('runtime_mode over the socket', () => {
     expect(await listed()).toMatchObject({ runtime: 'claude', runtime_mode: 'default' });
   });
 
-  it('starting an acp-mode actor fails with runtime_start_failed instead of running its native TUI', async () => {
+  it('an acp-mode actor whose command is not its CLI fails with runtime_start_failed instead of running its native TUI', async () => {
     const { group_id } = await d.call('group_create', { title: 'modes 3' });
     await d.call('attach', { path: d.projectDir('modes3'), group_id });
     await d.call('actor_add', { group_id, actor_id: 'lead', runtime: 'custom', command: ['cat'] });
     await d.call('actor_add', { group_id, actor_id: 'dev', runtime: 'devin', runtime_mode: 'acp', command: ['cat'] });
     const error = await d.errorOf('actor_start', { group_id, actor_id: 'dev' });
     expect(error.code).toBe('runtime_start_failed');
-    expect(error.details).toMatchObject({ actor_id: 'dev', reason: 'runtime_mode_unavailable' });
+    expect(error.details).toMatchObject({ actor_id: 'dev', reason: 'unsupported_command' });
     expect((await d.call('actor_list', { group_id })).actors.find((a) => a.id === 'dev')).toMatchObject({ running: false });
     // Back to the native mode, it starts.
     await d.call('actor_update', { group_id, actor_id: 'dev', patch: { runtime_mode: 'default' } });

@@ -29,7 +29,7 @@ import { processStartTime } from './proc-identity.js';
 import { StartReports, type CheckedStart, type StartReportFields, type WatchedProvider } from './start-reports.js';
 import { removeManagedReceipt } from './managed-receipt.js';
 import { removeSelfStatus } from './managed-self-status.js';
-import { acpModeUnavailable, managedRuntime, sessionMcpServers } from './managed-runtimes.js';
+import { acpModeUnavailable, managedKey, managedRuntime, sessionMcpServers } from './managed-runtimes.js';
 import { ManagedActors, wantsManaged, type ManagedEnded, type ManagedEntry } from './managed-actors.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 
@@ -38,7 +38,8 @@ export type { CheckedStart } from './start-reports.js';
 export interface ActorStarted {
   readonly groupId: string;
   readonly actorId: string;
-  readonly session: TerminalSession;
+  /** None for a pure headless ACP actor. */
+  readonly session?: TerminalSession;
 }
 
 /** What the actor lifecycle reaches: group documents, the ledgers it records exits in, the terminal registry. */
@@ -68,7 +69,8 @@ export interface SessionInputDrain {
 }
 
 export interface StartOutcome {
-  readonly session: TerminalSession;
+  /** The actor's PTY session; none for a pure headless ACP actor (no native TUI). */
+  readonly session?: TerminalSession;
   /** false when the actor was already running (start is idempotent). */
   readonly started: boolean;
   /** It runs with a caveat (a failed hook probe: no hooks). */
@@ -162,7 +164,7 @@ export class ActorRuntimeService implements AsyncDisposable {
 
   /** The surface a start of this actor runs on (what `actor.start` records before it runs). */
   plannedRunner(actor: ActorDoc): string {
-    return wantsManaged(actor, this.tuning.codexManaged) ? (managedRuntime(actor.runtime ?? '')?.runner ?? 'pty') : 'pty';
+    return wantsManaged(actor, this.tuning.codexManaged) ? (managedRuntime(managedKey(actor))?.runner ?? 'pty') : 'pty';
   }
 
   /** actor_new_session: the next start creates a fresh provider session instead of resuming. */
@@ -205,7 +207,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     const launch = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
     const unavailable = acpModeUnavailable(actor);
     if (unavailable) throw daemonError(DaemonErrorCodes.runtimeStartFailed, unavailable, { actor_id: actorId, reason: 'runtime_mode_unavailable' });
-    if (wantsManaged(actor, this.tuning.codexManaged)) this.managed.check(launch, actorId, actor.runtime ?? '');
+    if (wantsManaged(actor, this.tuning.codexManaged)) this.managed.check(launch, actorId, managedKey(actor));
   }
 
   /**
@@ -217,7 +219,8 @@ export class ActorRuntimeService implements AsyncDisposable {
     if (!this.managed.get(groupId, actorId) || this.session(groupId, actorId)) return Promise.resolve(this.session(groupId, actorId) !== undefined);
     return this.locks.run(ActorRuntimeService.key(groupId, actorId), async () => {
       const entry = this.managed.get(groupId, actorId);
-      if (!entry) return false;
+      // A pure headless ACP actor has no TUI to re-open.
+      if (!entry || entry.headless) return false;
       if (!this.session(groupId, actorId)) this.openManagedTerminal(groupId, actorId, entry);
       return this.session(groupId, actorId) !== undefined;
     });
@@ -302,7 +305,10 @@ export class ActorRuntimeService implements AsyncDisposable {
   private async startLocked(groupId: string, actorId: string): Promise<StartOutcome> {
     if (this.disposed) throw daemonError(DaemonErrorCodes.daemonStopping, 'the daemon is shutting down');
     const live = this.managed.get(groupId, actorId);
-    if (live) return { session: this.session(groupId, actorId) ?? this.openManagedTerminal(groupId, actorId, live), started: false };
+    if (live) {
+      const session = this.session(groupId, actorId) ?? (live.headless ? undefined : this.openManagedTerminal(groupId, actorId, live));
+      return session ? { session, started: false } : { started: false };
+    }
     const current = this.session(groupId, actorId);
     if (current) return { session: current, started: false };
     const group = this.deps.groups.get(groupId);
@@ -455,7 +461,7 @@ export class ActorRuntimeService implements AsyncDisposable {
   private async startManagedLocked(group: GroupDoc, actor: ActorDoc): Promise<StartOutcome> {
     const groupId = group.group_id;
     const launch = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
-    const mcp = sessionMcpServers(actor.runtime ?? '', this.cli, { home: this.deps.layout.home, groupId, actorId: actor.id });
+    const mcp = sessionMcpServers(managedKey(actor), this.cli, { home: this.deps.layout.home, groupId, actorId: actor.id });
     const entry = await this.managed.start(groupId, actor, launch, mcp);
     // Subscribed before anything else can run: the provider's exit is never missed by the start check.
     const providerExit = new Promise<ManagedExit>((resolve) => {
@@ -469,6 +475,13 @@ export class ActorRuntimeService implements AsyncDisposable {
       session_id: entry.session.sessionId,
       resumed: entry.session.resumed,
     });
+    const provider = { name: managedRuntime(managedKey(actor))?.providerName ?? entry.runner, exit: providerExit };
+    if (entry.headless) {
+      // §8.4 pure headless ACP: no native TUI; the actor's terminal ops answer not_pty_actor.
+      this.reports.forget(groupId, actor.id);
+      this.startedEmitter.fire({ groupId, actorId: actor.id });
+      return { started: true, provider };
+    }
     let session: TerminalSession;
     try {
       session = this.openManagedTerminal(groupId, actor.id, entry);
@@ -478,7 +491,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     }
     this.reports.forget(groupId, actor.id);
     this.startedEmitter.fire({ groupId, actorId: actor.id, session });
-    return { session, started: true, provider: { name: managedRuntime(actor.runtime ?? '')?.providerName ?? entry.runner, exit: providerExit } };
+    return { session, started: true, provider };
   }
 
   /** The native TUI attached to the managed session's exact thread, in the actor's PTY. */

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { utcNowIso, type ActorDoc, type HomeLayout } from '@cccc/groups';
 import { Emitter, ManagedLaunchError, type LaunchCommand, type ManagedExit, type ManagedMcpServer, type ManagedSession, type ManagedState } from '@cccc/pty-runtime';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
-import { markStartupPromptSent, readManagedReceipt, receiptMatches, writeManagedReceipt, type ReceiptIdentity } from './managed-receipt.js';
+import { markPromptAttempted, markStartupPromptSent, readManagedReceipt, receiptMatches, writeManagedReceipt, type ReceiptIdentity } from './managed-receipt.js';
 import { removeOwnershipRecord, writeOwnershipRecord, type OwnedKind } from './ownership-records.js';
 import { readSelfStatus, writeSelfStatus } from './managed-self-status.js';
 import { processStartTime } from './proc-identity.js';
-import { managedRuntime, type ManagedRuntime } from './managed-runtimes.js';
+import { managedKey, managedRuntime, type ManagedRuntime } from './managed-runtimes.js';
 
 /** What `actor_list`, `actor.*` events and the activity snapshot call this running surface. */
 export const CODEX_APP_SERVER_RUNNER = 'codex_app_server';
@@ -28,6 +28,14 @@ export interface ManagedEntry {
   /** The running surface (`codex_app_server`, `opencode_acp`): runner_effective and the delivery transport. */
   readonly runner: string;
   readonly ownedKind: OwnedKind;
+  /** Pure headless ACP (acp mode): no native TUI in the actor's PTY. */
+  readonly headless: boolean;
+  /** `runtime_state_source` while it runs (`app_server`, `managed_session`). */
+  readonly stateSource: string;
+  /** The effective runtime mode (`acp` for a headless ACP session). */
+  readonly runtimeMode: 'default' | 'acp';
+  /** The session has had a prompt attempted, recorded in its receipt (see `prompt_attempted`). */
+  promptAttempted: boolean;
   /** A fresh token per started session: controls must name it exactly. */
   readonly generation: string;
   readonly session: ManagedSession;
@@ -51,6 +59,8 @@ export interface ManagedEnded {
  * serve as an escape. Every daemon-launched `opencode` actor runs managed (§8.4 MUST; no escape).
  */
 export function wantsManaged(actor: ActorDoc, codexManaged: boolean): boolean {
+  // §8.4 acp mode (Antigravity, Copilot, Devin, Cursor): a pure headless ACP session.
+  if (actor.runtime_mode === 'acp') return managedRuntime(managedKey(actor)) !== undefined;
   if (actor.runtime === 'opencode') return true;
   if (actor.runtime !== 'codex') return false;
   return codexManaged || actor.runner === 'headless';
@@ -79,9 +89,9 @@ export class ManagedActors {
     private readonly runtimes: (runtime: string) => ManagedRuntime | undefined = managedRuntime,
   ) {}
 
-  private runtimeOf(runtime: string, actorId: string): ManagedRuntime {
-    const managed = this.runtimes(runtime);
-    if (!managed) throw daemonError(DaemonErrorCodes.runtimeStartFailed, `runtime ${runtime} has no managed session`, { actor_id: actorId, reason: 'unsupported_command' });
+  private runtimeOf(key: string, actorId: string): ManagedRuntime {
+    const managed = this.runtimes(key);
+    if (!managed) throw daemonError(DaemonErrorCodes.runtimeStartFailed, `runtime ${key} has no managed session`, { actor_id: actorId, reason: 'unsupported_command' });
     return managed;
   }
 
@@ -95,8 +105,8 @@ export class ManagedActors {
   }
 
   /** Throws the spec's explicit failure for a command that cannot run managed (nothing started). */
-  check(launch: LaunchCommand, actorId: string, runtime: string): void {
-    const managed = this.runtimeOf(runtime, actorId);
+  check(launch: LaunchCommand, actorId: string, key: string): void {
+    const managed = this.runtimeOf(key, actorId);
     try {
       managed.adapter.plan(launch.argv);
     } catch (error) {
@@ -118,19 +128,32 @@ export class ManagedActors {
     entry.startupPromptSent = true;
   }
 
+  /**
+   * Before a prompt goes out (confirmed or not): a provider that stores no empty session must
+   * find this session again after a restart, so the attempt is made durable first (§8.4).
+   */
+  markPromptAttempted(entry: ManagedEntry): void {
+    if (entry.promptAttempted) return;
+    markPromptAttempted(this.layout, entry.groupId, entry.actorId, entry.session.sessionId);
+    entry.promptAttempted = true;
+  }
+
   async start(groupId: string, actor: ActorDoc, launch: LaunchCommand, mcpServers: readonly ManagedMcpServer[] = []): Promise<ManagedEntry> {
-    const runtime = actor.runtime ?? '';
-    this.check(launch, actor.id, runtime);
-    const managed = this.runtimeOf(runtime, actor.id);
+    const runtimeKey = managedKey(actor);
+    this.check(launch, actor.id, runtimeKey);
+    const managed = this.runtimeOf(runtimeKey, actor.id);
     const identity: ReceiptIdentity = {
-      runtime: runtime as ReceiptIdentity['runtime'],
+      runtime: runtimeKey as ReceiptIdentity['runtime'],
       cwd: launch.cwd,
       command: [...launch.argv],
       actor_generation: actor.created_at ?? '',
       storage: managed.storage(launch.env),
     };
     const receipt = readManagedReceipt(this.layout, groupId, actor.id);
-    const resume = receiptMatches(receipt, identity) ? receipt.session_id : undefined;
+    // A never-prompted session of a provider that stores no empty session does not exist for it:
+    // start fresh. An attempted one must load (or the start fails: never a silent fresh session).
+    const resumable = receiptMatches(receipt, identity) && (!managed.volatileEmptySessions || receipt.prompt_attempted === true);
+    const resume = resumable ? receipt!.session_id : undefined;
     let session: ManagedSession;
     try {
       session = await managed.adapter.start({
@@ -158,7 +181,15 @@ export class ManagedActors {
     });
     // A resumed thread keeps its start-up prompt mark; a fresh one has had none.
     const startupPromptSent = session.resumed && receipt?.session_id === session.sessionId && receipt.startup_prompt_sent === true;
-    writeManagedReceipt(this.layout, groupId, actor.id, { v: 2, ...identity, session_id: session.sessionId, created_at: utcNowIso(), ...(startupPromptSent ? { startup_prompt_sent: true as const } : {}) });
+    const promptAttempted = session.resumed && receipt?.session_id === session.sessionId && receipt.prompt_attempted === true;
+    writeManagedReceipt(this.layout, groupId, actor.id, {
+      v: 2,
+      ...identity,
+      session_id: session.sessionId,
+      created_at: utcNowIso(),
+      ...(startupPromptSent ? { startup_prompt_sent: true as const } : {}),
+      ...(promptAttempted ? { prompt_attempted: true as const } : {}),
+    });
     // A resumed thread of the same actor generation gets its last self-reported status back.
     const saved = readSelfStatus(this.layout, groupId, actor.id, session.sessionId, identity.actor_generation);
     const entry: ManagedEntry = {
@@ -167,6 +198,10 @@ export class ManagedActors {
       runtime: session.runtime,
       runner: managed.runner,
       ownedKind: managed.ownedKind,
+      headless: managed.headless === true,
+      stateSource: managed.stateSource,
+      runtimeMode: actor.runtime_mode === 'acp' ? 'acp' : 'default',
+      promptAttempted,
       generation: randomUUID(),
       session,
       startedAt: utcNowIso(),

@@ -10,8 +10,9 @@ import type { HomeLayout } from '@cccc/groups';
  * receipt) starts a fresh thread. It survives stop and daemon exit; actor_new_session drops it.
  */
 /** Runtimes whose managed sessions leave receipts (issue 23: codex; issue 24: opencode). */
-export type ManagedReceiptRuntime = 'codex' | 'opencode';
-const RECEIPT_RUNTIMES: readonly string[] = ['codex', 'opencode'];
+/** Acp-mode actors' receipts are apart from any native TUI receipt: their runtime is `<runtime>:acp`. */
+export type ManagedReceiptRuntime = 'codex' | 'opencode' | 'antigravity:acp' | 'copilot:acp' | 'devin:acp' | 'cursor:acp';
+const RECEIPT_RUNTIMES: readonly string[] = ['codex', 'opencode', 'antigravity:acp', 'copilot:acp', 'devin:acp', 'cursor:acp'];
 
 export interface ManagedReceipt {
   readonly v: 2;
@@ -29,6 +30,12 @@ export interface ManagedReceipt {
    * not per provider process: a thread resumed after a restart does not get it again.
    */
   readonly startup_prompt_sent?: true;
+  /**
+   * A prompt was attempted in the session (written before it is sent, unconfirmed deliveries
+   * included). Providers that store no empty session (Copilot, Devin, Cursor) may start fresh
+   * only without it; with it the same session must load or the start fails (§8.4).
+   */
+  readonly prompt_attempted?: true;
 }
 
 /** A v2 managed receipt, or undefined for anything else (legacy receipts are never resumed). */
@@ -47,6 +54,7 @@ function parseReceipt(value: unknown): ManagedReceipt | undefined {
     storage: r.storage,
     created_at: String(r.created_at ?? ''),
     ...(r.startup_prompt_sent === true ? { startup_prompt_sent: true as const } : {}),
+    ...(r.prompt_attempted === true ? { prompt_attempted: true as const } : {}),
   };
 }
 
@@ -91,4 +99,11 @@ export function markStartupPromptSent(layout: HomeLayout, groupId: string, actor
   const receipt = readManagedReceipt(layout, groupId, actorId);
   if (!receipt || receipt.session_id !== sessionId || receipt.startup_prompt_sent) return;
   writeManagedReceipt(layout, groupId, actorId, { ...receipt, startup_prompt_sent: true });
+}
+
+/** Records durably, before the first prompt goes out, that the receipt's session had one attempted. */
+export function markPromptAttempted(layout: HomeLayout, groupId: string, actorId: string, sessionId: string): void {
+  const receipt = readManagedReceipt(layout, groupId, actorId);
+  if (!receipt || receipt.session_id !== sessionId || receipt.prompt_attempted) return;
+  writeManagedReceipt(layout, groupId, actorId, { ...receipt, prompt_attempted: true });
 }

@@ -61,7 +61,7 @@ export function waitProviderExit(exit: Promise<ManagedExit>, windowMs: number, s
  * A managed actor's provider (`provider`, e.g. its codex app-server) ended within the window:
  * the start failed, whatever its attached TUI did. The tail is the TUI's screen (what a person saw).
  */
-export async function providerExitProblem(tui: TerminalSession, provider: string, exit: ManagedExit, windowMs: number): Promise<ActorStartProblem> {
+export async function providerExitProblem(tui: TerminalSession | undefined, provider: string, exit: ManagedExit, windowMs: number): Promise<ActorStartProblem> {
   const status =
     exit.code !== null && exit.signal === null ? `exited with code ${exit.code}` : exit.signal !== null ? `was killed by ${exit.signal}` : `ended (${exit.reason})`;
   return {
@@ -69,7 +69,7 @@ export async function providerExitProblem(tui: TerminalSession, provider: string
     message: `its ${provider} ${status} within ${windowMs / 1000} s of starting`,
     exit_code: exit.code,
     signal: exit.signal,
-    output_tail: await outputTail(tui),
+    output_tail: tui ? await outputTail(tui) : [],
   };
 }
 

@@ -17,7 +17,8 @@ export type StartReportFields = Pick<ActorStartResult, 'start_error' | 'start_fa
 
 /** What a start call answered: a spawned (or already running) session, and its caveat. */
 export interface SpawnOutcome {
-  readonly session: TerminalSession;
+  /** None for a pure headless ACP actor (then `provider` is set). */
+  readonly session?: TerminalSession;
   readonly started: boolean;
   readonly warning?: ActorStartProblem;
   /**
@@ -37,7 +38,7 @@ export interface WatchedProvider {
 /** A spawned session whose early-exit window is still to be watched, or a start already decided. */
 export type Launch =
   | { readonly decided: CheckedStart }
-  | { readonly decided?: undefined; readonly session: TerminalSession; readonly warning?: ActorStartProblem; readonly startEvent?: CCCSEventV1; readonly provider?: WatchedProvider };
+  | { readonly decided?: undefined; readonly session?: TerminalSession; readonly warning?: ActorStartProblem; readonly startEvent?: CCCSEventV1; readonly provider?: WatchedProvider };
 
 export interface StartReportsDeps {
   readonly ledgers: Pick<LedgerPool, 'append'>;
@@ -95,7 +96,7 @@ export class StartReports {
     if (!outcome.started) return { decided: { result: { actor_id: actorId, running: true, ...this.fields(groupId, actorId, true) } } };
     const startEvent = announce ? await this.announce(groupId, actorId, trigger) : undefined;
     return {
-      session: outcome.session,
+      ...(outcome.session ? { session: outcome.session } : {}),
       ...(outcome.warning ? { warning: outcome.warning } : {}),
       ...(startEvent ? { startEvent } : {}),
       ...(outcome.provider ? { provider: outcome.provider } : {}),
@@ -116,6 +117,7 @@ export class StartReports {
       }
       return withEvent({ actor_id: actorId, running: true });
     }
+    if (!session) return withEvent({ actor_id: actorId, running: true });
     const exit = await waitEarlyExit(session, this.deps.windowMs, this.deps.stopping);
     if (exit && this.deps.stoppedByUs(session)) return withEvent({ actor_id: actorId, running: false });
     if (exit) {

@@ -51,6 +51,8 @@ export function resolveTerminal(deps: TerminalDeps, groupId: string, actorId: st
   if (actor.runner === 'headless' && actor.runtime !== 'codex') throw daemonError(DaemonErrorCodes.notPtyActor, `${actorId} does not run on the PTY runner`, { actor_id: actorId });
   const terminal = deps.runtimes.get(groupId, actorId);
   const session = terminal?.session;
+  // §8.4 acp mode is pure headless ACP: without a live PTY (the native mode's) there is no terminal.
+  if ((!session || session.exited) && actor.runtime_mode === 'acp') throw daemonError(DaemonErrorCodes.notPtyActor, `${actorId} runs headless ACP (no terminal)`, { actor_id: actorId });
   if (!terminal || !session || session.exited) {
     const code = options.notRunningCode ?? 'actor_not_running';
     throw new IpcError(code, `${actorId} has no running PTY session`, { actor_id: actorId });
