@@ -56,12 +56,12 @@ export interface ManagedEnded {
  * Whether an actor runs managed: every daemon-launched `codex` actor (spec §8.4 MUST), unless
  * the daemon runs with CCCC_CODEX_MANAGED=0 (`codexManaged` false) — then only a codex actor
  * whose runner is explicitly `headless`. `runner: "pty"` is every actor's default, so it cannot
- * serve as an escape. Every daemon-launched `opencode` actor runs managed (§8.4 MUST; no escape).
+ * serve as an escape. Every daemon-launched `opencode` and `kilo` actor runs managed (§8.4 MUST; no escape).
  */
 export function wantsManaged(actor: ActorDoc, codexManaged: boolean): boolean {
   // §8.4 acp mode (Antigravity, Copilot, Devin, Cursor): a pure headless ACP session.
   if (actor.runtime_mode === 'acp') return managedRuntime(managedKey(actor)) !== undefined;
-  if (actor.runtime === 'opencode') return true;
+  if (actor.runtime === 'opencode' || actor.runtime === 'kilo') return true;
   if (actor.runtime !== 'codex') return false;
   return codexManaged || actor.runner === 'headless';
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { MCP_SERVER_NAME } from '@cccc/mcp/launch';
-import { antigravityProviderHome, codexAppServerAdapter, headlessAcpAdapter, opencodeAcpAdapter, type ManagedMcpServer, type RuntimeAdapter } from '@cccc/pty-runtime';
+import { antigravityProviderHome, codexAppServerAdapter, headlessAcpAdapter, kiloAcpAdapter, opencodeAcpAdapter, type ManagedMcpServer, type RuntimeAdapter } from '@cccc/pty-runtime';
 import type { CliLauncher } from './cli-launcher.js';
 import type { OwnedKind } from './ownership-records.js';
 
@@ -70,6 +70,24 @@ const MANAGED_RUNTIMES: Readonly<Record<string, ManagedRuntime>> = {
     // opencode's data (sessions) and config roots follow XDG, defaulting under HOME.
     storage: (env) =>
       [env.XDG_DATA_HOME ?? join(env.HOME ?? '', '.local', 'share'), env.XDG_CONFIG_HOME ?? join(env.HOME ?? '', '.config'), env.OPENCODE_CONFIG ?? ''].join('|'),
+    sessionMcp: true,
+    stateSource: 'app_server',
+  },
+  // §8.4: Kilo has opencode's managed-session ownership; its storage identity includes KILO_DB
+  // and its effective home/config roots. Untested on the real Kilo CLI.
+  kilo: {
+    adapter: kiloAcpAdapter,
+    runner: 'kilo_acp',
+    providerName: 'kilo acp',
+    ownedKind: 'kilo_acp',
+    storage: (env) =>
+      [
+        env.KILO_DB ?? '',
+        env.HOME ?? '',
+        env.XDG_DATA_HOME ?? join(env.HOME ?? '', '.local', 'share'),
+        env.XDG_CONFIG_HOME ?? join(env.HOME ?? '', '.config'),
+        env.KILO_CONFIG ?? '',
+      ].join('|'),
     sessionMcp: true,
     stateSource: 'app_server',
   },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManagedLaunchError } from '../runtime-adapter.js';
 import { chooseOption, permissionKindOf, permissionSummaryOf, turnStatusOf } from './acp-mapping.js';
-import { compareVersions, opencodeAcpLaunch, planOpencodeLaunch } from './opencode-launch.js';
+import { compareVersions, KILO_FLAVOR, opencodeAcpLaunch, planOpencodeLaunch } from './opencode-launch.js';
 import { isUserMessageOf } from './opencode-events.js';
 
 describe('opencode managed launch plan', () => {
@@ -29,6 +29,18 @@ describe('opencode managed launch plan', () => {
     expect(opencodeAcpLaunch(planOpencodeLaunch(['opencode']), '/w').agentEnv.OPENCODE_SERVER_PASSWORD).not.toBe(launch.agentEnv.OPENCODE_SERVER_PASSWORD);
     // No backend found yet: no TUI to attach.
     expect(launch.terminal('ses_1', '/w')).toBeNull();
+  });
+
+  it('kilo: the same managed shape under its own executable and backend credentials (spec-derived, untested on the real CLI)', () => {
+    const plan = planOpencodeLaunch(['/x/kilo', '--model', 'k/m'], KILO_FLAVOR);
+    expect(plan).toEqual({ executable: '/x/kilo', model: 'k/m', shared: [], auto: false, tuiOnly: [] });
+    const launch = opencodeAcpLaunch(plan, '/w', KILO_FLAVOR);
+    expect(launch).toMatchObject({ runtime: 'kilo', agentArgv: ['/x/kilo', 'acp', '--port', '0', '--hostname', '127.0.0.1', '--cwd', '/w'] });
+    expect(launch.agentEnv).toMatchObject({ KILO_SERVER_USERNAME: 'kilo' });
+    expect(launch.agentEnv.KILO_SERVER_PASSWORD).toMatch(/^[\w-]{32}$/);
+    expect(launch.agentEnv.OPENCODE_SERVER_PASSWORD).toBeUndefined();
+    expect(() => planOpencodeLaunch(['opencode'], KILO_FLAVOR)).toThrow(ManagedLaunchError);
+    expect(() => planOpencodeLaunch(['kilo'])).toThrow(ManagedLaunchError);
   });
 
   it('compares versions numerically', () => {

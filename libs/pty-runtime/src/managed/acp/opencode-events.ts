@@ -8,9 +8,15 @@ import type { AcpObserver } from './acp-launch.js';
  * well before the model's first output. The stream ending or failing on its own invalidates the
  * session (it cannot be replayed).
  */
-export async function observeOpencodeEvents(url: string, password: string, directory: string, sessionId: string, observer: AcpObserver): Promise<() => void> {
+export async function observeOpencodeEvents(
+  url: string,
+  credentials: { readonly username: string; readonly password: string },
+  directory: string,
+  sessionId: string,
+  observer: AcpObserver,
+): Promise<() => void> {
   const abort = new AbortController();
-  const auth = `Basic ${Buffer.from(`opencode:${password}`).toString('base64')}`;
+  const auth = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
   const response = await fetch(`${url}/event?directory=${encodeURIComponent(directory)}`, { headers: { authorization: auth, accept: 'text/event-stream' }, signal: abort.signal });
   if (response.status !== 200 || !response.body) {
     abort.abort();

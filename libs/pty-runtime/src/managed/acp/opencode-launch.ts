@@ -10,6 +10,36 @@ import { observeOpencodeEvents } from './opencode-events.js';
 export const OPENCODE_VERSION_FLOOR = '1.18.14';
 const BACKEND_WAIT_MS = 15_000;
 
+/**
+ * opencode and its fork Kilo share the managed-session shape (§8.4: "Kilo uses the same
+ * managed-session ownership as OpenCode"); they differ in executable and variable names. Kilo's
+ * are from its documentation (`KILO_SERVER_PASSWORD`, user `kilo`): untested on the real binary.
+ */
+export interface OpencodeFlavor {
+  readonly runtime: 'opencode' | 'kilo';
+  readonly executable: RegExp;
+  /** The backend's basic-auth variables and user name. */
+  readonly passwordVar: string;
+  readonly usernameVar: string;
+  readonly username: string;
+}
+
+export const OPENCODE_FLAVOR: OpencodeFlavor = {
+  runtime: 'opencode',
+  executable: /^opencode(\.exe|\.cmd)?$/i,
+  passwordVar: 'OPENCODE_SERVER_PASSWORD',
+  usernameVar: 'OPENCODE_SERVER_USERNAME',
+  username: 'opencode',
+};
+
+export const KILO_FLAVOR: OpencodeFlavor = {
+  runtime: 'kilo',
+  executable: /^(kilo|kilocode)(\.exe|\.cmd)?$/i,
+  passwordVar: 'KILO_SERVER_PASSWORD',
+  usernameVar: 'KILO_SERVER_USERNAME',
+  username: 'kilo',
+};
+
 export interface OpencodeLaunchPlan {
   readonly executable: string;
   /** An explicit `--model provider/model`: set on the ACP session (new and resumed). */
@@ -27,9 +57,9 @@ export function isOpencodeExecutable(exe: string): boolean {
 }
 
 /** The actor's command as a managed plan; commands it cannot run managed fail explicitly. */
-export function planOpencodeLaunch(argv: readonly string[]): OpencodeLaunchPlan {
+export function planOpencodeLaunch(argv: readonly string[], flavor: OpencodeFlavor = OPENCODE_FLAVOR): OpencodeLaunchPlan {
   const [executable, ...args] = argv;
-  if (!executable || !isOpencodeExecutable(executable)) throw new ManagedLaunchError('unsupported_command', `not an opencode command: ${executable ?? '(empty)'}`);
+  if (!executable || !flavor.executable.test(basename(executable))) throw new ManagedLaunchError('unsupported_command', `not a ${flavor.runtime} command: ${executable ?? '(empty)'}`);
   let model: string | undefined;
   let auto = false;
   const shared: string[] = [];
@@ -47,7 +77,7 @@ export function planOpencodeLaunch(argv: readonly string[]): OpencodeLaunchPlan 
     else if (flag === '--mini') tuiOnly.push(flag);
     else if (flag === '--pure' || flag === '--print-logs') shared.push(flag);
     else if (flag === '--log-level') shared.push(flag, value());
-    else throw new ManagedLaunchError('unsupported_command', `opencode argument not supported for a managed session: ${arg}`);
+    else throw new ManagedLaunchError('unsupported_command', `${flavor.runtime} argument not supported for a managed session: ${arg}`);
   }
   return { executable, ...(model ? { model } : {}), shared, auto, tuiOnly };
 }
@@ -81,13 +111,14 @@ export function compareVersions(a: string, b: string): number {
  * kernel's socket table, and `opencode attach <url> --session <id>` attaches the native TUI to
  * that exact session with the same password.
  */
-export function opencodeAcpLaunch(plan: OpencodeLaunchPlan, cwd: string): AcpLaunch {
+export function opencodeAcpLaunch(plan: OpencodeLaunchPlan, cwd: string, flavor: OpencodeFlavor = OPENCODE_FLAVOR): AcpLaunch {
   const password = randomBytes(24).toString('base64url');
+  const auth = { [flavor.passwordVar]: password, [flavor.usernameVar]: flavor.username };
   let url = '';
   return {
-    runtime: 'opencode',
+    runtime: flavor.runtime,
     agentArgv: [plan.executable, 'acp', '--port', '0', '--hostname', '127.0.0.1', '--cwd', cwd, ...plan.shared],
-    agentEnv: { OPENCODE_SERVER_PASSWORD: password, OPENCODE_SERVER_USERNAME: 'opencode' },
+    agentEnv: auth,
     ...(plan.model ? { model: plan.model } : {}),
     autoAllow: plan.auto,
     async ready(pid) {
@@ -101,18 +132,18 @@ export function opencodeAcpLaunch(plan: OpencodeLaunchPlan, cwd: string): AcpLau
             return;
           }
         }
-        if (Date.now() > deadline) throw new ManagedLaunchError('start_failed', 'opencode acp opened no loopback backend');
+        if (Date.now() > deadline) throw new ManagedLaunchError('start_failed', `${flavor.runtime} acp opened no loopback backend`);
         await new Promise((r) => setTimeout(r, 100));
       }
     },
     observe(sessionId, dir, observer) {
-      return observeOpencodeEvents(url, password, dir, sessionId, observer);
+      return observeOpencodeEvents(url, { username: flavor.username, password }, dir, sessionId, observer);
     },
     terminal(sessionId, dir) {
       if (!url || !sessionId) return null;
       return {
         argv: [plan.executable, 'attach', url, '--session', sessionId, '--dir', dir, ...plan.shared, ...plan.tuiOnly],
-        env: { OPENCODE_SERVER_PASSWORD: password, OPENCODE_SERVER_USERNAME: 'opencode' },
+        env: auth,
       };
     },
   };
