@@ -1,8 +1,11 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_CLI } from '../../test-support/claude-fixture.js';
-import { events, runtimeFixture, waitFor, type DaemonFixture } from '../../test-support/daemon-fixture.js';
+import { events, FAST_ENV, isAlive, runtimeFixture, startDaemonFixture, waitFor, type DaemonFixture } from '../../test-support/daemon-fixture.js';
 
 // §8.4 `runtime_mode: "acp"` end to end through a real daemon: the scripted ACP agent of
 // pty-runtime's tests, installed as an executable named `copilot` (the real Copilot CLI cannot be
@@ -121,4 +124,45 @@ describe('headless ACP actor (runtime_mode acp) through the daemon', () => {
     expect((await status()).session_id).not.toBe(fresh.session_id);
     await d.call('actor_stop', { group_id, actor_id: 'cop' });
   }, 120_000);
+
+  it('after kill -9 of the daemon, the next one retires the orphaned agent and loads the same attempted session', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'cccc-acp-crash-'));
+    const fakeState = join(home, 'fake-acp-state');
+    mkdirSync(fakeState, { recursive: true });
+    const bin = installFakeAcpAs(join(home, 'bin'), 'copilot');
+    const daemon = spawn(process.execPath, [BUILT_CLI, 'daemon', 'run'], { env: { ...process.env, ...FAST_ENV, CCCC_HOME: home }, stdio: 'ignore' });
+    try {
+      const client = new DaemonClient({ home });
+      await waitFor(async () => (await client.request({ v: 1, op: 'ping', args: {} }).catch(() => undefined))?.ok, 15_000, 'daemon up');
+      const { group_id } = await client.call('group_create', { title: 'acp crash' });
+      const project = join(home, 'project');
+      mkdirSync(project);
+      await client.call('attach', { path: project, group_id });
+      await client.call('actor_add', { group_id, actor_id: 'lead', runtime: 'custom', command: ['cat'] });
+      await client.call('actor_add', { group_id, actor_id: 'cop', runtime: 'copilot', runtime_mode: 'acp', command: [bin, '--allow-all'], env: { FAKE_ACP_STATE_DIR: fakeState } });
+      await client.call('group_start', { group_id });
+      await client.call('send', { group_id, text: 'before the crash 9d3f', to: ['cop'], message_mode: 'send' });
+      const prompted = () => readFileSync(join(fakeState, 'log.jsonl'), 'utf8').includes('before the crash 9d3f');
+      await waitFor(() => existsSync(join(fakeState, 'log.jsonl')) && prompted(), 20_000, 'the prompt at the agent');
+      const before = (await client.call('headless_status', { group_id, actor_id: 'cop' })).state as Record<string, unknown>;
+      const record = JSON.parse(readFileSync(join(home, 'groups', group_id, 'state', 'runners', 'pty', 'cop.headless_acp.json'), 'utf8')) as { pid: number };
+      expect(record.pid).toBe(before.pid);
+      daemon.kill('SIGKILL');
+      await waitFor(() => daemon.exitCode !== null || daemon.signalCode !== null, 5_000, 'daemon death');
+      expect(isAlive(record.pid)).toBe(true);
+
+      const next = await startDaemonFixture({ home, env: FAST_ENV, cliEntry: BUILT_CLI });
+      try {
+        await waitFor(() => !isAlive(record.pid), 10_000, 'orphaned agent retired');
+        const after = await waitFor(async () => (await next.client.request({ v: 1, op: 'headless_status', args: { group_id, actor_id: 'cop' } })).result?.state as Record<string, unknown> | undefined, 20_000, 'the actor running again');
+        expect(after.session_id).toBe(before.session_id);
+        expect(after.pid).not.toBe(record.pid);
+      } finally {
+        await next[Symbol.asyncDispose]();
+      }
+    } finally {
+      if (daemon.exitCode === null && daemon.signalCode === null) daemon.kill('SIGKILL');
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
