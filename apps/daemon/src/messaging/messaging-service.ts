@@ -83,7 +83,7 @@ export class MessagingService {
     const by = principalOf(args.by);
     const { group, original } = await this.context(args.group_id, by, args.client_id);
     if (original) return sentMessage(original);
-    assertStoredAttachments(this.deps.layout.groupDir(args.group_id), args.attachments);
+    if (args.attachments?.length) assertStoredAttachments(this.deps.layout.groupDir(args.group_id), args.attachments);
     const out = validateMessage(group, by, args, attachmentCount(args) > 0);
     return this.commit(args.group_id, by, messageScopeKey(group, args.path), messageData(args, out));
   }
@@ -112,7 +112,7 @@ export class MessagingService {
     const { group, store, original } = await this.context(args.group_id, by, args.client_id);
     if (original) return sentReply(original);
     const source = resolveChatMessage(store, args.reply_to, 'reply_to');
-    assertStoredAttachments(this.deps.layout.groupDir(args.group_id), args.attachments);
+    if (args.attachments?.length) assertStoredAttachments(this.deps.layout.groupDir(args.group_id), args.attachments);
     const request = { ...args, message_mode: args.message_mode ?? 'send' };
     const out = validateReply(group, by, source, request, attachmentCount(args) > 0);
     return sentReply((await this.commit(args.group_id, by, source.scope_key, replyData(source, request, out))).event);
