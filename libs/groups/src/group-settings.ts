@@ -35,6 +35,8 @@ const SETTINGS: Record<string, SettingSpec> = {
 };
 
 const BY_PATH = new Map(Object.values(SETTINGS).map((s) => [`${s.section}.${s.key}`, s]));
+/** Listed once: every send reads the settings, and a fresh entries array per call was its garbage. */
+const SETTING_ENTRIES = Object.entries(SETTINGS);
 
 function specFor(name: string): SettingSpec | undefined {
   // Own keys only: `constructor`, `toString`, ... are names a patch may carry, not settings.
@@ -127,7 +129,7 @@ const DEFAULTS: GroupSettings = {
 export function groupSettings(group: GroupDoc): GroupSettings {
   const out = { ...DEFAULTS } as Record<string, unknown>;
   const g = group as Record<string, unknown>;
-  for (const [name, spec] of Object.entries(SETTINGS)) {
+  for (const [name, spec] of SETTING_ENTRIES) {
     const section = g[spec.section] as Record<string, unknown> | undefined;
     const value = section?.[spec.key];
     if (value !== undefined && value !== null) out[name] = value;

@@ -32,6 +32,22 @@ export interface ChatMessageFields {
   readonly client_id?: string | undefined;
 }
 
+/** The optional fields in their written order. */
+const OPTIONAL_KEYS = [
+  'reply_to',
+  'quote_text',
+  'insight',
+  'attachments',
+  'refs',
+  'src_group_id',
+  'src_event_id',
+  'src_by',
+  'dst_group_id',
+  'dst_to',
+  'dst_message_mode',
+  'client_id',
+] as const satisfies readonly (keyof ChatMessageFields)[];
+
 /**
  * chat.message data in one key order, plain format. Optional fields are omitted rather than
  * written as null or [] (except `to`, always present): a null insight, an undefined value or
@@ -39,21 +55,9 @@ export interface ChatMessageFields {
  */
 export function chatMessageData(f: ChatMessageFields): ChatMessageData {
   const data: Record<string, unknown> = { text: f.text, format: 'plain', to: [...f.to], message_mode: f.message_mode };
-  const optional: Record<string, unknown> = {
-    reply_to: f.reply_to,
-    quote_text: f.quote_text,
-    insight: f.insight ?? undefined,
-    attachments: f.attachments,
-    refs: f.refs,
-    src_group_id: f.src_group_id,
-    src_event_id: f.src_event_id,
-    src_by: f.src_by,
-    dst_group_id: f.dst_group_id,
-    dst_to: f.dst_to,
-    dst_message_mode: f.dst_message_mode,
-    client_id: f.client_id,
-  };
-  for (const [key, value] of Object.entries(optional)) {
+  // A fixed key list, not a throwaway object and its entries: this runs on every send.
+  for (const key of OPTIONAL_KEYS) {
+    const value = key === 'insight' ? (f.insight ?? undefined) : f[key];
     if (value !== undefined && !(Array.isArray(value) && value.length === 0)) data[key] = value;
   }
   return data as ChatMessageData;

@@ -33,10 +33,17 @@ export function formatTs(date: Date, injected: boolean): string {
     if (micros <= lastMicros) micros = lastMicros + 1;
     lastMicros = micros;
   }
-  const ms = Math.floor(micros / 1000);
-  const iso = new Date(ms).toISOString(); // 2026-11-30T08:42:36.699Z
-  const frac = String(micros % 1_000_000).padStart(6, '0');
-  return `${iso.slice(0, 19)}.${frac}Z`;
+  const second = Math.floor(micros / 1_000_000);
+  if (second !== prefixSecond) {
+    // Every append of the same second shares its date part: built once per second, not per event.
+    prefixSecond = second;
+    prefix = new Date(second * 1000).toISOString().slice(0, 19); // 2026-11-30T08:42:36
+  }
+  const frac = String(micros - second * 1_000_000).padStart(6, '0');
+  return `${prefix}.${frac}Z`;
 }
+
+let prefixSecond = Number.NaN;
+let prefix = '';
 
 export const TS_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;

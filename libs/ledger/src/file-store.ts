@@ -218,7 +218,7 @@ export class FileLedgerStore implements LedgerStore {
 
   private async enqueue<K extends string>(prepared: PreparedEvent<K>): Promise<AppendResult<K>> {
     const outcome = await this.write(prepared, this.dedupe(prepared.event));
-    if (outcome.written) return { event: prepared.event, duplicate: false };
+    if (outcome.written) return { event: prepared.event, duplicate: false, json: prepared.text };
     // Only a chat.message carries a client_id, so the answer is the earlier event of this kind.
     return { event: outcome.answer as StoredEvent<K>, duplicate: true };
   }

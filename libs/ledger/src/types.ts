@@ -13,6 +13,11 @@ export interface AppendResult<K extends string = string> {
   event: StoredEvent<K>;
   /** true when a `client_id` duplicate returned the original event instead of appending. */
   duplicate: boolean;
+  /**
+   * The event's JSON text exactly as written (the ledger line without its newline), when this
+   * call appended it: an answer can splice it in instead of serializing the event again.
+   */
+  json?: string;
 }
 
 /** Role of an actor for selector matching; libs/groups owns the truth and passes it in. */

@@ -2,6 +2,8 @@ import { statSync } from 'node:fs';
 import { loadGroup, type GroupDoc, type HomeLayout } from '@cccc/groups';
 
 interface Entry {
+  /** group.yaml's path, joined once: a send reads the cache on its request path. */
+  readonly path: string;
   readonly mtimeMs: number;
   readonly size: number;
   readonly doc: GroupDoc;
@@ -9,7 +11,8 @@ interface Entry {
 
 /**
  * group.yaml parsed once per change: hot paths (role lookups inside ledger projections, send
- * routing) read the cached document, revalidated by one stat per read.
+ * routing) read the cached document, revalidated by one stat per read so an out-of-band edit
+ * is seen by the very next read.
  */
 export class GroupDocCache {
   private readonly entries = new Map<string, Entry>();
@@ -20,20 +23,24 @@ export class GroupDocCache {
 
   /** The current document; throws `group_not_found` like `loadGroup`. */
   get(groupId: string): GroupDoc {
-    const path = this.layout.groupYamlPath(groupId);
+    const hit = this.entries.get(groupId);
+    // Only groups that existed are entries, so unknown ids never grow the map.
+    const path = hit ? hit.path : this.layout.groupYamlPath(groupId);
     let st;
     try {
-      st = statSync(path);
+      st = statSync(path, { throwIfNoEntry: false }); // no exception built for a missing group
     } catch {
+      st = undefined;
+    }
+    if (!st) {
       this.entries.delete(groupId);
       this.stats.loads += 1;
       return loadGroup(this.layout, groupId);
     }
-    const hit = this.entries.get(groupId);
     if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.doc;
     this.stats.loads += 1;
     const doc = loadGroup(this.layout, groupId);
-    this.entries.set(groupId, { mtimeMs: st.mtimeMs, size: st.size, doc });
+    this.entries.set(groupId, { path, mtimeMs: st.mtimeMs, size: st.size, doc });
     return doc;
   }
 

@@ -19,7 +19,7 @@ import {
   type HomeLayout,
   type SentMessage,
 } from '@cccc/groups';
-import { IpcError, isEventOfKind, type ChatMessageData, type EventOf, type OpArgs, type OpResult } from '@cccc/ipc-protocol';
+import { IpcError, isEventOfKind, PreserializedResult, type ChatMessageData, type EventOf, type OpArgs, type OpResult } from '@cccc/ipc-protocol';
 import { LedgerErrorCodes, type LedgerStore } from '@cccc/ledger';
 import type { KeyedMutex } from '../concurrency/keyed-mutex.js';
 import type { CommitHooks } from '../kernel/commit-hooks.js';
@@ -31,6 +31,14 @@ import { daemonError, DaemonErrorCodes } from '../errors.js';
 type ChatEvent = EventOf<'chat.message'>;
 
 export type SendOutcome = SentMessage;
+
+/**
+ * `JSON.stringify(sent)` without serializing the event again: `json` is the event's ledger
+ * line, the same event's JSON text, and `{event, message_mode}` is sentMessage's key order.
+ */
+export function preserializedSent(sent: SentMessage, json: string): PreserializedResult<SentMessage> {
+  return new PreserializedResult(sent, `{"event":${json},"message_mode":${JSON.stringify(sent.message_mode)}}`);
+}
 
 /** A chat.message target of reply / cancel, by id or unique id prefix. */
 export function resolveChatMessage(store: LedgerStore, id: string, field: string): ChatEvent {
@@ -73,17 +81,28 @@ export class MessagingService {
     return { group, store, original };
   }
 
-  private async commit(groupId: string, by: string, scopeKey: string, data: ChatMessageData): Promise<SentMessage> {
-    const { event, duplicate } = await this.deps.ledgers.append(groupId, { kind: 'chat.message', by, scope_key: scopeKey, data });
+  /** The message appended and planned; `json` is its ledger text when this call wrote it. */
+  private async commit(groupId: string, by: string, scopeKey: string, data: ChatMessageData): Promise<{ sent: SentMessage; json: string | undefined }> {
+    const { event, duplicate, json } = await this.deps.ledgers.append(groupId, { kind: 'chat.message', by, scope_key: scopeKey, data });
     if (!duplicate) await this.deps.commits.messageCommitted(groupId, event);
-    return sentMessage(event);
+    return { sent: sentMessage(event), json };
   }
 
   async send(args: OpArgs<'send'>): Promise<SendOutcome> {
+    return (await this.sendCommitted(args)).sent;
+  }
+
+  /** The send op's answer: the event's ledger text spliced in, not serialized a second time. */
+  async sendAnswer(args: OpArgs<'send'>): Promise<SentMessage | PreserializedResult<SentMessage>> {
+    const { sent, json } = await this.sendCommitted(args);
+    return json === undefined ? sent : preserializedSent(sent, json);
+  }
+
+  private async sendCommitted(args: OpArgs<'send'>): Promise<{ sent: SentMessage; json: string | undefined }> {
     const by = principalOf(args.by);
     const { group, original } = await this.context(args.group_id, by, args.client_id);
-    if (original) return sentMessage(original);
-    assertStoredAttachments(this.deps.layout.groupDir(args.group_id), args.attachments);
+    if (original) return { sent: sentMessage(original), json: undefined };
+    if (args.attachments?.length) assertStoredAttachments(this.deps.layout.groupDir(args.group_id), args.attachments);
     const out = validateMessage(group, by, args, attachmentCount(args) > 0);
     return this.commit(args.group_id, by, messageScopeKey(group, args.path), messageData(args, out));
   }
@@ -112,10 +131,10 @@ export class MessagingService {
     const { group, store, original } = await this.context(args.group_id, by, args.client_id);
     if (original) return sentReply(original);
     const source = resolveChatMessage(store, args.reply_to, 'reply_to');
-    assertStoredAttachments(this.deps.layout.groupDir(args.group_id), args.attachments);
+    if (args.attachments?.length) assertStoredAttachments(this.deps.layout.groupDir(args.group_id), args.attachments);
     const request = { ...args, message_mode: args.message_mode ?? 'send' };
     const out = validateReply(group, by, source, request, attachmentCount(args) > 0);
-    return sentReply((await this.commit(args.group_id, by, source.scope_key, replyData(source, request, out))).event);
+    return sentReply((await this.commit(args.group_id, by, source.scope_key, replyData(source, request, out))).sent.event);
   }
 
   async sendFiles(args: OpArgs<'send_files'>): Promise<SendOutcome> {
@@ -129,7 +148,7 @@ export class MessagingService {
       this.deps.layout.groupDir(args.group_id),
       files.map((f) => ({ name: f.rel_path, bytes: f.bytes })),
     );
-    return this.commit(args.group_id, by, messageScopeKey(group), messageData({ ...args, text, attachments }, out));
+    return (await this.commit(args.group_id, by, messageScopeKey(group), messageData({ ...args, text, attachments }, out))).sent;
   }
 
   async sendCrossGroup(args: OpArgs<'send_cross_group'>): Promise<OpResult<'send_cross_group'>> {
@@ -146,13 +165,15 @@ export class MessagingService {
       insight: args.insight,
       requirePeerInsight: args.require_peer_insight,
     });
-    const source = await this.commit(args.group_id, by, messageScopeKey(src.group), crossGroupSourceData(args, out));
-    const forwarded = await this.commit(
-      args.dst_group_id,
-      out.foreignBy,
-      messageScopeKey(dst.group),
-      crossGroupForwardData({ ...args, by, src_group_id: args.group_id, src_event_id: source.event.id }, out),
-    );
+    const source = (await this.commit(args.group_id, by, messageScopeKey(src.group), crossGroupSourceData(args, out))).sent;
+    const forwarded = (
+      await this.commit(
+        args.dst_group_id,
+        out.foreignBy,
+        messageScopeKey(dst.group),
+        crossGroupForwardData({ ...args, by, src_group_id: args.group_id, src_event_id: source.event.id }, out),
+      )
+    ).sent;
     return { src_event: source.event, dst_event: forwarded.event };
   }
 

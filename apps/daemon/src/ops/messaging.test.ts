@@ -1,3 +1,4 @@
+import { createConnection } from 'node:net';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +41,46 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fx?.[Symbol.asyncDispose]();
+});
+
+/** One request over a raw socket: the exact answer line the daemon wrote. */
+async function rawAnswer(op: string, args: Record<string, unknown>): Promise<string> {
+  const socket = createConnection((fx.daemon.endpoint as { path: string }).path);
+  await new Promise((r) => socket.once('connect', r));
+  let buf = '';
+  const line = new Promise<string>((resolve) => {
+    socket.on('data', (c: Buffer) => {
+      buf += c.toString('utf8');
+      const nl = buf.indexOf('\n');
+      if (nl >= 0) resolve(buf.slice(0, nl));
+    });
+  });
+  socket.write(JSON.stringify({ v: 1, op, args }) + '\n');
+  try {
+    return await line;
+  } finally {
+    socket.destroy();
+  }
+}
+
+describe('send answer bytes', () => {
+  it('splices the ledger line into the answer: the same bytes as serializing the answer, the event as written', async () => {
+    for (const args of [
+      { group_id: gid, text: 'splice "quoted" \u2028 é', to: ['peer1'], message_mode: 'mail' },
+      { group_id: gid, text: 'with refs', to: ['@all'], message_mode: 'send', refs: [{ kind: 'url', url: 'https://example.test/a?b="c"', extra: 1 }], client_id: 'splice-1' },
+    ]) {
+      const line = await rawAnswer('send', args);
+      const parsed = JSON.parse(line) as { ok: boolean; result: { event: { id: string }; message_mode: string } };
+      expect(parsed.ok, line).toBe(true);
+      expect(line).toBe(JSON.stringify(parsed));
+      expect(fx.ledgerLines(gid).find((l) => l.includes(`"id":"${parsed.result.event.id}"`))).toBe(JSON.stringify(parsed.result.event));
+    }
+    // A client_id replay answers the original event, serialized the ordinary way.
+    const before = fx.ledgerLines(gid).filter((l) => l.includes('"client_id":"splice-1"'));
+    const replay = JSON.parse(await rawAnswer('send', { group_id: gid, text: 'with refs', to: ['@all'], message_mode: 'send', refs: [{ kind: 'url', url: 'https://example.test/a?b="c"', extra: 1 }], client_id: 'splice-1' }));
+    expect(before).toHaveLength(1);
+    expect(JSON.stringify(replay.result.event)).toBe(before[0]);
+  });
 });
 
 describe('send', () => {

@@ -7,7 +7,7 @@ export interface MessagingOpsDeps {
 
 /** §8.6 and §8.10: thin handlers over the messaging service. */
 export function registerMessagingOps(router: OpRouter, { messaging }: MessagingOpsDeps): void {
-  router.register('send', (args) => messaging.send(args));
+  router.register('send', (args) => messaging.sendAnswer(args));
   router.register('reply', (args) => messaging.reply(args));
   router.register('send_files', (args) => messaging.sendFiles(args));
   router.register('send_cross_group', (args) => messaging.sendCrossGroup(args));

@@ -9,6 +9,8 @@ import { planChatSpill } from './spill.js';
 
 export interface PreparedEvent<K extends string = string> {
   event: StoredEvent<K>;
+  /** `encodeEvent(event)`: the line's text, kept for answers that splice it in. */
+  text: string;
   line: Buffer;
   /**
    * A spilled blob being made durable (on the thread pool): the event may be written only once
@@ -71,7 +73,8 @@ export function prepareEvent<K extends string>(input: AppendInput<K>, groupId: s
   };
   // The schema check above is what makes a known kind's data its registry type.
   const event = stored as StoredEvent<K>;
-  const line = Buffer.from(encodeEvent(event) + '\n', 'utf8');
+  const text = encodeEvent(event);
+  const line = Buffer.from(text + '\n', 'utf8');
   if (line.length > MAX_RECORD_BYTES) {
     throw ledgerError(LedgerErrorCodes.eventTooLarge, `event record is ${line.length} bytes; the limit is ${MAX_RECORD_BYTES}`, {
       bytes: line.length,
@@ -89,6 +92,7 @@ export function prepareEvent<K extends string>(input: AppendInput<K>, groupId: s
   };
   return {
     event,
+    text,
     line,
     blob,
     // A blob still being written is removed once its write ended (a failed one removed itself).
