@@ -13,6 +13,7 @@ import {
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
 import { Emitter } from '../../events.js';
+import { ProviderProcess } from '../provider-process.js';
 import {
   ManagedControlError,
   ManagedLaunchError,
@@ -28,7 +29,6 @@ import type { AcpLaunch } from './acp-launch.js';
 import { chooseOption, permissionKindOf, permissionSummaryOf, turnStatusOf } from './acp-mapping.js';
 
 const START_TIMEOUT_MS = 60_000;
-const STDERR_TAIL = 4_000;
 /** ACP accepts one `session/prompt` at a time: later deliveries wait here, in order. */
 const MAX_QUEUED = 32;
 
@@ -75,7 +75,7 @@ export class AcpSession implements ManagedSession {
   private active: ActiveTurn | null = null;
   private exitInfo: ManagedExit | undefined;
   private endReason: string | undefined;
-  private stderrTail = '';
+  private readonly provider: ProviderProcess;
   private reason = 'starting';
   private updatedAt = now();
   private lastFired = '';
@@ -89,22 +89,8 @@ export class AcpSession implements ManagedSession {
     private readonly child: ChildProcess,
     private readonly cwd: string,
   ) {
-    this.exited$ = new Promise((resolve) => {
-      child.once('exit', (code, signal) => {
-        // Whatever ended the agent, nothing of its group (helpers, a native child) stays.
-        if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
-        this.finish({ code, signal, reason: this.endReason ?? 'exited' });
-        resolve(this.exitInfo!);
-      });
-      child.once('error', () => {
-        if (child.pid !== undefined) return;
-        this.finish({ code: null, signal: null, reason: 'spawn_failed' });
-        resolve(this.exitInfo!);
-      });
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-STDERR_TAIL);
-    });
+    this.provider = new ProviderProcess(child, () => this.endReason, (exit) => this.finish(exit));
+    this.exited$ = this.provider.exited.then(() => this.exitInfo!);
   }
 
   get runtime(): string {
@@ -121,7 +107,7 @@ export class AcpSession implements ManagedSession {
 
   /** The agent's last stderr lines (diagnostics). */
   get diagnostics(): string {
-    return this.stderrTail;
+    return this.provider.stderrTail;
   }
 
   static async start(launch: AcpLaunch, options: ManagedStartOptions): Promise<AcpSession> {
@@ -140,7 +126,7 @@ export class AcpSession implements ManagedSession {
       await session.stop(1_000);
       if (error instanceof ManagedLaunchError) throw error;
       const why = error instanceof Error ? error.message : String(error);
-      throw new ManagedLaunchError('start_failed', `${launch.runtime} ACP agent did not start: ${why}${session.stderrTail ? `\n${session.stderrTail.slice(-800)}` : ''}`);
+      throw new ManagedLaunchError('start_failed', `${launch.runtime} ACP agent did not start: ${why}${session.provider.stderrTail ? `\n${session.provider.stderrTail.slice(-800)}` : ''}`);
     } finally {
       clearTimeout(timer);
     }
@@ -335,15 +321,7 @@ export class AcpSession implements ManagedSession {
     if (this.exitInfo) return this.exitInfo;
     this.endReason ??= reason;
     this.stopObserving?.();
-    const pid = this.child.pid;
-    if (pid !== undefined && this.child.exitCode === null && this.child.signalCode === null) {
-      signalGroup(pid, 'SIGTERM');
-      const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
-      await this.exited$;
-      clearTimeout(timer);
-    } else {
-      await this.exited$;
-    }
+    await this.provider.terminate(graceMs);
     return this.exitInfo!;
   }
 
@@ -379,13 +357,5 @@ export class AcpSession implements ManagedSession {
     this.conn?.close();
     this.exitEmitter.fire(exit);
     this.changed(`exit:${exit.reason}`);
-  }
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // already gone
   }
 }

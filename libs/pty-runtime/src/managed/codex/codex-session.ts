@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Emitter } from '../../events.js';
+import { ProviderProcess } from '../provider-process.js';
 import {
   ManagedControlError,
   ManagedLaunchError,
@@ -33,7 +34,6 @@ import type { CommandExecutionRequestApprovalParams } from './generated/v2/Comma
 import type { FileChangeRequestApprovalParams } from './generated/v2/FileChangeRequestApprovalParams.js';
 
 const CONNECT_TIMEOUT_MS = 20_000;
-const STDERR_TAIL = 4_000;
 
 /** Server requests a person allows or denies; with the interactions below, anything else is refused (never left hanging). */
 const APPROVALS: Record<string, string> = {
@@ -71,7 +71,7 @@ export class CodexAppServerSession implements ManagedSession {
   private exitInfo: ManagedExit | undefined;
   /** Set when we end the process ourselves: the reason its exit reports. */
   private endReason: string | undefined;
-  private stderrTail = '';
+  private readonly provider: ProviderProcess;
   readonly onStateChanged = this.stateEmitter.event;
   readonly onTurn = this.turnEmitter.event;
   readonly onExit = this.exitEmitter.event;
@@ -85,24 +85,8 @@ export class CodexAppServerSession implements ManagedSession {
     private readonly child: ChildProcess,
     private readonly socketPath: string,
   ) {
-    this.exited$ = new Promise((resolve) => {
-      child.once('exit', (code, signal) => {
-        // `codex` is a launcher: the native server is its child in the same process group and
-        // outlives a launcher killed outright. Whatever ended it, nothing of its group stays.
-        if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
-        this.finish({ code, signal, reason: this.endReason ?? 'exited' });
-        resolve(this.exitInfo!);
-      });
-      // A spawn that failed has no exit to wait for.
-      child.once('error', () => {
-        if (child.pid !== undefined) return;
-        this.finish({ code: null, signal: null, reason: 'spawn_failed' });
-        resolve(this.exitInfo!);
-      });
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-STDERR_TAIL);
-    });
+    this.provider = new ProviderProcess(child, () => this.endReason, (exit) => this.finish(exit));
+    this.exited$ = this.provider.exited.then(() => this.exitInfo!);
   }
 
   get pid(): number {
@@ -115,7 +99,7 @@ export class CodexAppServerSession implements ManagedSession {
 
   /** The last lines the app-server wrote to stderr (diagnostics; may name paths, never secrets we pass). */
   get diagnostics(): string {
-    return this.stderrTail;
+    return this.provider.stderrTail;
   }
 
   static async start(plan: CodexLaunchPlan, options: ManagedStartOptions): Promise<CodexAppServerSession> {
@@ -136,7 +120,7 @@ export class CodexAppServerSession implements ManagedSession {
       await session.stop(1_000);
       if (error instanceof ManagedLaunchError) throw error;
       const why = error instanceof Error ? error.message : String(error);
-      throw new ManagedLaunchError('start_failed', `codex app-server did not start: ${why}${session.stderrTail ? `\n${session.stderrTail.slice(-800)}` : ''}`);
+      throw new ManagedLaunchError('start_failed', `codex app-server did not start: ${why}${session.provider.stderrTail ? `\n${session.provider.stderrTail.slice(-800)}` : ''}`);
     }
   }
 
@@ -337,16 +321,7 @@ export class CodexAppServerSession implements ManagedSession {
     if (this.exitInfo) return this.exitInfo;
     this.endReason ??= reason;
     this.peer?.[Symbol.dispose]();
-    const pid = this.child.pid;
-    if (pid !== undefined && this.child.exitCode === null && this.child.signalCode === null) {
-      signalGroup(pid, 'SIGTERM');
-      const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
-      await this.exited$;
-      clearTimeout(timer);
-      signalGroup(pid, 'SIGKILL'); // helpers it left in its group
-    } else {
-      await this.exited$;
-    }
+    await this.provider.terminate(graceMs);
     return this.exitInfo!;
   }
 
@@ -357,13 +332,5 @@ export class CodexAppServerSession implements ManagedSession {
     rmSync(this.socketPath, { force: true });
     this.exitEmitter.fire(exit);
     this.stateEmitter.fire(this.state());
-  }
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // already gone
   }
 }
