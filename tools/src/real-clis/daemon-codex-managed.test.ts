@@ -1,14 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { startWebServer } from '@cccc/web';
 import { expect, it } from 'vitest';
 import { callTool, reply, startFakeModel, thinkThenReply } from '../fake-model/index.js';
 import { actorProbe, type DaemonGroup } from './daemon-actor.js';
 import { codexEnv, describeWithRealClis, writeCodexConfig } from './index.js';
+import { daemonUp, groupAlive, isAlive, runDaemon } from './daemon-child.js';
 import { realCliTeardown, until } from './test-support.js';
 
 // A codex actor run managed (runner "headless"): one daemon-owned codex app-server thread, the
@@ -17,26 +15,6 @@ import { realCliTeardown, until } from './test-support.js';
 // kill -9 whose orphaned app-server the next daemon retires before resuming the same thread.
 
 const teardown = realCliTeardown();
-const CCCC_BIN = createRequire(import.meta.url).resolve('@cccc/cli/bin/cccc.js');
-
-/** Any process left in the process group `pgid` (the codex launcher's native child included). */
-const groupAlive = (pgid: number) => {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** How the daemon's start-up prompt for peer1 (the group's first actor, its foreman) begins. */
 const PREAMBLE_MARK = 'You are peer1 (';
@@ -47,23 +25,6 @@ function lastUserText(body: unknown): string {
   const last = input.filter((i) => i.type === 'message' && i.role === 'user').at(-1);
   return (last?.content ?? []).map((c) => c.text ?? '').join('\n');
 }
-
-/** `cccc daemon run` as a child we can kill -9 (teardown's `daemon stop` ends a later one). */
-function runDaemon(home: string, extra: NodeJS.ProcessEnv = {}): ChildProcess {
-  const { CCCC_ACTOR_ID: _inherited, ...env } = process.env;
-  const child = spawn(process.execPath, [CCCC_BIN, 'daemon', 'run'], { env: { ...env, ...extra, CCCC_HOME: home }, stdio: 'ignore' });
-  teardown.cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  return child;
-}
-
-async function daemonUp(home: string): Promise<DaemonClient> {
-  const client = new DaemonClient({ home });
-  await until(async () => (await client.request({ v: 1, op: 'ping', args: {} }).catch(() => undefined))?.ok, 'the daemon', 20_000);
-  return client;
-}
-
 
 /** The pid an ownership record under the group's runners/pty names, or undefined when there is none. */
 function ownershipPid(home: string, groupId: string, name: string): number | undefined {
@@ -77,7 +38,7 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
   async function managedGroup(daemonEnv: NodeJS.ProcessEnv = {}) {
     const home = teardown.home(mkdtempSync(join(tmpdir(), 'cccc-managed-')));
     teardown.cleanups.push(() => rmSync(home, { recursive: true, force: true, maxRetries: 3 }));
-    const daemon = runDaemon(home, daemonEnv);
+    const daemon = runDaemon(teardown, home, daemonEnv);
     const client = await daemonUp(home);
     const { group_id } = await client.call('group_create', { title: 'managed codex' });
     const scope = join(home, 'scope');
@@ -138,7 +99,7 @@ describeWithRealClis('real codex as a managed daemon actor (app-server)', (clis)
     g.daemon.kill('SIGKILL');
     await until(() => g.daemon.exitCode !== null || g.daemon.signalCode !== null, 'the daemon to die', 10_000);
     expect(isAlive(record.pid)).toBe(true);
-    runDaemon(g.home);
+    runDaemon(teardown, g.home);
     const client = await daemonUp(g.home);
     await until(() => !groupAlive(record.pid), 'the orphaned app-server (its whole group) retired', 20_000);
     const group2 = { ...g.group, client };

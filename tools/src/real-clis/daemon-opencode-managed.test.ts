@@ -1,13 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { expect, it } from 'vitest';
 import { callTool, hang, reply, startFakeModel, thinkThenReply } from '../fake-model/index.js';
 import { actorProbe, type DaemonGroup } from './daemon-actor.js';
 import { describeWithRealClis, opencodeEnv, writeOpencodeConfig } from './index.js';
+import { daemonUp, groupAlive, ledgerOf, runDaemon } from './daemon-child.js';
 import { realCliTeardown, until } from './test-support.js';
 
 // An opencode actor (issue 24): one daemon-owned `opencode acp` session over stdio with its
@@ -17,44 +15,12 @@ import { realCliTeardown, until } from './test-support.js';
 // resuming the same session.
 
 const teardown = realCliTeardown();
-const CCCC_BIN = createRequire(import.meta.url).resolve('@cccc/cli/bin/cccc.js');
-
-const groupAlive = (pgid: number) => {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-function runDaemon(home: string, extra: NodeJS.ProcessEnv = {}): ChildProcess {
-  const { CCCC_ACTOR_ID: _inherited, ...env } = process.env;
-  const child = spawn(process.execPath, [CCCC_BIN, 'daemon', 'run'], { env: { ...env, ...extra, CCCC_HOME: home }, stdio: 'ignore' });
-  teardown.cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  return child;
-}
-
-async function daemonUp(home: string): Promise<DaemonClient> {
-  const client = new DaemonClient({ home });
-  await until(async () => (await client.request({ v: 1, op: 'ping', args: {} }).catch(() => undefined))?.ok, 'the daemon', 20_000);
-  return client;
-}
-
-type LedgerEntry = { kind: string; by: string; data: Record<string, unknown> };
-const ledgerOf = (home: string, groupId: string): LedgerEntry[] =>
-  readFileSync(join(home, 'groups', groupId, 'ledger.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as LedgerEntry);
 
 describeWithRealClis('real opencode as a managed daemon actor (ACP)', (clis) => {
   async function opencodeGroup(modelUrl: string, config: Record<string, unknown> = {}) {
     const home = teardown.home(mkdtempSync(join(tmpdir(), 'cccc-opencode-')));
     teardown.cleanups.push(() => rmSync(home, { recursive: true, force: true, maxRetries: 3 }));
-    const daemon = runDaemon(home);
+    const daemon = runDaemon(teardown, home);
     const client = await daemonUp(home);
     const { group_id } = await client.call('group_create', { title: 'managed opencode' });
     const scope = join(home, 'scope');
@@ -119,7 +85,7 @@ describeWithRealClis('real opencode as a managed daemon actor (ACP)', (clis) => 
     g.daemon.kill('SIGKILL');
     await until(() => g.daemon.exitCode !== null || g.daemon.signalCode !== null, 'the daemon to die', 10_000);
     expect(groupAlive(record.pid)).toBe(true);
-    runDaemon(g.home);
+    runDaemon(teardown, g.home);
     const client = await daemonUp(g.home);
     await until(() => !groupAlive(record.pid), 'the orphaned agent (its whole group) retired', 30_000);
     await until(() => !groupAlive(tuiPid), 'the orphaned TUI retired', 30_000);
