@@ -8,6 +8,7 @@ import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { reply, startFakeModel, type FakeModel } from '../fake-model/index.js';
 import { codexEnv, readRealClis, writeCodexConfig } from '../real-clis/index.js';
 import { printTable, summarize } from './stats.js';
+import { until } from './until.js';
 
 // `npm run bench -- codex-managed` (by name: the pinned real codex, about a minute):
 // 1. send → the model receiving the text, for a codex actor run managed (delivery as the
@@ -63,16 +64,6 @@ async function startDaemon(): Promise<Daemon> {
       rmSync(home, { recursive: true, force: true, maxRetries: 3 });
     },
   };
-}
-
-async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs: number, everyMs = 50): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
 }
 
 async function actorState(d: Daemon, actorId: string) {

@@ -9,6 +9,7 @@ import { opencodeAcpAdapter } from '@cccc/pty-runtime';
 import { reply, startFakeModel } from '../fake-model/index.js';
 import { opencodeEnv, readRealClis, writeOpencodeConfig } from '../real-clis/index.js';
 import { printTable, summarize } from './stats.js';
+import { until } from './until.js';
 
 // `npm run bench -- opencode-managed` (by name: the pinned real opencode, about a minute):
 // send → the model receiving the text for a daemon-managed opencode actor (delivery as an ACP
@@ -18,16 +19,6 @@ import { printTable, summarize } from './stats.js';
 const run = promisify(execFile);
 const CCCC_BIN = createRequire(import.meta.url).resolve('@cccc/cli/bin/cccc.js');
 const RUNS = Number(process.env.CCCC_BENCH_OPENCODE_RUNS ?? 10);
-
-async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs: number, everyMs = 50): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
 
 export async function benchOpencodeManaged(): Promise<void> {
   const clis = readRealClis();
