@@ -81,7 +81,9 @@ describeWithRealClis('real opencode run against fake chat completions (custom Op
     const main = model.requests.filter((r) => r.main);
     expect(main).toHaveLength(1);
     expect(main[0]).toMatchObject({ api: 'chat', path: '/v1/chat/completions', body: { model: 'fake-model', stream: true } });
-    expect(model.requests.filter((r) => r.api === 'chat' && !r.main).length).toBeGreaterThanOrEqual(1); // the session title
+    // The session title is a side request opencode makes in the background: a run that ends
+    // first (a loaded machine) never sends it, so it is checked only for what it is when sent.
+    for (const side of model.requests.filter((r) => !r.main)) expect(side).toMatchObject({ api: 'chat', path: '/v1/chat/completions' });
     expect(model.countOccurrences(prompt)).toBe(1);
   }, 120_000);
 });
