@@ -20,6 +20,7 @@ const LAYER: Record<string, number> = {
   '@cccc/capabilities': 1,
   '@cccc/voice': 1,
   '@cccc/group-space': 1,
+  '@cccc/im': 1,
   '@cccc/mcp': 1,
   '@cccc/automation': 1,
   '@cccc/pty-runtime': 2,

@@ -44,6 +44,7 @@ describe('which packages are published', () => {
       '@cccc/group-space',
       '@cccc/groups',
       '@cccc/hook-fence',
+      '@cccc/im',
       '@cccc/ipc-protocol',
       '@cccc/ledger',
       '@cccc/mcp',
