@@ -10,7 +10,7 @@ const OPTIONAL_UPGRADES = [
 ] as const;
 
 /** Extension ops of this implementation that clients should find advertised before use. */
-const EXTENSION_OPS = ['ledger_tail', 'ledger_search', 'ledger_statuses', 'global_events_stream', 'runtime_activity_snapshot', 'runtime_activity_stream', 'runtime_hook_event', 'blob_upload', 'blob_read', 'runtime_list'] as const;
+const EXTENSION_OPS = ['ledger_tail', 'ledger_search', 'ledger_statuses', 'global_events_stream', 'runtime_activity_snapshot', 'runtime_activity_stream', 'runtime_hook_event', 'blob_upload', 'blob_read', 'runtime_list', 'im_config_get', 'im_config_set'] as const;
 
 /**
  * `ping.capabilities` (§8.1), derived from the ops the router really serves, so an entry can

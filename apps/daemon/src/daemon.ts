@@ -27,6 +27,7 @@ import { removeRuntimeFiles, removeStaleRuntimeFiles, writeRuntimeFiles } from '
 import { errorFields, fileLogger, LogThreshold, type Logger } from './log.js';
 import { MemoryService } from './memory/memory-service.js';
 import { SpaceService } from './space/space-service.js';
+import { ImService } from './im/im-service.js';
 import { MessagingService } from './messaging/messaging-service.js';
 import { AutomationScheduler } from './automation/automation-scheduler.js';
 import { AutomationService } from './automation/automation-service.js';
@@ -122,6 +123,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
   });
   const memory = new MemoryService({ layout, groups });
   const space = new SpaceService({ layout, groups, home: config.home });
+  const im = new ImService({ layout, groups, groupLocks });
   const voiceLease = new FileLeaseStore(config.home);
   const voiceDocuments = new VoiceDocuments({ ...store, voiceLease });
   const voiceInput = new VoiceInput({ ...store, messaging, runtimes });
@@ -153,6 +155,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
     capabilities,
     memory,
     space,
+    im,
     voiceLease,
     voiceDocuments,
     voiceInput,

@@ -52,7 +52,7 @@ export { listActors, addActor, updateActor, removeActor, setActorEnabled, type A
 export { currentGenerations, isInGeneration, type ActorGeneration, type ActorLifecycleEvent } from './generations.js';
 
 export { assertValidEnvKey, assertValidEnvMap, ENV_KEY_PATTERN } from './env-keys.js';
-export { maskSecret, applySecretUpdate, SECRET_FILE_MODE, SECRET_DIR_MODE, type SecretMapUpdate } from './secrets-store.js';
+export { maskSecret, applySecretUpdate, readSecretMap, updateSecretFile, SECRET_FILE_MODE, SECRET_DIR_MODE, type SecretMapUpdate } from './secrets-store.js';
 export { actorPrivateEnvKeys, updateActorPrivateEnv, readActorPrivateEnvForLaunch, type PrivateEnvKeys } from './private-env.js';
 export {
   listProfiles,

@@ -1,2 +1,3 @@
 export * from './adapter.js';
 export * from './authority/index.js';
+export * from './config.js';

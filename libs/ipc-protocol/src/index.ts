@@ -44,6 +44,7 @@ export { MailCursor } from './ops/inbox.js';
 export { MAX_PREAMBLE_BYTES } from './ops/group-prompts.js';
 export { ContextBrief } from './ops/context.js';
 export { DedupIntent, MemoryDate, MemoryDedup, MemoryMessage, MemorySearchHit } from './ops/memory.js';
+export { ImThreadIdV1, ImPendingKeyV1, ImPlatformV1, ImConfigV1 } from './ops/im.js';
 export { SpaceLane, SpaceProviderMode, SpaceBinding, SpaceProviderState, SpaceQueueSummary, SpaceCredential, SpaceJobState, SpaceArtifactKind } from './ops/space.js';
 export {
   RecipientStatus,

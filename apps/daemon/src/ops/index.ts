@@ -25,6 +25,7 @@ import { registerStreamOps, type StreamOpsDeps } from './streams.js';
 import { registerTerminalOps, type TerminalOpsDeps } from './terminal.js';
 import { registerVoiceOps, type VoiceOpsDeps } from './voice.js';
 import { registerSpaceOps, type SpaceOpsDeps } from './space.js';
+import { registerImOps, type ImOpsDeps } from './im.js';
 import { registerGroupCopyOps, type GroupCopyOpsDeps } from './group-copy.js';
 import { registerRemoteAccessOps, type RemoteAccessOpsDeps } from './remote-access.js';
 import { registerHeadlessOps, type HeadlessOpsDeps } from './headless.js';
@@ -55,6 +56,7 @@ export type DaemonOpsDeps = GroupsOpsDeps &
   MemoryOpsDeps &
   VoiceOpsDeps &
   SpaceOpsDeps &
+  ImOpsDeps &
   GroupCopyOpsDeps &
   RemoteAccessOpsDeps &
   HeadlessOpsDeps;
@@ -88,6 +90,7 @@ export function registerDaemonOps(router: OpRouter, deps: DaemonOpsDeps): void {
   registerAutomationOps(router, deps);
   registerCapabilitiesOps(router, deps);
   registerSpaceOps(router, deps);
+  registerImOps(router, deps);
   registerGroupCopyOps(router, deps);
   registerRemoteAccessOps(router, deps);
 }

@@ -4,6 +4,7 @@ import type { KindDataInput } from '../kinds/registry.js';
 import type { OpArgsInput, OpCatalog, OpName } from './catalog.js';
 import { capabilityExamples } from './capabilities.fixtures.js';
 import { spaceExamples } from './space.fixtures.js';
+import { imExamples } from './im.fixtures.js';
 
 // One valid request and one valid result per op, plus the keys whose absence must fail.
 // Shared by the catalog tests; examples follow the spec's shapes and the reference fixture home.
@@ -128,6 +129,7 @@ const voiceDocEvent = (action: string) => event('assistant.voice.document', { as
 export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
   ...capabilityExamples,
   ...spaceExamples,
+  ...imExamples,
   ping: {
     args: {},
     required: [],

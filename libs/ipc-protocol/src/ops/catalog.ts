@@ -121,6 +121,8 @@ import {
   terminal_tail,
 } from './terminal.js';
 
+import { im_bind_chat, im_config_get, im_config_set, im_list_authorized, im_list_pending, im_reject_pending, im_revoke_chat } from './im.js';
+
 import {
   group_space_artifact,
   group_space_bind,
@@ -325,6 +327,15 @@ export const opCatalog = {
   remote_access_configure,
   remote_access_start,
   remote_access_stop,
+  // §8.16 IM Authentication (issue 30)
+  im_bind_chat,
+  im_list_authorized,
+  im_list_pending,
+  im_reject_pending,
+  im_revoke_chat,
+  // Extension (issue 30), advertised in ping.capabilities
+  im_config_get,
+  im_config_set,
 } as const satisfies Record<string, OpSpec>;
 
 export type OpCatalog = typeof opCatalog;

@@ -1,0 +1,124 @@
+import { join } from 'node:path';
+import { authorizeGroupAction, readSecretMap, updateGroup, updateSecretFile, type HomeLayout } from '@cccc/groups';
+import { applyImConfigPatch, ImAuthority, parseImConfig, type ImConfigDoc, type ImConfigPatch, type ImSecrets } from '@cccc/im';
+import { IpcError, type ImConfigV1 } from '@cccc/ipc-protocol';
+import type { GroupDocCache } from '../kernel/group-cache.js';
+import type { KeyedMutex } from '../concurrency/keyed-mutex.js';
+
+export interface ImServiceDeps {
+  readonly layout: HomeLayout;
+  readonly groups: Pick<GroupDocCache, 'get' | 'invalidate'>;
+  readonly groupLocks: KeyedMutex;
+}
+
+export interface ImConfigUpdate extends ImConfigPatch {
+  readonly bot_token?: string;
+  readonly app_token?: string;
+  readonly unset?: boolean;
+}
+
+/**
+ * The daemon side of a group's IM bridge: its authority (§8.16, one per group, found only once
+ * the group is known), its configuration in group.yaml:im and its tokens, stored like profile
+ * secrets (0600 under state/secrets/im). Listeners hear about configuration changes so the bridge
+ * supervisor can start, restart or stop the group's bridge.
+ */
+export class ImService {
+  private readonly listeners = new Set<(groupId: string) => void>();
+
+  constructor(private readonly deps: ImServiceDeps) {}
+
+  private stateDir(groupId: string): string {
+    return join(this.deps.layout.groupDir(groupId), 'state');
+  }
+
+  secretsPath(groupId: string): string {
+    return join(this.deps.layout.secretsDir, 'im', `${groupId}.json`);
+  }
+
+  /** The group's authority; `group_not_found` for an unknown group. */
+  authority(groupId: string): ImAuthority {
+    this.deps.groups.get(groupId);
+    return new ImAuthority(this.stateDir(groupId));
+  }
+
+  /** Mutations are the group's settings: user and foreman (permission_denied otherwise). */
+  authorize(groupId: string, by: string | undefined): void {
+    authorizeGroupAction(this.deps.layout, by, 'group.settings', groupId);
+  }
+
+  config(groupId: string): ImConfigDoc | undefined {
+    return parseImConfig((this.deps.groups.get(groupId) as Record<string, unknown>).im);
+  }
+
+  /** Internal: the tokens, for the bridge only; never part of a read result. */
+  secrets(groupId: string): ImSecrets {
+    return readSecretMap(this.secretsPath(groupId));
+  }
+
+  view(groupId: string): ImConfigV1 | null {
+    const config = this.config(groupId);
+    if (!config) return null;
+    const secrets = this.secrets(groupId);
+    return {
+      platform: config.platform,
+      enabled: config.enabled,
+      forward_public_notify: config.forward_public_notify,
+      bot_token_present: Boolean(secrets.bot_token),
+      app_token_present: Boolean(secrets.app_token),
+    };
+  }
+
+  onConfigChange(listener: (groupId: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Applies a configuration change. Everything is validated before the first write, so a
+   * refused request changes nothing; an unset clears configuration, tokens and the three
+   * authority files (§8.16 explicit unset).
+   */
+  async configure(groupId: string, by: string | undefined, update: ImConfigUpdate): Promise<ImConfigV1 | null> {
+    this.authorize(groupId, by);
+    await this.deps.groupLocks.run(groupId, async () => {
+      try {
+        if (update.unset) {
+          await updateGroup(this.deps.layout, groupId, (g) => {
+            delete (g as Record<string, unknown>).im;
+          });
+          await updateSecretFile(this.deps.layout, this.secretsPath(groupId), () => ({}));
+          await new ImAuthority(this.stateDir(groupId)).store.clear();
+          return;
+        }
+        const next = applyImConfigPatch(this.config(groupId), update);
+        if (!next.ok) throw new IpcError('invalid_request', next.error, { field: 'platform' });
+        for (const name of ['bot_token', 'app_token'] as const) {
+          const value = update[name];
+          if (value !== undefined && value !== '' && (value.trim() !== value || /\s/.test(value))) {
+            throw new IpcError('invalid_request', `${name} must not contain whitespace`, { field: name });
+          }
+        }
+        await updateGroup(this.deps.layout, groupId, (g) => {
+          (g as Record<string, unknown>).im = next.config;
+        });
+        if (update.bot_token !== undefined || update.app_token !== undefined) {
+          await updateSecretFile(this.deps.layout, this.secretsPath(groupId), (current) => {
+            const out: Record<string, string> = { ...current };
+            for (const name of ['bot_token', 'app_token'] as const) {
+              const value = update[name];
+              if (value === undefined) continue;
+              if (value === '') delete out[name];
+              else out[name] = value;
+            }
+            return out;
+          });
+        }
+      } finally {
+        this.deps.groups.invalidate(groupId);
+      }
+    });
+    for (const listener of this.listeners) listener(groupId);
+    return this.view(groupId);
+  }
+}
