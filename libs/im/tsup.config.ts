@@ -2,9 +2,9 @@ import { defineConfig } from 'tsup';
 import { declarations } from '../../tsup.declarations.js';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: { index: 'src/index.ts', testing: 'src/testing.ts' },
   format: ['esm'],
-  dts: declarations(true),
+  dts: declarations({ entry: { index: 'src/index.ts', testing: 'src/testing.ts' } }),
   clean: true,
   sourcemap: true,
   target: 'node20',

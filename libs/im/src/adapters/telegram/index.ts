@@ -1,0 +1,2 @@
+export { TelegramAdapter, type TelegramAdapterOptions } from './telegram-adapter.js';
+export { TelegramApiError, chunkText } from './telegram-api.js';

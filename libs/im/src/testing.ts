@@ -1,0 +1,1 @@
+export { FakeTelegramServer, type FakeSentMessage } from './adapters/telegram/fake-telegram-server.js';
