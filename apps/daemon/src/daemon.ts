@@ -28,6 +28,7 @@ import { errorFields, fileLogger, LogThreshold, type Logger } from './log.js';
 import { MemoryService } from './memory/memory-service.js';
 import { SpaceService } from './space/space-service.js';
 import { ImService } from './im/im-service.js';
+import { BridgeSupervisor } from './im/bridge-supervisor.js';
 import { MessagingService } from './messaging/messaging-service.js';
 import { AutomationScheduler } from './automation/automation-scheduler.js';
 import { AutomationService } from './automation/automation-service.js';
@@ -124,6 +125,8 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
   const memory = new MemoryService({ layout, groups });
   const space = new SpaceService({ layout, groups, home: config.home });
   const im = new ImService({ layout, groups, groupLocks });
+  const imBridges = new BridgeSupervisor({ home: config.home, im, logger });
+  commits.onPublished((events) => imBridges.published(events));
   const voiceLease = new FileLeaseStore(config.home);
   const voiceDocuments = new VoiceDocuments({ ...store, voiceLease });
   const voiceInput = new VoiceInput({ ...store, messaging, runtimes });
@@ -156,12 +159,15 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
     memory,
     space,
     im,
+    imBridges,
     voiceLease,
     voiceDocuments,
     voiceInput,
     /** Stops every service, newest first; ledgers close last. */
     async [Symbol.asyncDispose](): Promise<void> {
       automationScheduler[Symbol.dispose]();
+      // Bridges first: they are daemon clients and must not outlive it.
+      await imBridges.close();
       streams.closeAll();
       activity.closeAll();
       workingState[Symbol.dispose]();
@@ -229,11 +235,15 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
     await services.actorRuntime.recover();
     // Clocks are rebased before the first tick: a restart never fires work missed while down.
     await services.automationScheduler.start();
+    // IM bridges connect back through the socket, so they start once it listens.
+    services.imBridges.start();
 
     const stop = (reason = 'stop requested'): Promise<void> => {
       stopping ??= (async () => {
         logger.log('info', 'daemon stopping', { reason });
         try {
+          // IM bridges are daemon clients: stopped first, so none reads a closing stream as a failure.
+          await services.imBridges.close();
           services.streams.closeAll();
           await server.close();
           await services[Symbol.asyncDispose]();

@@ -2,3 +2,4 @@ export * from './adapter.js';
 export * from './authority/index.js';
 export * from './config.js';
 export * from './adapters/telegram/index.js';
+export * from './bridge/index.js';

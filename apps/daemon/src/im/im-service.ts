@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { authorizeGroupAction, readSecretMap, updateGroup, updateSecretFile, type HomeLayout } from '@cccc/groups';
-import { applyImConfigPatch, ImAuthority, parseImConfig, type ImConfigDoc, type ImConfigPatch, type ImSecrets } from '@cccc/im';
+import { applyImConfigPatch, bridgeRunnable, ImAuthority, parseImConfig, type ImConfigDoc, type ImConfigPatch, type ImSecrets } from '@cccc/im';
 import { IpcError, type ImConfigV1 } from '@cccc/ipc-protocol';
 import type { GroupDocCache } from '../kernel/group-cache.js';
 import type { KeyedMutex } from '../concurrency/keyed-mutex.js';
@@ -67,6 +67,15 @@ export class ImService {
       bot_token_present: Boolean(secrets.bot_token),
       app_token_present: Boolean(secrets.app_token),
     };
+  }
+
+  /** Whether the group's bridge should run: the group runs, IM is enabled, its token(s) stored. */
+  bridgeWanted(groupId: string): boolean {
+    try {
+      return this.deps.groups.get(groupId).running && bridgeRunnable(this.config(groupId), this.secrets(groupId));
+    } catch {
+      return false; // a deleted or unreadable group runs no bridge
+    }
   }
 
   onConfigChange(listener: (groupId: string) => void): () => void {

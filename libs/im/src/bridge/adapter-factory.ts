@@ -1,0 +1,19 @@
+import type { ImAdapter, ImPlatform } from '../adapter.js';
+import { TelegramAdapter } from '../adapters/telegram/telegram-adapter.js';
+import type { ImSecrets } from '../config.js';
+
+/**
+ * The adapter for a group's platform, or undefined when this build has none for it. Base URLs
+ * are overridable by environment for local fakes (tests); production uses the platforms' own.
+ */
+export function createAdapter(platform: ImPlatform, secrets: ImSecrets, env: NodeJS.ProcessEnv): ImAdapter | undefined {
+  if (!secrets.bot_token) return undefined;
+  if (platform === 'telegram') {
+    return new TelegramAdapter({
+      token: secrets.bot_token,
+      ...(env.CCCC_IM_TELEGRAM_API_BASE ? { baseUrl: env.CCCC_IM_TELEGRAM_API_BASE } : {}),
+      ...(env.CCCC_IM_TELEGRAM_POLL_TIMEOUT_S ? { pollTimeoutS: Number(env.CCCC_IM_TELEGRAM_POLL_TIMEOUT_S) } : {}),
+    });
+  }
+  return undefined;
+}
