@@ -25,6 +25,7 @@ import { registerHookCommands } from './commands/hook.js';
 import { registerPresentCommands } from './commands/present.js';
 import { registerAutomationCommands } from './commands/automation.js';
 import { registerCapabilityCommands } from './commands/capability.js';
+import { registerImCommands } from './commands/im.js';
 
 /** Build the `cccc` command tree; `setExit` records the process exit code. */
 export function buildProgram(setExit: (code: number) => void): Command {
@@ -58,5 +59,6 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerPresentCommands(program, setExit);
   registerAutomationCommands(program, setExit);
   registerCapabilityCommands(program, setExit);
+  registerImCommands(program, setExit);
   return program;
 }
