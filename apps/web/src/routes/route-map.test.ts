@@ -109,6 +109,13 @@ const KNOWN = [
   'PUT /remote-access',
   'POST /remote-access/start',
   'POST /remote-access/stop',
+  'GET /groups/:group_id/im',
+  'PUT /groups/:group_id/im',
+  'GET /groups/:group_id/im/pending',
+  'GET /groups/:group_id/im/authorized',
+  'POST /groups/:group_id/im/bind',
+  'POST /groups/:group_id/im/reject',
+  'POST /groups/:group_id/im/revoke',
 ];
 
 describe('the route table', () => {

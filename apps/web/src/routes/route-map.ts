@@ -175,6 +175,15 @@ export const webRoutes = {
   space_sources: { method: 'GET', path: '/groups/:group_id/space/sources', op: 'group_space_sources', input: 'query', query: ['lane'] },
   space_jobs: { method: 'GET', path: '/groups/:group_id/space/jobs', op: 'group_space_jobs', input: 'query', query: ['lane', 'state', 'limit'] },
 
+  // §8.16 IM bridge (issue 30): the IM settings panel
+  im_config: { method: 'GET', path: '/groups/:group_id/im', op: 'im_config_get', input: 'none' },
+  im_config_set: { method: 'PUT', path: '/groups/:group_id/im', op: 'im_config_set', input: 'body' },
+  im_pending: { method: 'GET', path: '/groups/:group_id/im/pending', op: 'im_list_pending', input: 'none' },
+  im_authorized: { method: 'GET', path: '/groups/:group_id/im/authorized', op: 'im_list_authorized', input: 'none' },
+  im_bind: { method: 'POST', path: '/groups/:group_id/im/bind', op: 'im_bind_chat', input: 'body' },
+  im_reject: { method: 'POST', path: '/groups/:group_id/im/reject', op: 'im_reject_pending', input: 'body' },
+  im_revoke: { method: 'POST', path: '/groups/:group_id/im/revoke', op: 'im_revoke_chat', input: 'body' },
+
   // Access tokens (the Web's own access_tokens.yaml, no daemon op)
   access_tokens: { method: 'GET', path: '/access-tokens', input: 'none', admin: true },
   access_token_create: { method: 'POST', path: '/access-tokens', input: 'body', admin: true },

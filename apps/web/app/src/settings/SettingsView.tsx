@@ -4,6 +4,7 @@ import { ApiError } from '../api/http';
 import { AccessTokens } from './AccessTokens';
 import { CapabilitiesPanel } from './CapabilitiesPanel';
 import { CopyGroupsPanel } from './CopyGroupsPanel';
+import { ImPanel } from './ImPanel';
 import { RemoteAccessPanel } from './RemoteAccessPanel';
 import { diffSettings, formFromSettings, type SettingsForm } from './settings-form';
 
@@ -115,6 +116,7 @@ export function SettingsView({ groupId }: { groupId: string }) {
       <AccessTokens groupId={groupId} />
       <CapabilitiesPanel groupId={groupId} />
       <CopyGroupsPanel groupId={groupId} />
+      <ImPanel groupId={groupId} />
       <RemoteAccessPanel />
     </section>
   );

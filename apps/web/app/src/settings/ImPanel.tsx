@@ -1,0 +1,158 @@
+import { useCallback, useEffect, useState } from 'react';
+import { api, type RouteResult } from '../api/client';
+import { ApiError } from '../api/http';
+
+type ImConfig = RouteResult<'im_config'>['im'];
+type Pending = RouteResult<'im_pending'>['pending'][number];
+type Platform = 'telegram' | 'slack' | 'discord';
+
+const describe = (e: Error) => (e instanceof ApiError ? `${e.code}: ${e.message}` : e.message);
+const target = (chat: unknown, thread: unknown) => (thread === undefined || thread === 0 ? String(chat) : `${String(chat)} · thread ${String(thread)}`);
+
+/**
+ * The group's IM bridge (§8.16): platform, bot token (write-only: the daemon stores it as a
+ * secret and only says whether one is stored), enable; pending one-time keys to bind or reject;
+ * authorized chats to revoke.
+ */
+export function ImPanel({ groupId }: { groupId: string }) {
+  const [config, setConfig] = useState<ImConfig | undefined>(undefined);
+  const [pending, setPending] = useState<Pending[]>([]);
+  const [authorized, setAuthorized] = useState<Array<Record<string, unknown>>>([]);
+  const [platform, setPlatform] = useState<Platform>('telegram');
+  const [token, setToken] = useState('');
+  const [appToken, setAppToken] = useState('');
+  const [key, setKey] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const refresh = useCallback(async () => {
+    const [c, p, a] = await Promise.all([api.im_config(groupId), api.im_pending(groupId), api.im_authorized(groupId)]);
+    setConfig(c.im);
+    if (c.im) setPlatform(c.im.platform);
+    setPending(p.pending);
+    setAuthorized(a.authorized);
+  }, [groupId]);
+
+  useEffect(() => {
+    refresh().catch((e: Error) => setError(describe(e)));
+  }, [refresh]);
+
+  const run = (work: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    work()
+      .then(refresh)
+      .catch((e: Error) => setError(describe(e)))
+      .finally(() => setBusy(false));
+  };
+
+  const save = (enabled?: boolean) =>
+    run(async () => {
+      await api.im_config_set(groupId, {
+        platform,
+        ...(token.trim() ? { bot_token: token.trim() } : {}),
+        ...(appToken.trim() ? { app_token: appToken.trim() } : {}),
+        ...(enabled === undefined ? {} : { enabled }),
+      });
+      setToken('');
+      setAppToken('');
+    });
+
+  return (
+    <fieldset className="im-panel" aria-label="IM bridge">
+      <legend>IM bridge</legend>
+      <p role="status" className="im-status">
+        {config === undefined
+          ? 'Loading…'
+          : config === null
+            ? 'Not configured.'
+            : `${config.platform}: ${config.enabled ? 'enabled' : 'disabled'}, bot token ${config.bot_token_present ? 'stored' : 'missing'}${config.platform === 'slack' ? `, app token ${config.app_token_present ? 'stored' : 'missing'}` : ''}`}
+      </p>
+      <p className="muted">An enabled bridge runs while the group runs.</p>
+      <label className="field">
+        <span>Platform</span>
+        <select aria-label="IM platform" value={platform} onChange={(e) => setPlatform(e.target.value as Platform)}>
+          <option value="telegram">Telegram</option>
+          <option value="slack">Slack</option>
+          <option value="discord">Discord</option>
+        </select>
+      </label>
+      <label className="field">
+        <span>Bot token</span>
+        <input type="password" autoComplete="off" aria-label="Bot token" value={token} placeholder={config?.bot_token_present ? 'stored (type to replace)' : ''} onChange={(e) => setToken(e.target.value)} />
+        <small className="muted">Stored as a secret by the daemon; never shown again.</small>
+      </label>
+      {platform === 'slack' && (
+        <label className="field">
+          <span>App token</span>
+          <input type="password" autoComplete="off" aria-label="App token" value={appToken} onChange={(e) => setAppToken(e.target.value)} />
+        </label>
+      )}
+      <div className="row">
+        <button type="button" disabled={busy} onClick={() => save()}>
+          Save IM settings
+        </button>
+        {config && (
+          <button type="button" disabled={busy} onClick={() => save(!config.enabled)}>
+            {config.enabled ? 'Disable bridge' : 'Enable bridge'}
+          </button>
+        )}
+      </div>
+
+      <h4>Pending keys</h4>
+      {pending.length === 0 ? (
+        <p className="muted">No chat is waiting. A new chat that messages the bot gets a one-time key.</p>
+      ) : (
+        <ul className="im-pending">
+          {pending.map((p) => (
+            <li key={p.key} data-key={p.key}>
+              <code>{p.key}</code> {p.platform} {target(p.chat_id, p.thread_id)} <span className="muted">({p.expires_in_seconds}s left)</span>{' '}
+              <button type="button" disabled={busy} onClick={() => run(() => api.im_bind(groupId, { key: p.key }))}>
+                Bind
+              </button>{' '}
+              <button type="button" disabled={busy} onClick={() => run(() => api.im_reject(groupId, { key: p.key }))}>
+                Reject
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="row">
+        <input aria-label="Bind key" value={key} placeholder="key from the chat" onChange={(e) => setKey(e.target.value)} />
+        <button type="button" disabled={busy || key.trim() === ''} onClick={() =>
+            run(async () => {
+              await api.im_bind(groupId, { key: key.trim() });
+              setKey('');
+            })
+          }>
+          Bind key
+        </button>
+      </div>
+
+      <h4>Authorized chats</h4>
+      {authorized.length === 0 ? (
+        <p className="muted">No authorized chats.</p>
+      ) : (
+        <ul className="im-authorized">
+          {authorized.map((a) => (
+            <li key={`${String(a['chat_id'])}:${String(a['thread_id'])}`}>
+              {String(a['platform'] ?? '')} {target(a['chat_id'], a['thread_id'])}{' '}
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => run(() => api.im_revoke(groupId, { chat_id: String(a['chat_id']), thread_id: a['thread_id'] as number | string }))}
+              >
+                Revoke
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}
