@@ -34,7 +34,7 @@ interface Slot {
 }
 
 /** Group events after which a bridge may have to start or stop. */
-const LIFECYCLE_KINDS = new Set(['group.start', 'group.stop', 'actor.start', 'group.set_state']);
+const LIFECYCLE_KINDS = new Set(['group.start', 'group.stop', 'actor.start', 'group.set_state', 'group.delete']);
 
 const defaultEntry = () => createRequire(import.meta.url).resolve('@cccc/im/bridge-main');
 

@@ -89,15 +89,18 @@ describe('IM bridge end to end (real daemon, bridge child process, fake Telegram
     expect(sentTexts('rate limited')).toHaveLength(1);
   });
 
-  it('never lets two bridges poll one bot token at once', async () => {
+  it('never lets two bridges poll one bot token at once, and stops a deleted group\'s bridge', async () => {
     const other = await groupWithTeam(fx, 'second');
     await fx.call('group_start', { group_id: other });
     await fx.call('im_config_set', { group_id: other, platform: 'telegram', bot_token: TOKEN, enabled: true });
     await waitFor(() => bridgeLog(other).includes('another bridge polls this bot token'), 15_000, 'second bridge waiting');
     await new Promise((r) => setTimeout(r, 1500));
     expect(tg.conflicts).toBe(0);
-    await fx.call('im_config_set', { group_id: other, unset: true });
-    await waitFor(() => fx.services.imBridges.pid(other) === undefined, 10_000, 'second bridge stopped');
+    const waiting = fx.services.imBridges.pid(other)!;
+    // Deleting the group stops its bridge.
+    await fx.call('group_stop', { group_id: other });
+    await fx.call('group_delete', { group_id: other });
+    await waitFor(() => fx.services.imBridges.pid(other) === undefined && !isAlive(waiting), 10_000, 'second bridge stopped');
   });
 
   it('a revoked chat is heard no more', async () => {

@@ -5,6 +5,9 @@ import { IpcError, type ImConfigV1 } from '@cccc/ipc-protocol';
 import type { GroupDocCache } from '../kernel/group-cache.js';
 import type { KeyedMutex } from '../concurrency/keyed-mutex.js';
 
+/** §8.16: the durable fields of the former Rust group.yaml:im_bridge (runtime diagnostics may stay). */
+const LEGACY_DURABLE_KEYS = ['config', 'enabled', 'authorized', 'pending', 'subscribers'];
+
 export interface ImServiceDeps {
   readonly layout: HomeLayout;
   readonly groups: Pick<GroupDocCache, 'get' | 'invalidate'>;
@@ -94,7 +97,16 @@ export class ImService {
       try {
         if (update.unset) {
           await updateGroup(this.deps.layout, groupId, (g) => {
-            delete (g as Record<string, unknown>).im;
+            const doc = g as Record<string, unknown>;
+            delete doc.im;
+            // The former Rust im_bridge durable fields are consumed too, so no later load restores them.
+            const legacy = doc.im_bridge;
+            if (legacy && typeof legacy === 'object' && !Array.isArray(legacy)) {
+              const rest = { ...(legacy as Record<string, unknown>) };
+              for (const key of LEGACY_DURABLE_KEYS) delete rest[key];
+              if (Object.keys(rest).length === 0) delete doc.im_bridge;
+              else doc.im_bridge = rest;
+            }
           });
           await updateSecretFile(this.deps.layout, this.secretsPath(groupId), () => ({}));
           await new ImAuthority(this.stateDir(groupId)).store.clear();

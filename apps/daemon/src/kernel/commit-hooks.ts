@@ -5,7 +5,7 @@ export type MessageCommitHook = (groupId: string, event: CCCSEventV1) => Promise
 
 /**
  * Where services hear about committed events without the writers knowing them: `onPublished`
- * sees every appended event (sync, after the append), `onMessageCommitted` runs for each new
+ * sees every appended event (sync, after the append) and the global-only event of a deleted group, `onMessageCommitted` runs for each new
  * chat.message / system.notify before the writing op returns (delivery planning and the
  * user-send wake happen there, so an op's effects are in place when its caller hears back).
  */

@@ -27,5 +27,7 @@ export class EventFanout {
   publishGlobal(event: CCCSEventV1): void {
     this.globalFeed.push(event);
     this.streams.notify('*');
+    // In-process services hear it too (the IM bridge supervisor stops a deleted group's bridge).
+    this.commits.published([event]);
   }
 }

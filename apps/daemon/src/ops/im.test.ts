@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ImAuthority } from '@cccc/im';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,7 +116,12 @@ describe('im_config_* (extension)', () => {
 
   it('an explicit unset clears the configuration, the token and the authority files', async () => {
     expect((await fx.call('im_list_authorized', { group_id: gid })).authorized).not.toEqual([]);
+    // A former Rust im_bridge block: its durable fields are consumed, runtime diagnostics stay.
+    const yamlPath = join(fx.home, 'groups', gid, 'group.yaml');
+    writeFileSync(yamlPath, `${fx.groupYaml(gid)}im_bridge:\n  enabled: true\n  authorized:\n    - chat_id: "1"\n  last_error: timeout\n`);
     expect(await fx.call('im_config_set', { group_id: gid, unset: true })).toEqual({ group_id: gid, im: null });
+    expect(fx.groupYaml(gid)).toMatch(/^im_bridge:\n {2}last_error: timeout\n(?! )/m);
+    expect(fx.groupYaml(gid)).not.toContain('chat_id: "1"');
     expect(fx.groupYaml(gid)).not.toMatch(/^im:/m);
     expect(existsSync(join(fx.home, 'state', 'secrets', 'im', `${gid}.json`))).toBe(false);
     expect((await fx.call('im_list_authorized', { group_id: gid })).authorized).toEqual([]);
