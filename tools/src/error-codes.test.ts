@@ -19,6 +19,7 @@ const TABLES: Record<string, string> = {
   'libs/capabilities': 'src/errors.ts',
   'libs/memory': 'src/errors.ts',
   'libs/voice': 'src/errors.ts',
+  'libs/im': 'src/errors.ts',
   'apps/daemon': 'src/errors.ts',
   'apps/cli': 'src/cli-error.ts',
 };

@@ -3,3 +3,4 @@ export * from './authority/index.js';
 export * from './config.js';
 export * from './adapters/telegram/index.js';
 export * from './bridge/index.js';
+export * from './errors.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { authorizeGroupAction, readSecretMap, updateGroup, updateSecretFile, type HomeLayout } from '@cccc/groups';
-import { applyImConfigPatch, bridgeRunnable, ImAuthority, parseImConfig, type ImConfigDoc, type ImConfigPatch, type ImSecrets } from '@cccc/im';
-import { IpcError, type ImConfigV1 } from '@cccc/ipc-protocol';
+import { applyImConfigPatch, bridgeRunnable, imError, ImErrorCodes, ImAuthority, parseImConfig, type ImConfigDoc, type ImConfigPatch, type ImSecrets } from '@cccc/im';
+import type { ImConfigV1 } from '@cccc/ipc-protocol';
 import type { GroupDocCache } from '../kernel/group-cache.js';
 import type { KeyedMutex } from '../concurrency/keyed-mutex.js';
 
@@ -113,11 +113,11 @@ export class ImService {
           return;
         }
         const next = applyImConfigPatch(this.config(groupId), update);
-        if (!next.ok) throw new IpcError('invalid_request', next.error, { field: 'platform' });
+        if (!next.ok) throw imError(ImErrorCodes.invalidRequest, next.error, { field: 'platform' });
         for (const name of ['bot_token', 'app_token'] as const) {
           const value = update[name];
           if (value !== undefined && value !== '' && (value.trim() !== value || /\s/.test(value))) {
-            throw new IpcError('invalid_request', `${name} must not contain whitespace`, { field: name });
+            throw imError(ImErrorCodes.invalidRequest, `${name} must not contain whitespace`, { field: name });
           }
         }
         await updateGroup(this.deps.layout, groupId, (g) => {

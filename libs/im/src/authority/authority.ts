@@ -1,4 +1,4 @@
-import { IpcError } from '@cccc/ipc-protocol';
+import { imError, ImErrorCodes } from '../errors.js';
 import {
   addPending,
   bindKey,
@@ -43,10 +43,10 @@ export class ImAuthority {
   /** im_bind_chat: authorizes and subscribes the key's chat; `invalid_key` when absent or expired. */
   bind(key: string): Promise<ImTarget> {
     const k = key.trim();
-    if (k === '') throw new IpcError('missing_key', 'missing key');
+    if (k === '') throw imError(ImErrorCodes.missingKey, 'missing key');
     return this.store.transaction((s) => {
       const target = bindKey(s, k, this.now());
-      if (!target) throw new IpcError('invalid_key', 'key not found or expired');
+      if (!target) throw imError(ImErrorCodes.invalidKey, 'key not found or expired');
       return target;
     });
   }
@@ -54,14 +54,14 @@ export class ImAuthority {
   /** im_reject_pending: idempotent, false when the key is already absent or expired. */
   reject(key: string): Promise<boolean> {
     const k = key.trim();
-    if (k === '') throw new IpcError('missing_key', 'missing key');
+    if (k === '') throw imError(ImErrorCodes.missingKey, 'missing key');
     return this.store.transaction((s) => rejectKey(s, k, this.now()));
   }
 
   /** im_revoke_chat: removes the authorization and the subscription together. */
   revoke(chatId: string, threadId: unknown): Promise<{ revoked: boolean; unsubscribed: boolean }> {
     const cid = chatId.trim();
-    if (cid === '') throw new IpcError('missing_chat_id', 'missing chat_id');
+    if (cid === '') throw imError(ImErrorCodes.missingChatId, 'missing chat_id');
     return this.store.transaction((s) => revokeChat(s, cid, threadId));
   }
 
