@@ -58,6 +58,7 @@ export class ImBridge {
     const inner = new AbortController();
     const abort = () => inner.abort();
     signal.addEventListener('abort', abort, { once: true });
+    if (signal.aborted) inner.abort();
     const { adapter, log } = this.options;
     let first: unknown;
     const side = (work: Promise<void>, what: string) =>
@@ -108,10 +109,22 @@ export class ImBridge {
   }
 
   private async outboundLoop(signal: AbortSignal): Promise<void> {
-    const { groupId } = this.options;
-    for await (const event of this.options.daemon.events(groupId, this.state.cursor, signal)) {
-      await this.outbound(event, signal);
-      await this.state.advance(event.id);
+    const { groupId, log } = this.options;
+    let since = this.state.cursor;
+    for (;;) {
+      try {
+        for await (const event of this.options.daemon.events(groupId, since, signal)) {
+          await this.outbound(event, signal);
+          await this.state.advance(event.id);
+        }
+        return;
+      } catch (err) {
+        // A cursor the ledger no longer holds (an imported or rebuilt group) would fail every
+        // restart the same way: follow from now instead, and say so.
+        if (since === undefined || refusalCode(err) !== 'event_not_found') throw err;
+        log('warn', 'the outbound cursor is no longer in the ledger; following new events from now');
+        since = undefined;
+      }
     }
   }
 
