@@ -122,10 +122,15 @@ describe('IM bridge end to end (real daemon, bridge child process, fake Telegram
     for (const text of [fx.publicText(), bridgeLog(), JSON.stringify(fx.ledgerEvents(gid))]) expect(text).not.toContain('AAE-e2e-secret');
   });
 
-  it('stops its bridges with the daemon (no orphans)', async () => {
+  it('stops its bridge with the group and with the daemon (no orphans)', async () => {
     tg.addBot(TOKEN);
     await fx.call('im_config_set', { group_id: gid, enabled: true });
-    const pid = await waitFor(() => bridgePid(), 10_000, 'bridge after reconfigure');
+    const first = await waitFor(() => bridgePid(), 10_000, 'bridge after reconfigure');
+    // Stopped with the group, started again with it.
+    await fx.call('group_stop', { group_id: gid });
+    await waitFor(() => bridgePid() === undefined && !isAlive(first), 10_000, 'bridge stopped with the group');
+    await fx.call('group_start', { group_id: gid });
+    const pid = await waitFor(() => bridgePid(), 10_000, 'bridge started with the group');
     await fx.daemon.stop();
     expect(isAlive(pid)).toBe(false);
   });
