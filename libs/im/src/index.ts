@@ -1,1 +1,2 @@
 export * from './adapter.js';
+export * from './adapters/slack/index.js';
