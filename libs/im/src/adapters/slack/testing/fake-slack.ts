@@ -96,6 +96,8 @@ export class FakeSlack {
   /** Cuts every socket without a close frame, as a network drop would. */
   dropConnections(): void {
     for (const socket of this.sockets) socket.terminate();
+    // Forgotten at once, so whatever is delivered next waits for the next connection.
+    this.sockets.clear();
   }
 
   async waitFor(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
