@@ -182,7 +182,8 @@ describe('Slack adapter against a fake Slack', () => {
     slack.sendDisconnect();
     await slack.waitFor(() => slack.connectionsOpened === 2 && slack.openSockets === 1);
     slack.deliver(userMessage('after refresh', '1710000003.000001'));
-    await slack.waitFor(() => h.received.length === 1);
+    // Acknowledged before the drop; otherwise Slack rightly redelivers it after the reconnect.
+    await slack.waitFor(() => h.received.length === 1 && slack.acks.length === 1);
 
     slack.dropConnections();
     // Slack keeps it for the next connection; the fake redelivers it on connect.
