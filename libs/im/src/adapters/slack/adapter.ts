@@ -14,6 +14,8 @@ export interface SlackAdapterTiming {
   readonly reconnectMaxMs: number;
   readonly reofferBaseMs: number;
   readonly reofferMaxMs: number;
+  /** Client pings; two intervals without a pong mark the socket stale. */
+  readonly pingIntervalMs: number;
 }
 
 export const SLACK_DEFAULT_TIMING: SlackAdapterTiming = {
@@ -21,6 +23,7 @@ export const SLACK_DEFAULT_TIMING: SlackAdapterTiming = {
   reconnectMaxMs: 60_000,
   reofferBaseMs: 500,
   reofferMaxMs: 30_000,
+  pingIntervalMs: 10_000,
 };
 
 const authTestSchema = z.object({ user_id: z.string().min(1) });
@@ -56,6 +59,7 @@ export class SlackAdapter implements ImAdapter {
       }
       const end = await runSocketConnection(url, {
         signal,
+        pingIntervalMs: this.timing.pingIntervalMs,
         onHello: () => {
           failures = 0;
           ctx.log('info', 'slack socket mode connected');
@@ -71,8 +75,8 @@ export class SlackAdapter implements ImAdapter {
       });
       if (end === 'aborted') return;
       // Slack's own disconnect is a planned refresh: reconnect at once. A drop backs off.
-      if (end === 'closed') {
-        ctx.log('warn', 'slack socket closed; reconnecting', { failures });
+      if (end === 'closed' || end === 'stale') {
+        ctx.log('warn', `slack socket ${end}; reconnecting`, { failures });
         await sleep(backoffMs(failures++, this.timing.reconnectBaseMs, this.timing.reconnectMaxMs), signal);
       }
     }

@@ -5,7 +5,7 @@ import { FAKE_BOT_USER_ID, FakeSlack } from './testing/fake-slack.js';
 
 const BOT_TOKEN = 'xoxb-test-bot-secret';
 const APP_TOKEN = 'xapp-test-app-secret';
-const FAST = { reconnectBaseMs: 20, reconnectMaxMs: 200, reofferBaseMs: 20, reofferMaxMs: 200 };
+const FAST = { reconnectBaseMs: 20, reconnectMaxMs: 200, reofferBaseMs: 20, reofferMaxMs: 200, pingIntervalMs: 1_000 };
 
 interface Harness {
   readonly ctx: ImAdapterContext;
@@ -190,6 +190,23 @@ describe('Slack adapter against a fake Slack', () => {
     slack.deliver(userMessage('while away', '1710000003.000002'));
     await slack.waitFor(() => slack.connectionsOpened === 3 && h.received.length === 2 && slack.acks.length === 2);
     expect(h.received.map((m) => m.text)).toEqual(['after refresh', 'while away']);
+    h.controller.abort();
+    await running;
+  });
+
+  it('replaces a half-open connection whose pings go unanswered', async () => {
+    const h = harness();
+    const running = createSlackAdapter(
+      { bot_token: BOT_TOKEN, app_token: APP_TOKEN, api_base_url: slack.apiBaseUrl },
+      { ...FAST, pingIntervalMs: 100 },
+    ).run(h.ctx);
+    await slack.waitFor(() => slack.openSockets === 1);
+    slack.answerPings = false;
+    await slack.waitFor(() => slack.connectionsOpened === 2);
+    slack.answerPings = true;
+    expect(h.logs.some((line) => line.includes('slack socket stale'))).toBe(true);
+    slack.deliver(userMessage('on the fresh socket', '1710000004.000001'));
+    await slack.waitFor(() => h.received.length === 1 && slack.acks.length === 1);
     h.controller.abort();
     await running;
   });

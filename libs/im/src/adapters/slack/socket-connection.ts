@@ -2,10 +2,15 @@ import WebSocket from 'ws';
 import { parseSocketFrame } from './events.js';
 
 /** Why one Socket Mode connection ended; the adapter decides how soon to open the next. */
-export type ConnectionEnd = 'aborted' | 'disconnect' | 'closed';
+export type ConnectionEnd = 'aborted' | 'disconnect' | 'closed' | 'stale';
 
 export interface SocketConnectionHandlers {
   readonly signal: AbortSignal;
+  /**
+   * How often we ping Slack. A ping still unanswered at the next one means the connection is
+   * half-open (no close ever arrives on a dead network path), so it is cut and replaced.
+   */
+  readonly pingIntervalMs: number;
   onHello(): void;
   /**
    * Called for every envelope in arrival order. `ack` sends `{envelope_id}` on this
@@ -26,14 +31,22 @@ export function runSocketConnection(url: string, handlers: SocketConnectionHandl
   const socket = new WebSocket(url);
   return new Promise<ConnectionEnd>((resolve) => {
     let ended = false;
+    let pongPending = false;
+    const pings = setInterval(() => {
+      if (socket.readyState !== WebSocket.OPEN) return;
+      if (pongPending) return finish('stale');
+      pongPending = true;
+      socket.ping();
+    }, handlers.pingIntervalMs);
     const finish = (end: ConnectionEnd): void => {
       if (ended) return;
       ended = true;
+      clearInterval(pings);
       signal.removeEventListener('abort', onAbort);
       socket.removeListener('message', onData);
-      // A graceful close for an open socket; a handshake in progress can only be cut.
-      if (socket.readyState === WebSocket.OPEN) socket.close(1000);
-      else if (socket.readyState === WebSocket.CONNECTING) socket.terminate();
+      // A graceful close for a live socket; a handshake in progress or a stale link is cut.
+      if (socket.readyState === WebSocket.OPEN && end !== 'stale') socket.close(1000);
+      else if (socket.readyState !== WebSocket.CLOSED) socket.terminate();
       resolve(end);
     };
     const onAbort = (): void => finish('aborted');
@@ -59,6 +72,9 @@ export function runSocketConnection(url: string, handlers: SocketConnectionHandl
     };
     signal.addEventListener('abort', onAbort, { once: true });
     socket.on('message', onData);
+    socket.on('pong', () => {
+      pongPending = false;
+    });
     // 'error' is always followed by 'close'; keep the listener so ws never throws it unhandled.
     socket.on('error', (error) => handlers.onSocketError(error.message));
     socket.on('close', () => finish('closed'));

@@ -34,6 +34,8 @@ export class FakeSlack {
   /** Tokens Slack now rejects, and with which error string. */
   readonly rejectedTokens = new Map<string, string>();
   connectionsOpened = 0;
+  /** Off: pings go unanswered, as on a half-open connection whose peer is gone. */
+  answerPings = true;
   private readonly rateLimits = new Map<string, { seconds: number; times: number; style: 'http' | 'body' }>();
   private readonly pending = new Map<string, Envelope>();
   private readonly sockets = new Set<WebSocket>();
@@ -47,7 +49,7 @@ export class FakeSlack {
 
   static async start(): Promise<FakeSlack> {
     const http = createServer();
-    const wss = new WebSocketServer({ server: http });
+    const wss = new WebSocketServer({ server: http, autoPong: false });
     const fake = new FakeSlack(http, wss);
     http.on('request', (req, res) => void fake.onRequest(req, res));
     wss.on('connection', (socket) => fake.onSocket(socket));
@@ -139,6 +141,9 @@ export class FakeSlack {
   private onSocket(socket: WebSocket): void {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
+    socket.on('ping', (data) => {
+      if (this.answerPings) socket.pong(data);
+    });
     socket.on('message', (data) => {
       const { envelope_id } = JSON.parse(data.toString()) as { envelope_id?: string };
       if (envelope_id === undefined) return;
