@@ -42,7 +42,22 @@ export class DiscordAdapter implements ImAdapter {
     this.rest = new DiscordRest(config.api_base_url, config.bot_token);
   }
 
-  async run(ctx: ImAdapterContext): Promise<void> {
+  async run(outer: ImAdapterContext): Promise<void> {
+    // Messages still queued when run ends (auth failure, fatal close) stop being offered with it.
+    const scope = new AbortController();
+    const ctx: ImAdapterContext = {
+      signal: AbortSignal.any([outer.signal, scope.signal]),
+      onMessage: (message) => outer.onMessage(message),
+      log: (level, message, fields) => outer.log(level, message, fields),
+    };
+    try {
+      await this.receive(ctx);
+    } finally {
+      scope.abort();
+    }
+  }
+
+  private async receive(ctx: ImAdapterContext): Promise<void> {
     const { signal } = ctx;
     const session: GatewaySession = { sessionId: undefined, resumeUrl: undefined, seq: null, botUserId: undefined };
     let gatewayUrl: string | undefined;

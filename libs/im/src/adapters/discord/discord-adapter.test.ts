@@ -164,6 +164,22 @@ describe('Discord adapter against a fake Discord', () => {
     }
   });
 
+  it('stops re-offering queued messages once run has failed', async () => {
+    const h = harness(async () => {
+      throw new Error('bridge keeps refusing');
+    });
+    const { running } = await startReady(h);
+    discord.dispatchMessage({ content: 'refused' });
+    await discord.waitFor(() => h.received.length >= 2);
+    discord.rejectedTokens.add(TOKEN);
+    discord.dropConnections();
+    await expect(running).rejects.toBeInstanceOf(ImAuthError);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const offersAfterFailure = h.received.length;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(h.received.length).toBe(offersAfterFailure);
+  });
+
   it('sends to the channel, or into the thread channel, without pinging anyone', async () => {
     const a = adapter();
     const top = await a.send({ chat_id: CHANNEL, thread_id: 0, text: 'top' });

@@ -39,7 +39,22 @@ export class SlackAdapter implements ImAdapter {
     private readonly timing: SlackAdapterTiming = SLACK_DEFAULT_TIMING,
   ) {}
 
-  async run(ctx: ImAdapterContext): Promise<void> {
+  async run(outer: ImAdapterContext): Promise<void> {
+    // Messages still queued when run ends (auth failure, fatal close) stop being offered with it.
+    const scope = new AbortController();
+    const ctx: ImAdapterContext = {
+      signal: AbortSignal.any([outer.signal, scope.signal]),
+      onMessage: (message) => outer.onMessage(message),
+      log: (level, message, fields) => outer.log(level, message, fields),
+    };
+    try {
+      await this.receive(ctx);
+    } finally {
+      scope.abort();
+    }
+  }
+
+  private async receive(ctx: ImAdapterContext): Promise<void> {
     const { signal } = ctx;
     const botUserId = await this.botUserId(signal).catch((error: unknown) => rethrowUnlessAborted(error, signal));
     if (botUserId === undefined) return;
