@@ -39,6 +39,8 @@ describe('Slack Socket Mode frames and message events (pure)', () => {
     expect(toInboundMessage({ ...base, text: '' }, 'UBOT')).toBeNull();
     expect(toInboundMessage({ ...base, type: 'reaction_added' }, 'UBOT')).toBeNull();
     expect(toInboundMessage(undefined, 'UBOT')).toBeNull();
+    expect(toInboundMessage({ ...base, subtype: 'file_share' }, 'UBOT')?.text).toBe('hi');
+    expect(toInboundMessage({ ...base, subtype: 'thread_broadcast', thread_ts: '0.5' }, 'UBOT')?.thread_id).toBe('0.5');
   });
 
   it('maps outbound thread ids and Retry-After headers', () => {

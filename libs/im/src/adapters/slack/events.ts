@@ -61,11 +61,17 @@ function tsToMs(ts: string): number {
   return Number.isFinite(ms) ? ms : 0;
 }
 
+/**
+ * Subtypes that are still a person writing something new: a message with a file attached, a
+ * thread reply also sent to the channel. The rest (message_changed, message_deleted,
+ * bot_message, channel_join, …) are edits and notices, not new user input.
+ */
+const HUMAN_SUBTYPES = new Set([undefined, 'file_share', 'thread_broadcast']);
+
 function isHumanMessage(event: MessageEvent, botUserId: string): event is MessageEvent & { user: string } {
-  // Subtyped messages (message_changed, message_deleted, bot_message, channel_join, …) are
-  // edits and notices, not new user input; our own posts would loop back through the bridge.
+  // Our own posts would otherwise loop back through the bridge.
   return (
-    event.subtype === undefined &&
+    HUMAN_SUBTYPES.has(event.subtype) &&
     event.bot_id === undefined &&
     event.user !== undefined &&
     event.user !== botUserId &&
