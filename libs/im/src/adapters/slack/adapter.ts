@@ -61,6 +61,7 @@ export class SlackAdapter implements ImAdapter {
     // One queue across reconnects: envelopes are handed over in order, one at a time.
     let queue: Promise<void> = Promise.resolve();
     let failures = 0;
+    let disconnectReason = '';
     while (!signal.aborted) {
       let url: string;
       try {
@@ -85,12 +86,18 @@ export class SlackAdapter implements ImAdapter {
             if (message === null || (await this.offer(message, ctx))) ack();
           });
         },
-        onDisconnect: (reason) => ctx.log('info', 'slack asked to reconnect', { reason }),
+        onDisconnect: (reason) => {
+          disconnectReason = reason;
+          ctx.log('info', 'slack asked to reconnect', { reason });
+        },
         onSocketError: (message) => ctx.log('warn', 'slack socket error', { error: message }),
       });
       if (end === 'aborted') return;
-      // Slack's own disconnect is a planned refresh: reconnect at once. A drop backs off.
-      if (end === 'closed' || end === 'stale') {
+      // Slack's own disconnect is a planned refresh: reconnect at once. A drop waits, and so
+      // does link_disabled (Socket Mode switched off for the app), so we never spin on it.
+      const planned = end === 'disconnect' && disconnectReason !== 'link_disabled';
+      disconnectReason = '';
+      if (!planned) {
         ctx.log('warn', `slack socket ${end}; reconnecting`, { failures });
         await sleep(backoffMs(failures++, this.timing.reconnectBaseMs, this.timing.reconnectMaxMs), signal);
       }

@@ -194,6 +194,21 @@ describe('Slack adapter against a fake Slack', () => {
     await running;
   });
 
+  it('waits before reconnecting after link_disabled instead of spinning', async () => {
+    const h = harness();
+    const running = createSlackAdapter(
+      { bot_token: BOT_TOKEN, app_token: APP_TOKEN, api_base_url: slack.apiBaseUrl },
+      { ...FAST, reconnectBaseMs: 400, reconnectMaxMs: 400 },
+    ).run(h.ctx);
+    await slack.waitFor(() => slack.openSockets === 1);
+    const disconnectedAt = Date.now();
+    slack.sendDisconnect('link_disabled');
+    await slack.waitFor(() => slack.connectionsOpened === 2);
+    expect(Date.now() - disconnectedAt).toBeGreaterThanOrEqual(350);
+    h.controller.abort();
+    await running;
+  });
+
   it('replaces a half-open connection whose pings go unanswered', async () => {
     const h = harness();
     const running = createSlackAdapter(
