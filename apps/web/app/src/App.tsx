@@ -15,6 +15,7 @@ import { AutomationView } from './automation/AutomationView';
 import { PresentationBoard } from './presentation/PresentationBoard';
 import { useBranding } from './branding/use-branding';
 import { TerminalView } from './terminal/TerminalView';
+import { ThemeSwitch } from './theme/ThemeSwitch';
 import { writeDeepLink, type DeepLink } from './url-state';
 
 /** What the main pane shows for the selected group. */
@@ -98,6 +99,9 @@ export function App({ initial }: { initial: DeepLink }) {
             <button aria-pressed={view.kind === 'settings'} onClick={() => setView({ kind: 'settings' })}>Settings</button>
           </nav>
         )}
+        <div className="prefs">
+          <ThemeSwitch />
+        </div>
       </header>
       <aside className="pane pane-groups">
         <GroupSidebar selected={groupId} onSelect={selectGroup} />

@@ -1,0 +1,58 @@
+import { DaemonClient } from '@cccc/ipc-protocol/node';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { WebServer } from '../server.js';
+import type { TestBrowser } from '../testing/browser.js';
+import type { DaemonHome } from '../testing/harness.js';
+import { useWebStack } from '../testing/web-stack.js';
+
+// The Web as a product (issue 33) in a real Chromium against a real daemon: themes.
+
+let daemon: DaemonHome;
+let web: WebServer;
+let browser: TestBrowser;
+useWebStack((s) => ({ daemon, web, browser } = s));
+
+// Evaluated as strings: this file is typed for Node, without the DOM library.
+const background = (page: Page) => page.evaluate<string>('getComputedStyle(document.documentElement).backgroundColor');
+const themeAttr = (page: Page) => page.evaluate<string | undefined>('document.documentElement.dataset.theme');
+
+async function groupWithActor(title: string): Promise<string> {
+  const client = new DaemonClient({ home: daemon.home });
+  const { group_id: gid } = await client.call('group_create', { title, by: 'user' });
+  await client.call('actor_add', { group_id: gid, actor_id: 'lead', runtime: 'custom', command: ['cat'], by: 'user' });
+  return gid;
+}
+
+describe('themes', () => {
+  it('follows the OS by default, switches, and remembers the choice across a reload with no flash', async () => {
+    const gid = await groupWithActor('themes');
+    const { context, page } = await browser.newPage();
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(`${web.url}/?group=${gid}`);
+    const theme = page.getByLabel('Theme');
+    await theme.waitFor({ timeout: 30_000 });
+    expect(await themeAttr(page)).toBe('light');
+    const light = await background(page);
+
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(() => themeAttr(page), { timeout: 10_000 }).toBe('dark');
+    const dark = await background(page);
+    expect(dark).not.toBe(light);
+
+    // An explicit choice beats the OS and survives a reload; boot.js applies it before the
+    // stylesheet, so the theme attribute is right at DOMContentLoaded, before React renders.
+    await theme.selectOption('light');
+    await expect.poll(() => background(page), { timeout: 10_000 }).toBe(light);
+    await page.goto(`${web.url}/?group=${gid}`, { waitUntil: 'domcontentloaded' });
+    expect(await themeAttr(page)).toBe('light');
+    await theme.waitFor({ timeout: 30_000 });
+    expect(await theme.inputValue()).toBe('light');
+    expect(await background(page)).toBe(light);
+
+    await theme.selectOption('system');
+    await expect.poll(() => background(page), { timeout: 10_000 }).toBe(dark);
+    expect(await page.evaluate<string | null>("localStorage.getItem('cccc.theme')")).toBeNull();
+    await context.close();
+  }, 120_000);
+});
