@@ -15,8 +15,9 @@ import { AutomationView } from './automation/AutomationView';
 import { PresentationBoard } from './presentation/PresentationBoard';
 import { useBranding } from './branding/use-branding';
 import { TerminalView } from './terminal/TerminalView';
-import { ThemeSwitch } from './theme/ThemeSwitch';
+import { Preferences } from './prefs/Preferences';
 import { writeDeepLink, type DeepLink } from './url-state';
+import { Button } from './ui/Button';
 
 /** What the main pane shows for the selected group. */
 export type MainView = { kind: 'chat' } | { kind: 'inbox' } | { kind: 'board' } | { kind: 'automation' } | { kind: 'memory' } | { kind: 'voice' } | { kind: 'space' } | { kind: 'settings' } | { kind: 'terminal'; actorId: string };
@@ -72,8 +73,19 @@ export function App({ initial }: { initial: DeepLink }) {
 
   if (unauthorized) return <SignIn />;
 
+  const views: ReadonlyArray<{ kind: Exclude<MainView['kind'], 'terminal'>; label: string }> = [
+    { kind: 'chat', label: 'Chat' },
+    { kind: 'inbox', label: 'Inbox' },
+    { kind: 'board', label: 'Board' },
+    { kind: 'automation', label: 'Automation' },
+    { kind: 'memory', label: 'Memory' },
+    { kind: 'voice', label: 'Voice' },
+    { kind: 'space', label: 'Space' },
+    { kind: 'settings', label: 'Settings' },
+  ];
+
   return (
-    <div className="app" data-pane={mobilePane}>
+    <div className="app" data-pane={mobilePane} data-has-group={groupId ? 'true' : undefined}>
       <header className="topbar">
         <span className="brand">
           {branding.logoUrl && <img className="brand-logo" src={branding.logoUrl} alt="" />}
@@ -82,26 +94,31 @@ export function App({ initial }: { initial: DeepLink }) {
         <span className="daemon-status" data-state={daemon === 'down' ? 'down' : daemon ? 'up' : 'pending'}>
           {daemon === 'down' ? 'daemon unreachable' : daemon ? `daemon ${daemon.version ?? ''}` : '…'}
         </span>
+        {/* Phone only: the group list and the team are panes of their own; the conversation is
+            reached from the Views row, so no second "Chat" button. */}
         <nav className="mobile-tabs" aria-label="Panes">
           <button aria-pressed={mobilePane === 'groups'} onClick={() => setMobilePane('groups')}>Groups</button>
-          <button aria-pressed={mobilePane === 'main'} onClick={() => setMobilePane('main')}>Chat</button>
-          <button aria-pressed={mobilePane === 'actors'} onClick={() => setMobilePane('actors')}>Actors</button>
+          {groupId && <button aria-pressed={mobilePane === 'actors'} onClick={() => setMobilePane('actors')}>Actors</button>}
         </nav>
+        <div className="prefs">
+          <Preferences />
+        </div>
         {groupId && (
           <nav className="view-tabs" aria-label="Views">
-            <button aria-pressed={view.kind === 'chat'} onClick={() => setView({ kind: 'chat' })}>Chat</button>
-            <button aria-pressed={view.kind === 'inbox'} onClick={() => setView({ kind: 'inbox' })}>Inbox</button>
-            <button aria-pressed={view.kind === 'board'} onClick={() => setView({ kind: 'board' })}>Board</button>
-            <button aria-pressed={view.kind === 'automation'} onClick={() => setView({ kind: 'automation' })}>Automation</button>
-            <button aria-pressed={view.kind === 'memory'} onClick={() => setView({ kind: 'memory' })}>Memory</button>
-            <button aria-pressed={view.kind === 'voice'} onClick={() => setView({ kind: 'voice' })}>Voice</button>
-            <button aria-pressed={view.kind === 'space'} onClick={() => setView({ kind: 'space' })}>Space</button>
-            <button aria-pressed={view.kind === 'settings'} onClick={() => setView({ kind: 'settings' })}>Settings</button>
+            {views.map((v) => (
+              <button
+                key={v.kind}
+                aria-pressed={view.kind === v.kind}
+                onClick={() => {
+                  setView({ kind: v.kind });
+                  setMobilePane('main');
+                }}
+              >
+                {v.label}
+              </button>
+            ))}
           </nav>
         )}
-        <div className="prefs">
-          <ThemeSwitch />
-        </div>
       </header>
       <aside className="pane pane-groups">
         <GroupSidebar selected={groupId} onSelect={selectGroup} />
@@ -162,7 +179,9 @@ function SignIn() {
       <h1>Access token required</h1>
       <p>This CCCC Web is protected. Paste an access token (<code>cccc web token create</code>).</p>
       <input aria-label="Access token" type="password" value={token} onChange={(e) => setToken(e.target.value)} autoFocus />
-      <button type="submit" disabled={!token.trim()}>Sign in</button>
+      <Button type="submit" variant="primary" disabled={!token.trim()}>
+        Sign in
+      </Button>
     </form>
   );
 }

@@ -1,13 +1,17 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { ToastProvider } from './ui/Toast';
 import { adoptDeepLink } from './url-state';
 import './theme/tokens.css';
 import './styles.css';
+import './ui/ui.css';
 
 const initial = adoptDeepLink(window.location, window.history);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App initial={initial} />
+    <ToastProvider>
+      <App initial={initial} />
+    </ToastProvider>
   </StrictMode>,
 );

@@ -17,6 +17,12 @@ useWebStack((s) => ({ daemon, web, browser } = s));
 const background = (page: Page) => page.evaluate<string>('getComputedStyle(document.documentElement).backgroundColor');
 const themeAttr = (page: Page) => page.evaluate<string | undefined>('document.documentElement.dataset.theme');
 
+/** Theme and language live in the Preferences dialog off the top bar. */
+async function openPreferences(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Preferences' }).click();
+  await page.getByRole('dialog', { name: 'Preferences' }).waitFor({ timeout: 30_000 });
+}
+
 async function groupWithActor(title: string): Promise<string> {
   const client = new DaemonClient({ home: daemon.home });
   const { group_id: gid } = await client.call('group_create', { title, by: 'user' });
@@ -30,8 +36,8 @@ describe('themes', () => {
     const { context, page } = await browser.newPage();
     await page.emulateMedia({ colorScheme: 'light' });
     await page.goto(`${web.url}/?group=${gid}`);
+    await openPreferences(page);
     const theme = page.getByLabel('Theme');
-    await theme.waitFor({ timeout: 30_000 });
     expect(await themeAttr(page)).toBe('light');
     const light = await background(page);
 
@@ -46,7 +52,7 @@ describe('themes', () => {
     await expect.poll(() => background(page), { timeout: 10_000 }).toBe(light);
     await page.goto(`${web.url}/?group=${gid}`, { waitUntil: 'domcontentloaded' });
     expect(await themeAttr(page)).toBe('light');
-    await theme.waitFor({ timeout: 30_000 });
+    await openPreferences(page);
     expect(await theme.inputValue()).toBe('light');
     expect(await background(page)).toBe(light);
 

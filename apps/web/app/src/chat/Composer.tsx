@@ -5,6 +5,7 @@ import type { ActorListEntry, LedgerEvent } from '../api/types';
 import { applyCandidate, candidates, mentionAt, recipientsOf, type Candidate } from './mentions';
 import { chatFields, type Mode } from './message';
 import { RecipientChips } from './RecipientChips';
+import { Button } from '../ui/Button';
 
 const MODES: readonly Mode[] = ['send', 'request_reply', 'mail'];
 
@@ -200,9 +201,9 @@ export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Pr
             </button>
           </span>
         )}
-        <button type="submit" disabled={busy || (!text.trim() && files.length === 0)}>
+        <Button type="submit" variant="primary" disabled={busy || (!text.trim() && files.length === 0)}>
           {replyTo ? 'Reply' : 'Send'}
-        </button>
+        </Button>
       </div>
       {error && (
         <p className="form-error" role="alert">

@@ -3,6 +3,7 @@ import { api } from '../api/client';
 import type { GroupSummary } from '../api/types';
 import { useGlobalEvents } from '../api/use-event-source';
 import { GroupControls } from './GroupControls';
+import { Button } from '../ui/Button';
 
 /**
  * Groups list, "new group" form, and the selected group's controls. The list follows the global
@@ -90,9 +91,9 @@ function CreateGroupForm({ onCreated }: { onCreated: (groupId: string) => void }
       }}
     >
       <input aria-label="New group title" placeholder="New group title" value={title} onChange={(e) => setTitle(e.target.value)} />
-      <button type="submit" disabled={busy}>
+      <Button type="submit" variant="primary" disabled={busy}>
         Create
-      </button>
+      </Button>
       {error && <p className="form-error">{error}</p>}
     </form>
   );
