@@ -18,6 +18,7 @@ import { TerminalView } from './terminal/TerminalView';
 import { Preferences } from './prefs/Preferences';
 import { writeDeepLink, type DeepLink } from './url-state';
 import { Button } from './ui/Button';
+import { useT } from './i18n/I18nProvider';
 
 /** What the main pane shows for the selected group. */
 export type MainView = { kind: 'chat' } | { kind: 'inbox' } | { kind: 'board' } | { kind: 'automation' } | { kind: 'memory' } | { kind: 'voice' } | { kind: 'space' } | { kind: 'settings' } | { kind: 'terminal'; actorId: string };
@@ -34,6 +35,7 @@ export function App({ initial }: { initial: DeepLink }) {
   // Bumped by the onboarding's "Custom command…": the actors panel opens its add form.
   const [addActorRequest, setAddActorRequest] = useState(0);
 
+  const t = useT();
   const [daemon, setDaemon] = useState<{ version?: string } | 'down' | null>(null);
   const branding = useBranding();
 
@@ -74,14 +76,14 @@ export function App({ initial }: { initial: DeepLink }) {
   if (unauthorized) return <SignIn />;
 
   const views: ReadonlyArray<{ kind: Exclude<MainView['kind'], 'terminal'>; label: string }> = [
-    { kind: 'chat', label: 'Chat' },
-    { kind: 'inbox', label: 'Inbox' },
-    { kind: 'board', label: 'Board' },
-    { kind: 'automation', label: 'Automation' },
-    { kind: 'memory', label: 'Memory' },
-    { kind: 'voice', label: 'Voice' },
-    { kind: 'space', label: 'Space' },
-    { kind: 'settings', label: 'Settings' },
+    { kind: 'chat', label: t('app.view.chat') },
+    { kind: 'inbox', label: t('app.view.inbox') },
+    { kind: 'board', label: t('app.view.board') },
+    { kind: 'automation', label: t('app.view.automation') },
+    { kind: 'memory', label: t('app.view.memory') },
+    { kind: 'voice', label: t('app.view.voice') },
+    { kind: 'space', label: t('app.view.space') },
+    { kind: 'settings', label: t('app.view.settings') },
   ];
 
   return (
@@ -92,19 +94,19 @@ export function App({ initial }: { initial: DeepLink }) {
           {branding.productName}
         </span>
         <span className="daemon-status" data-state={daemon === 'down' ? 'down' : daemon ? 'up' : 'pending'}>
-          {daemon === 'down' ? 'daemon unreachable' : daemon ? `daemon ${daemon.version ?? ''}` : '…'}
+          {daemon === 'down' ? t('app.daemonDown') : daemon ? t('app.daemonUp', { version: daemon.version ?? '' }) : '…'}
         </span>
         {/* Phone only: the group list and the team are panes of their own; the conversation is
             reached from the Views row, so no second "Chat" button. */}
-        <nav className="mobile-tabs" aria-label="Panes">
-          <button aria-pressed={mobilePane === 'groups'} onClick={() => setMobilePane('groups')}>Groups</button>
-          {groupId && <button aria-pressed={mobilePane === 'actors'} onClick={() => setMobilePane('actors')}>Actors</button>}
+        <nav className="mobile-tabs" aria-label={t('app.panes')}>
+          <button aria-pressed={mobilePane === 'groups'} onClick={() => setMobilePane('groups')}>{t('app.groups')}</button>
+          {groupId && <button aria-pressed={mobilePane === 'actors'} onClick={() => setMobilePane('actors')}>{t('app.actors')}</button>}
         </nav>
         <div className="prefs">
           <Preferences />
         </div>
         {groupId && (
-          <nav className="view-tabs" aria-label="Views">
+          <nav className="view-tabs" aria-label={t('app.views')}>
             {views.map((v) => (
               <button
                 key={v.kind}
@@ -126,7 +128,7 @@ export function App({ initial }: { initial: DeepLink }) {
       {!groupId ? (
         <>
           <main className="pane pane-main">
-            <p className="empty">Create or pick a group.</p>
+            <p className="empty">{t('app.pickGroup')}</p>
           </main>
           <aside className="pane pane-actors" />
         </>
@@ -164,6 +166,7 @@ export function App({ initial }: { initial: DeepLink }) {
 
 /** Shown after a 401: this server is protected by access tokens. */
 function SignIn() {
+  const t = useT();
   const [token, setToken] = useState('');
   return (
     <form
@@ -176,11 +179,11 @@ function SignIn() {
         window.location.assign(url.toString());
       }}
     >
-      <h1>Access token required</h1>
-      <p>This CCCC Web is protected. Paste an access token (<code>cccc web token create</code>).</p>
-      <input aria-label="Access token" type="password" value={token} onChange={(e) => setToken(e.target.value)} autoFocus />
+      <h1>{t('signin.title')}</h1>
+      <p>{t('signin.body', { command: 'cccc web token create' })}</p>
+      <input aria-label={t('signin.token')} type="password" value={token} onChange={(e) => setToken(e.target.value)} autoFocus />
       <Button type="submit" variant="primary" disabled={!token.trim()}>
-        Sign in
+        {t('signin.submit')}
       </Button>
     </form>
   );

@@ -62,3 +62,46 @@ describe('themes', () => {
     await context.close();
   }, 120_000);
 });
+
+describe('languages', () => {
+  it('switches the visible strings to Chinese and Japanese and remembers the choice', async () => {
+    const gid = await groupWithActor('languages');
+    const { context, page } = await browser.newPage();
+    await page.goto(`${web.url}/?group=${gid}`);
+    const views = page.locator('nav.view-tabs');
+    await views.getByRole('button', { name: 'Settings' }).waitFor({ timeout: 30_000 });
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('en');
+
+    await openPreferences(page);
+    await page.getByTestId('language-select').selectOption('zh-CN');
+    await views.getByRole('button', { name: '设置' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('button', { name: '偏好设置' }).count()).toBe(1);
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('zh-CN');
+
+    await page.reload();
+    await views.getByRole('button', { name: '设置' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('button', { name: '聊天' }).count()).toBe(1);
+
+    await page.getByRole('button', { name: '偏好设置' }).click();
+    await page.getByTestId('language-select').selectOption('ja');
+    await views.getByRole('button', { name: '設定' }).waitFor({ timeout: 30_000 });
+    await page.reload();
+    await views.getByRole('button', { name: 'チャット' }).waitFor({ timeout: 30_000 });
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('ja');
+
+    await page.getByRole('button', { name: '環境設定' }).click();
+    await page.getByTestId('language-select').selectOption('en');
+    await views.getByRole('button', { name: 'Settings' }).waitFor({ timeout: 30_000 });
+    await context.close();
+  }, 120_000);
+
+  it('starts in the browser\'s language when nothing is remembered', async () => {
+    const gid = await groupWithActor('browser-language');
+    const context = await browser.browser.newContext({ locale: 'ja-JP', viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${web.url}/?group=${gid}`);
+    await page.locator('nav.view-tabs').getByRole('button', { name: '設定' }).waitFor({ timeout: 30_000 });
+    await context.close();
+  }, 120_000);
+});
+

@@ -7,6 +7,7 @@ import { MessageText } from './MessageText';
 import { RecipientStatusList } from './RecipientStatusList';
 import { senderOf } from './sender';
 import { fullDate, relativeTime } from './time';
+import { useI18n } from '../i18n/I18nProvider';
 
 interface Props {
   readonly groupId: string;
@@ -26,6 +27,7 @@ interface Props {
  * attachment previews and each recipient's status.
  */
 export const MessageBubble = memo(function MessageBubble({ groupId, event, actor, statuses, now, focused, onReply, onJumpTo }: Props) {
+  const { locale } = useI18n();
   const m = chatFields(event);
   const sender = senderOf(event.by, actor, { title: m.senderTitle, runtime: m.senderRuntime });
   const [raw, setRaw] = useState(false);
@@ -62,8 +64,8 @@ export const MessageBubble = memo(function MessageBubble({ groupId, event, actor
           <span className="mode-chip" data-mode={m.mode ?? 'normal'}>
             {modeLabel(m.mode)}
           </span>
-          <time className="msg-time" dateTime={event.ts} title={fullDate(event.ts)}>
-            {relativeTime(event.ts, now)}
+          <time className="msg-time" dateTime={event.ts} title={fullDate(event.ts, locale)}>
+            {relativeTime(event.ts, now, locale)}
           </time>
         </header>
         {m.replyTo && (
