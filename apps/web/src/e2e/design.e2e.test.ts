@@ -105,3 +105,59 @@ describe('languages', () => {
   }, 120_000);
 });
 
+
+describe('settings tabs', () => {
+  const TABS = ['Messaging', 'Delivery', 'Transcript', 'Guidance', 'Automation', 'Capabilities', 'Profiles', 'Web Access', 'Remote access', 'Copy Groups', 'Space', 'Voice'];
+
+  it('shows every area as a tab; each opens its panel, by click and by arrow keys', async () => {
+    const gid = await groupWithActor('settings-tabs');
+    const { context, page } = await browser.newPage();
+    await page.goto(`${web.url}/?group=${gid}`);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
+    const tablist = page.getByRole('tablist', { name: 'Settings sections' });
+    await tablist.waitFor({ timeout: 30_000 });
+    expect(await tablist.getByRole('tab').allTextContents()).toEqual(TABS);
+    for (const name of TABS) {
+      await tablist.getByRole('tab', { name, exact: true }).click();
+      expect(await tablist.getByRole('tab', { name, exact: true }).getAttribute('aria-selected')).toBe('true');
+      const panel = page.getByRole('tabpanel', { name, exact: true });
+      await panel.waitFor({ timeout: 30_000 });
+      await expect.poll(() => panel.evaluate((el) => el.childElementCount), { timeout: 30_000 }).toBeGreaterThan(0);
+    }
+    // Keyboard: the selected tab takes focus, arrows move the selection.
+    await tablist.getByRole('tab', { name: 'Messaging' }).click();
+    await page.keyboard.press('ArrowRight');
+    expect(await tablist.getByRole('tab', { name: 'Delivery' }).getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('End');
+    expect(await tablist.getByRole('tab', { name: 'Voice' }).getAttribute('aria-selected')).toBe('true');
+    await context.close();
+  }, 120_000);
+
+  it('Guidance edits the preamble and an actor note through the daemon', async () => {
+    const gid = await groupWithActor('guidance');
+    const client = new DaemonClient({ home: daemon.home });
+    const { context, page } = await browser.newPage();
+    await page.goto(`${web.url}/?group=${gid}`);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('tab', { name: 'Guidance' }).click();
+
+    const preamble = page.getByRole('region', { name: 'Startup preamble' });
+    await preamble.locator('.ui-chip', { hasText: 'Built-in' }).waitFor({ timeout: 30_000 });
+    await preamble.getByLabel('Startup preamble').fill('Be brief. Ship small.');
+    await preamble.getByRole('button', { name: 'Save preamble' }).click();
+    await preamble.locator('.ui-chip', { hasText: 'Group override' }).waitFor({ timeout: 30_000 });
+    expect(await client.call('group_preamble_get', { group_id: gid })).toMatchObject({ overridden: true, content: 'Be brief. Ship small.' });
+
+    const notes = page.getByRole('region', { name: 'Actor notes' });
+    await notes.getByLabel('Actor note').fill('lead owns the release notes');
+    await notes.getByRole('button', { name: 'Save note' }).click();
+    await expect
+      .poll(async () => ((await client.call('actor_notes_get', { group_id: gid, target_actor_id: 'lead' })) as { content: string }).content, { timeout: 30_000 })
+      .toContain('lead owns the release notes');
+
+    await preamble.getByRole('button', { name: 'Restore built-in' }).click();
+    await preamble.locator('.ui-chip', { hasText: 'Built-in' }).waitFor({ timeout: 30_000 });
+    expect(await client.call('group_preamble_get', { group_id: gid })).toMatchObject({ overridden: false });
+    await context.close();
+  }, 120_000);
+});
