@@ -1,3 +1,7 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +10,8 @@ import type { TestBrowser } from '../testing/browser.js';
 import type { DaemonHome } from '../testing/harness.js';
 import { useWebStack } from '../testing/web-stack.js';
 
-// The Web as a product (issue 33) in a real Chromium against a real daemon: themes.
+// The Web as a product (issue 33) in a real Chromium against a real daemon: themes, languages,
+// the settings tabs, an axe-core accessibility pass and screenshots at desktop and phone size.
 
 let daemon: DaemonHome;
 let web: WebServer;
@@ -160,4 +165,94 @@ describe('settings tabs', () => {
     expect(await client.call('group_preamble_get', { group_id: gid })).toMatchObject({ overridden: false });
     await context.close();
   }, 120_000);
+});
+
+// axe-core is evaluated in the page over the DevTools protocol (not a <script> tag, which the
+// shell's CSP would refuse), then run on the whole document.
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate<AxeViolation[]>(
+    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))",
+  );
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => `${JSON.stringify(n.target)} (${n.failureSummary ?? ''})`).join(', ')}`);
+}
+
+const SHOTS = join(tmpdir(), 'cccc-webds-screenshots');
+
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  await page.evaluate(`localStorage.setItem('cccc.theme', '${theme}')`);
+}
+
+describe('accessibility and screenshots', () => {
+  it('the main views have no serious or critical axe violations in either theme; desktop and phone screenshots', async () => {
+    const gid = await groupWithActor('Release train');
+    const client = new DaemonClient({ home: daemon.home });
+    await client.call('actor_add', { group_id: gid, actor_id: 'reviewer', runtime: 'custom', command: ['cat'], by: 'user' });
+    await client.call('send', { group_id: gid, text: 'Ship the **design system** today; `npm run build` is green.', to: ['lead'], message_mode: 'send', by: 'user' });
+    await client.call('send', { group_id: gid, text: '我们今天发布 — 日本語も大丈夫です。', to: ['@all'], message_mode: 'send', by: 'user' });
+
+    const problems: string[] = [];
+    for (const theme of ['light', 'dark'] as const) {
+      const desktop = await browser.browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await desktop.newPage();
+      await page.goto(`${web.url}/`);
+      await setTheme(page, theme);
+      await page.goto(`${web.url}/?group=${gid}`);
+      await page.locator('article.msg', { hasText: 'design system' }).waitFor({ timeout: 30_000 });
+      await page.locator('.actor-card').first().waitFor({ timeout: 30_000 });
+      expect(await themeAttr(page)).toBe(theme);
+      problems.push(...(await seriousViolations(page)).map((p) => `${theme} chat: ${p}`));
+      await shot(page, `desktop-chat-${theme}`);
+
+      await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
+      await page.getByLabel('Default recipients').waitFor({ timeout: 30_000 });
+      problems.push(...(await seriousViolations(page)).map((p) => `${theme} settings: ${p}`));
+      await shot(page, `desktop-settings-${theme}`);
+      await page.getByRole('tab', { name: 'Guidance' }).click();
+      await page.getByRole('region', { name: 'Startup preamble' }).locator('textarea').waitFor({ timeout: 30_000 });
+      problems.push(...(await seriousViolations(page)).map((p) => `${theme} guidance: ${p}`));
+      await shot(page, `desktop-settings-guidance-${theme}`);
+
+      await page.getByRole('button', { name: 'Preferences' }).click();
+      await page.getByRole('dialog', { name: 'Preferences' }).waitFor({ timeout: 30_000 });
+      problems.push(...(await seriousViolations(page)).map((p) => `${theme} preferences: ${p}`));
+      await shot(page, `desktop-preferences-${theme}`);
+      await desktop.close();
+
+      const { context: phone, page: mobile } = await browser.newPage({ phone: true });
+      await mobile.goto(`${web.url}/`);
+      await setTheme(mobile, theme);
+      await mobile.goto(`${web.url}/`);
+      await mobile.locator('.group-item', { hasText: 'Release train' }).waitFor({ timeout: 30_000 });
+      problems.push(...(await seriousViolations(mobile)).map((p) => `${theme} phone groups: ${p}`));
+      await shot(mobile, `phone-groups-${theme}`);
+      await mobile.locator('.group-item', { hasText: 'Release train' }).click();
+      await mobile.locator('article.msg', { hasText: 'design system' }).waitFor({ timeout: 30_000 });
+      // One row of views, no second "Chat" button anywhere in the top bar.
+      expect(await mobile.locator('header.topbar').getByRole('button', { name: 'Chat', exact: true }).count()).toBe(1);
+      problems.push(...(await seriousViolations(mobile)).map((p) => `${theme} phone chat: ${p}`));
+      await shot(mobile, `phone-chat-${theme}`);
+      await mobile.getByRole('navigation', { name: 'Panes' }).getByRole('button', { name: 'Actors' }).click();
+      await mobile.locator('.actor-card').first().waitFor({ timeout: 30_000 });
+      await shot(mobile, `phone-actors-${theme}`);
+      await phone.close();
+    }
+    console.log(`screenshots: ${SHOTS}`);
+    expect(problems).toEqual([]);
+  }, 240_000);
 });
