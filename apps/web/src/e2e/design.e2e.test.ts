@@ -71,7 +71,7 @@ describe('themes', () => {
 describe('languages', () => {
   it('switches the visible strings to Chinese and Japanese and remembers the choice', async () => {
     const gid = await groupWithActor('languages');
-    const { context, page } = await browser.newPage();
+    const { context, page } = await browser.browser.newContext({ viewport: { width: 1280, height: 800 } }).then(async (c) => ({ context: c, page: await c.newPage() }));
     await page.goto(`${web.url}/?group=${gid}`);
     const views = page.locator('nav.view-tabs');
     await views.getByRole('button', { name: 'Settings' }).waitFor({ timeout: 30_000 });
@@ -86,6 +86,7 @@ describe('languages', () => {
     await page.reload();
     await views.getByRole('button', { name: '设置' }).waitFor({ timeout: 30_000 });
     expect(await page.getByRole('button', { name: '聊天' }).count()).toBe(1);
+    await shot(page, 'desktop-chat-zh');
 
     await page.getByRole('button', { name: '偏好设置' }).click();
     await page.getByTestId('language-select').selectOption('ja');
@@ -93,6 +94,9 @@ describe('languages', () => {
     await page.reload();
     await views.getByRole('button', { name: 'チャット' }).waitFor({ timeout: 30_000 });
     expect(await page.evaluate<string>('document.documentElement.lang')).toBe('ja');
+    await views.getByRole('button', { name: '設定', exact: true }).click();
+    await page.getByRole('tab', { name: 'ガイダンス' }).waitFor({ timeout: 30_000 });
+    await shot(page, 'desktop-settings-ja');
 
     await page.getByRole('button', { name: '環境設定' }).click();
     await page.getByTestId('language-select').selectOption('en');
