@@ -178,13 +178,13 @@ export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Pr
       />
       <div className="composer-bar">
         <select aria-label={t('composer.mode')} value={effectiveMode} onChange={(e) => setMode(MODES.find((m) => m === e.target.value) ?? 'send')}>
-          <option value="send">send</option>
-          {!replyTo && <option value="request_reply">request reply</option>}
-          <option value="mail">mail</option>
+          <option value="send">{t('composer.mode.send')}</option>
+          {!replyTo && <option value="request_reply">{t('composer.mode.request_reply')}</option>}
+          <option value="mail">{t('composer.mode.mail')}</option>
         </select>
         {!uploadsUnavailable && (
           <label className="composer-attach">
-            Files…
+            {t('composer.files')}
             <input ref={fileInput} type="file" multiple aria-label={t('composer.attach')} onChange={(e) => setFiles([...(e.target.files ?? [])])} />
           </label>
         )}

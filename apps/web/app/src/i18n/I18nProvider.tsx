@@ -7,9 +7,9 @@ import { translate, type MessageVars } from './translate';
  * Non-English catalogs are separate chunks (dynamic import), so the first load carries English
  * only; until a chosen catalog arrives the page reads English rather than blank keys.
  */
-const LOADERS: Readonly<Record<Exclude<Locale, 'en'>, () => Promise<{ default: Catalog }>>> = {
-  'zh-CN': () => import('./catalogs/zh-CN'),
-  ja: () => import('./catalogs/ja'),
+const LOADERS: Readonly<Record<Exclude<Locale, 'en'>, () => Promise<Catalog>>> = {
+  'zh-CN': () => import('./catalogs/zh-CN').then((m) => m.zhCN),
+  ja: () => import('./catalogs/ja').then((m) => m.ja),
 };
 
 export interface I18n {
@@ -43,7 +43,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     }
     let live = true;
     LOADERS[locale]().then(
-      (m) => live && setCatalog({ locale, catalog: m.default }),
+      (loaded) => live && setCatalog({ locale, catalog: loaded }),
       () => undefined, // a failed chunk load leaves English showing
     );
     return () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { en } from './catalogs/en';
-import ja from './catalogs/ja';
-import zhCN from './catalogs/zh-CN';
+import { ja } from './catalogs/ja';
+import { zhCN } from './catalogs/zh-CN';
 import { formatDateTime, formatNumber } from './format';
 import { parseLocale, pickLocale } from './locales';
 import { translate } from './translate';

@@ -1,7 +1,7 @@
 import type { Catalog } from './en';
 
 // Japanese. Typed `Catalog`: a key missing here fails typecheck.
-const ja: Catalog = {
+export const ja: Catalog = {
   'app.panes': 'ペイン',
   'app.views': 'ビュー',
   'app.groups': 'グループ',
@@ -108,5 +108,32 @@ const ja: Catalog = {
   'profiles.command': 'コマンド',
   'profiles.updated': '更新日時',
   'webAccess.title': 'Web アクセス',
+  'chat.show': '表示',
+  'chat.filter.all': 'すべて',
+  'chat.filter.user': 'ユーザーから',
+  'chat.filter.needs_reply': '返信待ち',
+  'chat.filter.unread': '未読',
+  'chat.filterHint.all': 'すべてのメッセージと通知',
+  'chat.filterHint.user': 'ユーザーが送ったメッセージ',
+  'chat.filterHint.needs_reply': 'まだ回答を待っている依頼',
+  'chat.filterHint.unread': '受信者がまだ読んでいないメール',
+  'chat.search': 'メッセージを検索',
+  'composer.to': '宛先：',
+  'composer.files': 'ファイル…',
+  'composer.mode.send': '送信',
+  'composer.mode.request_reply': '返信を依頼',
+  'composer.mode.mail': 'メール',
+  'actors.start': '開始',
+  'actors.stop': '停止',
+  'actors.restart': '再起動',
+  'actors.terminal': 'ターミナル',
+  'actors.edit': '編集',
+  'actors.remove': '削除',
+  'groups.controls': 'グループの操作',
+  'groups.start': '開始',
+  'groups.stop': '停止',
+  'groups.stateLabel': 'グループの状態',
+  'groups.attachDir': '関連付けるディレクトリ',
+  'groups.attach': '関連付け',
+  'groups.scopes': 'スコープ',
 };
-export default ja;

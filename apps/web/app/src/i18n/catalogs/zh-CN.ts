@@ -1,7 +1,7 @@
 import type { Catalog } from './en';
 
 // Simplified Chinese. Typed `Catalog`: a key missing here fails typecheck.
-const zhCN: Catalog = {
+export const zhCN: Catalog = {
   'app.panes': '窗格',
   'app.views': '视图',
   'app.groups': '群组',
@@ -108,5 +108,32 @@ const zhCN: Catalog = {
   'profiles.command': '命令',
   'profiles.updated': '更新时间',
   'webAccess.title': 'Web 访问',
+  'chat.show': '显示',
+  'chat.filter.all': '全部',
+  'chat.filter.user': '来自用户',
+  'chat.filter.needs_reply': '待回复',
+  'chat.filter.unread': '未读',
+  'chat.filterHint.all': '所有消息和通知',
+  'chat.filterHint.user': '用户发送的消息',
+  'chat.filterHint.needs_reply': '仍在等待回答的请求',
+  'chat.filterHint.unread': '收件人尚未阅读的邮件',
+  'chat.search': '搜索消息',
+  'composer.to': '发给：',
+  'composer.files': '文件…',
+  'composer.mode.send': '发送',
+  'composer.mode.request_reply': '请求回复',
+  'composer.mode.mail': '邮件',
+  'actors.start': '启动',
+  'actors.stop': '停止',
+  'actors.restart': '重启',
+  'actors.terminal': '终端',
+  'actors.edit': '编辑',
+  'actors.remove': '移除',
+  'groups.controls': '群组控制',
+  'groups.start': '启动',
+  'groups.stop': '停止',
+  'groups.stateLabel': '群组状态',
+  'groups.attachDir': '要关联的目录',
+  'groups.attach': '关联',
+  'groups.scopes': '工作目录',
 };
-export default zhCN;
