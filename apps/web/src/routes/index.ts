@@ -14,6 +14,7 @@ import { registerStreamRoutes } from './streams.js';
 import { registerUploadRoutes } from './uploads.js';
 import { registerVoiceRoutes } from './voice.js';
 import { registerCopyRemoteRoutes } from './copy-remote.js';
+import { registerGuidanceRoutes } from './guidance.js';
 
 /** Every route of the table (route-map.ts), each registered once; a route left out fails here. */
 export function buildApiRoutes(client: DaemonClient, sse: SseOptions, home: string): ApiRoutes {
@@ -31,6 +32,7 @@ export function buildApiRoutes(client: DaemonClient, sse: SseOptions, home: stri
   registerVoiceRoutes(api);
   registerSpaceRoutes(api);
   registerCopyRemoteRoutes(api);
+  registerGuidanceRoutes(api);
   const missing = api.missing();
   if (missing.length > 0) throw new Error(`routes without a handler: ${missing.join(', ')}`);
   return api;

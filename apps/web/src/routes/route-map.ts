@@ -175,6 +175,17 @@ export const webRoutes = {
   space_sources: { method: 'GET', path: '/groups/:group_id/space/sources', op: 'group_space_sources', input: 'query', query: ['lane'] },
   space_jobs: { method: 'GET', path: '/groups/:group_id/space/jobs', op: 'group_space_jobs', input: 'query', query: ['lane', 'state', 'limit'] },
 
+  // Settings › Guidance (§ group prompts): the startup preamble, the effective help, actor notes
+  group_preamble: { method: 'GET', path: '/groups/:group_id/preamble', op: 'group_preamble_get', input: 'none' },
+  group_preamble_set: { method: 'PUT', path: '/groups/:group_id/preamble', op: 'group_preamble_set', input: 'body' },
+  group_preamble_reset: { method: 'POST', path: '/groups/:group_id/preamble/reset', op: 'group_preamble_reset', input: 'body' },
+  group_help: { method: 'GET', path: '/groups/:group_id/help', op: 'group_help_get', input: 'query', query: ['actor_id'] },
+  actor_notes: { method: 'GET', path: '/groups/:group_id/actor-notes', op: 'actor_notes_get', input: 'query', query: ['target_actor_id'] },
+  actor_notes_set: { method: 'PUT', path: '/groups/:group_id/actor-notes/:target_actor_id', op: 'actor_notes_set', input: 'body' },
+  actor_notes_clear: { method: 'DELETE', path: '/groups/:group_id/actor-notes/:target_actor_id', op: 'actor_notes_clear', input: 'none' },
+  // Settings › Profiles: the global actor profiles (read here; edited through the CLI / MCP)
+  actor_profiles: { method: 'GET', path: '/actor-profiles', op: 'actor_profile_list', input: 'none', admin: true },
+
   // Access tokens (the Web's own access_tokens.yaml, no daemon op)
   access_tokens: { method: 'GET', path: '/access-tokens', input: 'none', admin: true },
   access_token_create: { method: 'POST', path: '/access-tokens', input: 'body', admin: true },
