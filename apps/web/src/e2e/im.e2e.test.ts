@@ -32,6 +32,7 @@ it('configures the bridge, binds and rejects pending keys, and revokes a chat', 
   const { context, page } = await browser.newPage();
   await page.goto(`${web.url}/?group=${gid}`);
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('tab', { name: 'IM' }).click();
   const panel = page.getByRole('group', { name: 'IM bridge' });
   await panel.getByText('Not configured.').waitFor({ timeout: 30_000 });
 

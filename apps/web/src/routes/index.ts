@@ -15,6 +15,7 @@ import { registerUploadRoutes } from './uploads.js';
 import { registerVoiceRoutes } from './voice.js';
 import { registerCopyRemoteRoutes } from './copy-remote.js';
 import { registerImRoutes } from './im.js';
+import { registerGuidanceRoutes } from './guidance.js';
 
 /** Every route of the table (route-map.ts), each registered once; a route left out fails here. */
 export function buildApiRoutes(client: DaemonClient, sse: SseOptions, home: string): ApiRoutes {
@@ -33,6 +34,7 @@ export function buildApiRoutes(client: DaemonClient, sse: SseOptions, home: stri
   registerSpaceRoutes(api);
   registerCopyRemoteRoutes(api);
   registerImRoutes(api);
+  registerGuidanceRoutes(api);
   const missing = api.missing();
   if (missing.length > 0) throw new Error(`routes without a handler: ${missing.join(', ')}`);
   return api;

@@ -116,6 +116,15 @@ const KNOWN = [
   'POST /groups/:group_id/im/bind',
   'POST /groups/:group_id/im/reject',
   'POST /groups/:group_id/im/revoke',
+  // Settings › Guidance and Profiles (issue 33)
+  'GET /groups/:group_id/preamble',
+  'PUT /groups/:group_id/preamble',
+  'POST /groups/:group_id/preamble/reset',
+  'GET /groups/:group_id/help',
+  'GET /groups/:group_id/actor-notes',
+  'PUT /groups/:group_id/actor-notes/:target_actor_id',
+  'DELETE /groups/:group_id/actor-notes/:target_actor_id',
+  'GET /actor-profiles',
 ];
 
 describe('the route table', () => {

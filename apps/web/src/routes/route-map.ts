@@ -183,6 +183,16 @@ export const webRoutes = {
   im_bind: { method: 'POST', path: '/groups/:group_id/im/bind', op: 'im_bind_chat', input: 'body' },
   im_reject: { method: 'POST', path: '/groups/:group_id/im/reject', op: 'im_reject_pending', input: 'body' },
   im_revoke: { method: 'POST', path: '/groups/:group_id/im/revoke', op: 'im_revoke_chat', input: 'body' },
+  // Settings › Guidance (§ group prompts): the startup preamble, the effective help, actor notes
+  group_preamble: { method: 'GET', path: '/groups/:group_id/preamble', op: 'group_preamble_get', input: 'none' },
+  group_preamble_set: { method: 'PUT', path: '/groups/:group_id/preamble', op: 'group_preamble_set', input: 'body' },
+  group_preamble_reset: { method: 'POST', path: '/groups/:group_id/preamble/reset', op: 'group_preamble_reset', input: 'body' },
+  group_help: { method: 'GET', path: '/groups/:group_id/help', op: 'group_help_get', input: 'query', query: ['actor_id'] },
+  actor_notes: { method: 'GET', path: '/groups/:group_id/actor-notes', op: 'actor_notes_get', input: 'query', query: ['target_actor_id'] },
+  actor_notes_set: { method: 'PUT', path: '/groups/:group_id/actor-notes/:target_actor_id', op: 'actor_notes_set', input: 'body' },
+  actor_notes_clear: { method: 'DELETE', path: '/groups/:group_id/actor-notes/:target_actor_id', op: 'actor_notes_clear', input: 'none' },
+  // Settings › Profiles: the global actor profiles (read here; edited through the CLI / MCP)
+  actor_profiles: { method: 'GET', path: '/actor-profiles', op: 'actor_profile_list', input: 'none', admin: true },
 
   // Access tokens (the Web's own access_tokens.yaml, no daemon op)
   access_tokens: { method: 'GET', path: '/access-tokens', input: 'none', admin: true },
