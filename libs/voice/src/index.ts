@@ -78,3 +78,4 @@ export { RECOGNITION_BACKENDS, SHERPA_RUNTIME_ID, type RecognitionBackend } from
 export { decodeAudio, decodeWav, encodeWav, pcm16ToFloat, type Waveform } from './asr/pcm.js';
 export { LocalAsrEngine, type AsrStream, type EngineState, type LoadableModel, type LocalAsrEngineOptions } from './asr/local-asr-engine.js';
 export { serviceHealth, type Missing, type ServiceHealth, type ServiceHealthInput } from './asr/service-health.js';
+export { VoiceAsrService } from './asr/voice-asr-service.js';

@@ -7,7 +7,7 @@ import { modelPaths } from './model-paths.js';
 export type VoiceModelStatus = 'not_installed' | 'downloading' | 'ready' | 'failed' | 'unknown';
 
 /** The spec's model record (assistant_voice_model_install result, assistant_state service_models). */
-export interface VoiceModelRecord {
+export type VoiceModelRecord = {
   model_id: string;
   status: VoiceModelStatus;
   title?: string;
@@ -22,7 +22,7 @@ export interface VoiceModelRecord {
   bytes_done?: number;
   total_bytes?: number;
   artifacts?: Array<{ path: string; url: string; sha256: string; size: number }>;
-}
+};
 
 /** What an install writes into the model directory last; its presence is what "installed" means. */
 export interface InstalledRecord {
