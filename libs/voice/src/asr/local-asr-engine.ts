@@ -82,6 +82,9 @@ export class LocalAsrEngine {
       }
       this.pending.clear();
     });
+    // The host never keeps its parent alive: a pending request's timeout timer does while it waits.
+    child.unref();
+    (child.channel as { unref?: () => void } | undefined)?.unref?.();
     this.child = child;
     return child;
   }

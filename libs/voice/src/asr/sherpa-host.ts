@@ -19,6 +19,7 @@ interface OnlineRecognizer {
   decode(s: OnlineStream): void;
   isEndpoint(s: OnlineStream): boolean;
   getResult(s: OnlineStream): { text: string };
+  reset(s: OnlineStream): void;
 }
 interface Sherpa {
   version: string;
@@ -89,7 +90,11 @@ function handle(req: HostRequest): Omit<Extract<HostReply, { ok: true }>, 'id' |
       if (!st) throw Object.assign(new Error(`no stream ${req.stream}`), { code: 'asr_stream_not_started' });
       st.acceptWaveform({ samples: req.samples, sampleRate: req.sampleRate });
       drain(rec, st);
-      return { text: rec.getResult(st).text.trim(), endpoint: rec.isEndpoint(st) };
+      const text = rec.getResult(st).text.trim();
+      // At an endpoint (a pause) the segment is final: the stream starts the next one afresh.
+      const endpoint = rec.isEndpoint(st);
+      if (endpoint) rec.reset(st);
+      return { text, endpoint };
     }
     case 'stream_finish': {
       const rec = loaded();
