@@ -1,6 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
 import { encodeWav } from '@cccc/voice';
@@ -105,5 +107,39 @@ it('records through the fake microphone under the lease, shows the appended segm
 
   await meeting.getByLabel('Meeting documents').locator(`li[data-path="${docPath}"]`).getByRole('button', { name: 'Archive' }).click();
   await meeting.getByText('Archive (1)').waitFor({ timeout: 30_000 });
+  await context.close();
+}, 180_000);
+
+it('service-local ASR: the view names what is missing, installs a manifest model, and refuses to record honestly when the engine cannot load it', async () => {
+  const client = new DaemonClient({ home: daemon.home });
+  const { group_id: gid } = await client.call('group_create', { title: 'meeting-service' });
+  await client.call('actor_add', { group_id: gid, actor_id: 'lead', runtime: 'custom', command: ['true'] });
+  await client.call('assistant_settings_update', { group_id: gid, by: 'user', assistant_id: 'voice_secretary', patch: { enabled: true, config: { recognition_backend: 'assistant_service_local_asr' } } });
+  // A manifest model whose artifacts are test bytes (not a model): install verifies them; the engine cannot load them.
+  const src = join(wavDir, 'model');
+  mkdirSync(src, { recursive: true });
+  const arts = ['model.onnx', 'tokens.txt'].map((name) => {
+    writeFileSync(join(src, name), `bytes of ${name}`);
+    return { path: name, url: pathToFileURL(join(src, name)).href, sha256: createHash('sha256').update(`bytes of ${name}`).digest('hex'), size: `bytes of ${name}`.length };
+  });
+  mkdirSync(join(daemon.home, 'config'), { recursive: true });
+  writeFileSync(join(daemon.home, 'config', 'voice-models.json'), JSON.stringify({ models: [{ model_id: 'e2e-bytes', recognizer: { type: 'zipformer2_ctc', model: 'model.onnx', tokens: 'tokens.txt' }, artifacts: arts }] }));
+
+  const { context, page } = await browser.newPage();
+  await context.grantPermissions(['microphone'], { origin: web.url });
+  await page.goto(`${web.url}/?group=${gid}`);
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Voice' }).click();
+  const meeting = page.getByRole('region', { name: 'Meeting' });
+  await meeting.getByLabel('Service ASR problems').getByText('voice_model_not_installed').waitFor({ timeout: 30_000 });
+  await meeting.getByLabel('Voice models').locator('li[data-model-id="e2e-bytes"]').getByRole('button', { name: 'Install' }).click();
+  await meeting.locator('li[data-model-id="e2e-bytes"][data-status="ready"]').waitFor({ timeout: 30_000 });
+  await meeting.getByLabel('Service ASR problems').getByText('asr_backend_closed').waitFor({ timeout: 30_000 });
+
+  await meeting.getByRole('button', { name: 'Start recording' }).click();
+  await meeting.getByRole('alert').waitFor({ timeout: 30_000 });
+  await until(async () => (await meeting.getByLabel('Recording state').textContent()) === 'idle', 'the refused recording to end');
+  // Nothing is left holding the lease after the refusal.
+  expect((await client.call('assistant_voice_recording_lease', { group_id: gid, by: 'user', action: 'status' })).lease).toBeUndefined();
+  await saveScreenshot(page, 'voice-meeting-service');
   await context.close();
 }, 180_000);

@@ -18,6 +18,9 @@ export class VoiceAsrService {
   readonly engine: LocalAsrEngine;
   /** model_id + installed manifest hash the engine was built from. */
   private loadedKey: string | undefined;
+  /** The install that failed to load: not retried (no host crash per health read) until it changes. */
+  private failedKey: string | undefined;
+  private probed = false;
 
   constructor(
     private readonly home: string,
@@ -35,16 +38,23 @@ export class VoiceAsrService {
   async health(config: AsrConfig): Promise<ServiceHealth & { models: VoiceModelRecord[] }> {
     const manifest = await loadVoiceModelManifest(this.home);
     const models = await Promise.all(manifest.map((m) => voiceModelRecord(this.home, m)));
+    // The runtime's own readiness and version, probed once (a host process starts only for groups that chose service ASR).
+    if (config.recognition_backend === 'assistant_service_local_asr' && !this.probed) {
+      this.probed = true;
+      await this.engine.probe();
+    }
     const first = serviceHealth({ config, manifest, models, engine: this.engine.current });
     if (config.recognition_backend === 'assistant_service_local_asr' && first.selected) {
       const { entry, record } = first.selected;
       const key = `${entry.model_id}@${record.installed_manifest_sha256}`;
-      if (this.loadedKey !== key || this.engine.current.loaded_model_id !== entry.model_id) {
+      if (this.failedKey !== key && (this.loadedKey !== key || this.engine.current.loaded_model_id !== entry.model_id)) {
         try {
           await this.engine.load({ model_id: entry.model_id, dir: record.install_dir!, recognizer: entry.recognizer, sample_rate: entry.sample_rate });
           this.loadedKey = key;
+          this.failedKey = undefined;
         } catch {
           this.loadedKey = undefined; // the engine's last_error says why
+          this.failedKey = key;
         }
       }
     }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -118,6 +118,23 @@ describe('voice model install', () => {
     await expect(installVoiceModel(home, 'nope')).rejects.toMatchObject({ code: 'voice_model_not_found' });
     overlay(home, [{ model_id: 'x', recognizer, artifacts: [{ path: '../evil', url: 'file:///etc/passwd', sha256: 'a'.repeat(64), size: 1 }] }]);
     await expect(installVoiceModel(home, 'x')).rejects.toMatchObject({ code: 'voice_model_manifest_invalid' });
+  });
+
+  it('an install killed between its two renames: the complete previous copy is put back by the next install', async () => {
+    const home = tmp('vm-home-');
+    const arts = artifacts(tmp('vm-src-'));
+    overlay(home, [{ model_id: 'test-en', recognizer, artifacts: arts }]);
+    await installVoiceModel(home, 'test-en');
+    const p = modelPaths(home, 'test-en');
+    // The state such a kill leaves: the active copy moved aside, nothing switched in.
+    renameSync(p.active, join(p.root, '.previous-1-1'));
+    const entry = (await loadVoiceModelManifest(home))[0]!;
+    expect((await voiceModelRecord(home, entry)).status).toBe('not_installed');
+    // The next install restores it before downloading; this one then fails its checksum, and the restored copy stays active.
+    overlay(home, [{ model_id: 'test-en', recognizer, artifacts: arts.map((a, i) => (i === 0 ? { ...a, sha256: 'e'.repeat(64) } : a)) }]);
+    await expect(installVoiceModel(home, 'test-en')).rejects.toMatchObject({ code: 'voice_model_hash_mismatch' });
+    expect((await voiceModelRecord(home, entry)).status).toBe('ready');
+    for (const a of arts) expect(sha(readFileSync(join(p.active, a.path)))).toBe(a.sha256);
   });
 
   describe('killed mid-download (a real child process, kill -9)', () => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileLock, fsyncDir, writeFileAtomic } from '@cccc/durable-fs';
@@ -22,10 +23,19 @@ export async function findVoiceModel(home: string, modelId: string): Promise<Voi
   return entry;
 }
 
-/** Leftovers of installs that died (staging, half-switched previous copies): safe to drop under the lock. */
-async function dropLeftovers(root: string): Promise<void> {
+/**
+ * Leftovers of installs that died, cleared under the lock: staging directories are dropped; a
+ * previous copy left aside by an install killed between its two renames is put back when no
+ * active copy exists (it was complete: it carries its installed record), else dropped.
+ */
+async function dropLeftovers(root: string, active: string): Promise<void> {
   for (const name of await readdir(root)) {
-    if (name.startsWith(STAGING_PREFIX) || name.startsWith(PREVIOUS_PREFIX)) await rm(join(root, name), { recursive: true, force: true });
+    const path = join(root, name);
+    if (name.startsWith(PREVIOUS_PREFIX) && !existsSync(active) && existsSync(join(path, INSTALLED_RECORD))) {
+      await rename(path, active);
+    } else if (name.startsWith(STAGING_PREFIX) || name.startsWith(PREVIOUS_PREFIX)) {
+      await rm(path, { recursive: true, force: true });
+    }
   }
 }
 
@@ -48,7 +58,7 @@ export async function installVoiceModel(home: string, modelId: string, options: 
     writeFileAtomic(paths.installState, JSON.stringify({ ...s, pid: process.pid, started_at, updated_at: now().toISOString() }));
   const staging = join(paths.root, `${STAGING_PREFIX}${process.pid}-${Date.now()}`);
   try {
-    await dropLeftovers(paths.root);
+    await dropLeftovers(paths.root, paths.active);
     await note({ status: 'downloading', bytes_done: 0, total_bytes });
     await mkdir(staging);
     let bytes_done = 0;

@@ -31,7 +31,7 @@ function ownerId(): string {
  * assistant_service_local_asr the microphone's PCM goes to the transcription WebSocket and the
  * daemon host recognizes and appends.
  */
-export function MeetingView({ groupId, assistant }: { groupId: string; assistant: Rec }) {
+export function MeetingView({ groupId, assistant, models = [], onChanged }: { groupId: string; assistant: Rec; models?: readonly Rec[]; onChanged?: () => void }) {
   const owner = useMemo(ownerId, []);
   const config = (assistant.config ?? {}) as Rec;
   const backend = str(config.recognition_backend);
@@ -44,6 +44,7 @@ export function MeetingView({ groupId, assistant }: { groupId: string; assistant
   const [sessionId, setSessionId] = useState('');
   const [session, setSession] = useState<Rec>({});
   const [level, setLevel] = useState(0);
+  const [installing, setInstalling] = useState('');
   const live = useRef<{ lease_id?: string; mic?: MicCapture; stopAsr?: () => Promise<void> | void; beat?: number; meter?: number; seq: number }>({ seq: 0 });
 
   const load = useCallback(() => {
@@ -161,6 +162,35 @@ export function MeetingView({ groupId, assistant }: { groupId: string; assistant
               <code>{str(m.code)}</code> {str(m.message)}
             </li>
           ))}
+        </ul>
+      )}
+      {backend === 'assistant_service_local_asr' && (
+        <ul className="voice-asr-models" aria-label="Voice models">
+          {models.map((m) => {
+            const id = str(m.model_id);
+            const status = str(m.status);
+            return (
+              <li key={id} data-model-id={id} data-status={status}>
+                <code>{id}</code> {status}
+                {m.error ? ` (${str((m.error as Rec).code)})` : ''}
+                {(status === 'not_installed' || status === 'failed' || m.update_available === true) && (
+                  <button
+                    disabled={installing !== ''}
+                    onClick={() => {
+                      setInstalling(id);
+                      api
+                        .assistant_voice_model_install(groupId, { model_id: id })
+                        .then(() => onChanged?.(), (e: unknown) => setError(errorText(e)))
+                        .finally(() => setInstalling(''));
+                    }}
+                  >
+                    {installing === id ? 'Installing…' : m.update_available === true ? 'Update' : 'Install'}
+                  </button>
+                )}
+              </li>
+            );
+          })}
+          {models.length === 0 && <li className="muted">No voice model in the manifest (add one in CCCC_HOME/config/voice-models.json).</li>}
         </ul>
       )}
       <div className="voice-meeting-controls">

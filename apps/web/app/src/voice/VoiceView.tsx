@@ -72,7 +72,7 @@ export function VoiceView({ groupId }: { groupId: string }) {
       </p>
       {status && <p className={status.ok ? 'form-ok' : 'form-error'} role="status">{status.text}</p>}
 
-      <MeetingView groupId={groupId} assistant={assistant} />
+      <MeetingView groupId={groupId} assistant={assistant} models={(state.service_models ?? []) as Rec[]} onChanged={load} />
 
       <h3>Transcript</h3>
       <form
