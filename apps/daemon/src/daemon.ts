@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { CapabilityPaths, CapabilityService, NodeExternalRuntime } from '@cccc/capabilities';
 import { HomeLayout, readObservability } from '@cccc/groups';
 import { OpRouter } from '@cccc/ipc-protocol';
-import { FileLeaseStore } from '@cccc/voice';
+import { FileLeaseStore, VoiceAsrService } from '@cccc/voice';
 import { VoiceDocuments } from './voice/voice-documents.js';
 import { VoiceInput } from './voice/voice-input.js';
 import { IpcServer, daemonPaths, ensureCcccHome, type DaemonEndpoint } from '@cccc/ipc-protocol/node';
@@ -125,6 +125,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
   const voiceLease = new FileLeaseStore(config.home);
   const voiceDocuments = new VoiceDocuments({ ...store, voiceLease });
   const voiceInput = new VoiceInput({ ...store, messaging, runtimes });
+  const voiceAsr = new VoiceAsrService(config.home);
 
   return {
     ...store,
@@ -156,6 +157,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
     voiceLease,
     voiceDocuments,
     voiceInput,
+    voiceAsr,
     /** Stops every service, newest first; ledgers close last. */
     async [Symbol.asyncDispose](): Promise<void> {
       automationScheduler[Symbol.dispose]();
@@ -166,6 +168,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
       delivery[Symbol.dispose]();
       memory[Symbol.dispose]();
       space[Symbol.dispose]();
+      voiceAsr.close();
       await actorRuntime[Symbol.asyncDispose]();
       await capabilities.close();
       await ledgers[Symbol.asyncDispose]();

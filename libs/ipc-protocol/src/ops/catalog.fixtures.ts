@@ -468,6 +468,15 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
       event: event('assistant.voice.prompt_draft', { assistant_id: 'voice_secretary', request_id: 'vprm_1', action: 'ack', status: 'applied' }),
     },
   },
+  assistant_voice_model_install: {
+    args: { group_id: G, model_id: 'zipformer-en-20m' },
+    required: ['group_id', 'model_id'],
+    result: {
+      group_id: G,
+      assistant: { assistant_id: 'voice_secretary' },
+      model: { model_id: 'zipformer-en-20m', status: 'ready', install_dir: '/home/u/.cccc/cache/voice-models/zipformer-en-20m/active', installed_at: '2026-12-06T10:00:00.000Z', update_available: false },
+    },
+  },
   assistant_voice_recording_lease: {
     args: { group_id: G, action: 'acquire', owner_id: 'tab-1', dispatch_target: 'composer' },
     required: ['group_id', 'action'],

@@ -101,6 +101,7 @@ import {
   assistant_voice_document_save,
   assistant_voice_ask_requests_clear,
   assistant_voice_instruction_feedback,
+  assistant_voice_model_install,
   assistant_voice_recording_lease,
   assistant_voice_request,
   assistant_voice_session_transcript_clear,
@@ -215,6 +216,7 @@ export const opCatalog = {
   assistant_voice_input_append,
   assistant_voice_prompt_draft_submit,
   assistant_voice_prompt_draft_ack,
+  assistant_voice_model_install,
   // §8.4 Actors
   actor_list,
   actor_add,
