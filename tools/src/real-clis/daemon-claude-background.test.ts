@@ -53,7 +53,14 @@ describeWithRealClis('real claude as a background-session daemon actor (Agent Vi
     await g.client.call('actor_add', { group_id: g.group_id, actor_id: 'peer1', runtime: 'claude', env: g.env });
     await g.client.call('group_start', { group_id: g.group_id });
     const hooks = () => readHookPayloads(g.hookDir);
-    const probe = actorProbe(g.group, 'peer1', () => `hooks: ${JSON.stringify(hooks().map((p) => [p.hook_event_name, p.session_id]))}\nmodel: ${model.requests.filter((r) => r.main).length} main`);
+    const daemonLog = () => {
+      try {
+        return readFileSync(join(g.home, 'daemon', 'ccccd.log'), 'utf8').split('\n').filter((l) => /claude|actor start/i.test(l)).slice(-8).join('\n');
+      } catch {
+        return '';
+      }
+    };
+    const probe = actorProbe(g.group, 'peer1', () => `hooks: ${JSON.stringify(hooks().map((p) => [p.hook_event_name, p.session_id]))}\nmodel: ${model.requests.filter((r) => r.main).length} main\nlog:\n${daemonLog()}`);
     await until(async () => (await probe.actor())?.runner_effective === 'claude_background', 'the actor on its background session', 90_000, probe.diagnose);
 
     // The receipt names the exact job and provider session; Agent View lists that job as a background session.

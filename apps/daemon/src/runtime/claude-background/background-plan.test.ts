@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backgroundLaunch, parseClaudeVersion, planClaudeBackground, unsupportedCommand } from './background-plan.js';
+import { backgroundLaunch, parseClaudeVersion, planClaudeBackground, unsupportedCommand, workerVersionProblem } from './background-plan.js';
 import { parseBackgroundedId } from './agent-view-cli.js';
 
 describe('planClaudeBackground', () => {
@@ -56,5 +56,20 @@ describe('backgroundLaunch', () => {
   it('refuses settings that are not a JSON object', () => {
     expect(backgroundLaunch(['claude', '--settings', '[1]'], env, '/p')).toBeUndefined();
     expect(backgroundLaunch(['claude', '--settings', '{oops'], env, '/p')).toBeUndefined();
+  });
+});
+
+describe('workerVersionProblem', () => {
+  const expected = { sessionId: 'd2e15d88-deec-4419-b992-ff45e28513df', jobId: 'd2e15d88' };
+  const record = (extra: object) => JSON.stringify({ pid: 11317, sessionId: expected.sessionId, jobId: expected.jobId, version: '2.1.328', ...extra });
+  it('accepts the job worker at or above the floor, whatever the executable version, and fails closed otherwise', () => {
+    expect(workerVersionProblem(record({}), expected)).toBeNull();
+    expect(workerVersionProblem(record({ version: '2.1.259' }), expected)).toBeNull();
+    expect(workerVersionProblem(record({ version: '2.1.200' }), expected)).toContain('2.1.200, below 2.1.259');
+    expect(workerVersionProblem(record({ version: undefined }), expected)).toContain('no version');
+    expect(workerVersionProblem(record({ sessionId: 'other' }), expected)).toContain('another session');
+    expect(workerVersionProblem(record({ jobId: 'ffffffff' }), expected)).toContain('another session');
+    expect(workerVersionProblem('{oops', expected)).toContain('not JSON');
+    expect(workerVersionProblem(undefined, expected)).toContain('no session record');
   });
 });

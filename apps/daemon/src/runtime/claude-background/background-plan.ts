@@ -137,3 +137,24 @@ export function backgroundLaunch(argv: readonly string[], env: Readonly<Record<s
 export function backgroundSessionName(groupId: string, actorId: string): string {
   return `cccc ${groupId}/${actorId}`;
 }
+
+/**
+ * The live worker's own version, from the record the worker keeps for itself
+ * (`sessions/<worker pid>.json`: `version`, `sessionId`, `jobId`): null when it is this job's
+ * worker at or above the floor, else why not (absent, unreadable, another session's and older
+ * workers all fail closed). A worker may run another version than the resolved executable.
+ */
+export function workerVersionProblem(sessionJson: string | undefined, expected: { readonly sessionId: string; readonly jobId: string }): string | null {
+  if (sessionJson === undefined) return 'the live worker has no session record';
+  let record: { version?: unknown; sessionId?: unknown; jobId?: unknown };
+  try {
+    record = JSON.parse(sessionJson) as typeof record;
+  } catch {
+    return 'the worker session record is not JSON';
+  }
+  if (record.sessionId !== expected.sessionId || record.jobId !== expected.jobId) return 'the worker session record names another session';
+  const parsed = typeof record.version === 'string' ? parseClaudeVersion(record.version) : undefined;
+  if (!parsed) return 'the worker session record names no version';
+  if (!versionAtLeast(parsed, CLAUDE_BACKGROUND_MIN_VERSION)) return `the worker runs Claude Code ${parsed}, below ${CLAUDE_BACKGROUND_MIN_VERSION.join('.')}`;
+  return null;
+}

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { HomeLayout } from '@cccc/groups';
 import { type AgentViewContext, AgentViewError, findJob, listJobs, resumeBackground, startBackground, stopJob, waitJobAbsent } from './agent-view-cli.js';
-import { backgroundSessionName, type BackgroundLaunch } from './background-plan.js';
+import { backgroundSessionName, type BackgroundLaunch, workerVersionProblem } from './background-plan.js';
 import {
   claudeReceiptMatches,
   type ClaudeBackgroundIdentity,
@@ -114,9 +116,37 @@ export async function confirmBackgroundStart(
     await stopJob(ctx, jobId).catch(() => undefined);
     throw new ClaudeBackgroundError('resume_failed', `job ${jobId} runs session ${job.sessionId}, not ${resume.session_id}`);
   }
+  const versionProblem = await liveWorkerVersionProblem(ctx, identity.storage, job);
+  if (versionProblem) {
+    await stopJob(ctx, jobId).catch(() => undefined);
+    throw new ClaudeBackgroundError('start_failed', `job ${jobId}: ${versionProblem}`);
+  }
   const receipt: ClaudeBackgroundReceipt = resume ?? { v: 2, runtime: 'claude', session_id: job.sessionId, job_id: jobId, ...identity, command: [...identity.command], created_at: new Date().toISOString() };
   writeClaudeBackgroundReceipt(owner.layout, owner.groupId, owner.actorId, receipt);
   return { ctx, jobId, sessionId: job.sessionId, resumed: resume !== undefined };
+}
+
+/**
+ * The worker's version check (§8.4: each observed live worker must report ≥ 2.1.259). Right
+ * after `claude --bg` the job may be listed before its worker is: both are waited for briefly.
+ */
+async function liveWorkerVersionProblem(ctx: AgentViewContext, storage: string, job: { readonly sessionId: string; readonly id: string }): Promise<string | null> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const pid = (await listJobs(ctx).catch(() => [])).find((j) => j.id === job.id)?.pid;
+    let problem: string | null = 'Agent View lists no worker pid';
+    if (pid !== undefined) {
+      let text: string | undefined;
+      try {
+        text = readFileSync(join(storage, 'sessions', `${pid}.json`), 'utf8');
+      } catch {
+        text = undefined;
+      }
+      problem = workerVersionProblem(text, { sessionId: job.sessionId, jobId: job.id });
+    }
+    if (!problem || Date.now() > deadline) return problem;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 /** Stops the job and answers only once Agent View confirms it absent; throws `stop_unconfirmed` otherwise. */
