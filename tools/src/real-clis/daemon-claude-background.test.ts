@@ -34,7 +34,7 @@ describeWithRealClis('real claude as a background-session daemon actor (Agent Vi
     const hookDir = join(agentHome, 'hook-payloads');
     const recording = JSON.parse(recordingHookSettings(hookDir, ['SessionStart', 'UserPromptSubmit', 'Stop'])) as object;
     writeFileSync(join(agentHome, '.claude', 'settings.json'), JSON.stringify({ skipDangerousModePermissionPrompt: true, ...recording }));
-    const env = { ...claudeEnv(modelUrl, agentHome, clis.withPath().PATH!), ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}) };
+    const env: Record<string, string> = { ...claudeEnv(modelUrl, agentHome, clis.withPath().PATH!), ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}) };
     // Whatever the test leaves, no Agent View supervisor of this private config dir outlives it.
     teardown.cleanups.push(() => {
       try {
