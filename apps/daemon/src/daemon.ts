@@ -34,6 +34,7 @@ import { AutomationClock } from './automation/automation-clock.js';
 import type { Dispatch } from './automation/automation-actions.js';
 import { registerCoreOps } from './ops/core.js';
 import { registerDaemonOps } from './ops/index.js';
+import { registerHermesOps } from './ops/hermes.js';
 import { ActorRuntimeService } from './runtime/actor-runtime-service.js';
 import { sessionInputDrain } from './runtime/input-drain.js';
 import { cliLauncher } from './runtime/cli-launcher.js';
@@ -211,6 +212,7 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
     const services = buildServices(config, logger, logThreshold, dispatch, hookHttp);
     registerCoreOps(router, { requestShutdown, executable: config.cliEntry ?? null });
     registerDaemonOps(router, services);
+    registerHermesOps(router, { home: config.home, cli: cliLauncher(config.cliEntry), env: process.env });
 
     const server = new IpcServer(router, config.connections);
     let endpoint: DaemonEndpoint;
