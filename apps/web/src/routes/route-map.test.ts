@@ -101,6 +101,10 @@ const KNOWN = [
   'POST /groups/:group_id/assistants/voice_secretary/documents',
   'POST /groups/:group_id/assistants/voice_secretary/transcript',
   'POST /groups/:group_id/assistants/voice_secretary/input',
+  'POST /groups/:group_id/assistants/voice_secretary/recording_lease',
+  'POST /groups/:group_id/assistants/voice_secretary/documents/archive',
+  'POST /groups/:group_id/assistants/voice_secretary/models/install',
+  'POST /groups/:group_id/assistants/voice_secretary/transcriptions',
   // Copy groups and remote access (issue 31)
   'POST /groups/:group_id/copy/export',
   'POST /group-copy/preview',

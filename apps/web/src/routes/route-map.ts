@@ -206,6 +206,11 @@ export const webRoutes = {
   assistant_voice_document_save: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/documents', op: 'assistant_voice_document_save', input: 'body' },
   assistant_voice_transcript_append: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/transcript', op: 'assistant_voice_transcript_append', input: 'body' },
   assistant_voice_input_append: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/input', op: 'assistant_voice_input_append', input: 'body' },
+  // Issue 27: the meeting view's lease, archive and model install, and push-to-talk transcription (raw audio body)
+  assistant_voice_recording_lease: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/recording_lease', op: 'assistant_voice_recording_lease', input: 'body' },
+  assistant_voice_document_archive: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/documents/archive', op: 'assistant_voice_document_archive', input: 'body' },
+  assistant_voice_model_install: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/models/install', op: 'assistant_voice_model_install', input: 'body' },
+  voice_transcriptions: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/transcriptions', input: 'raw', query: ['language', 'owner_id', 'lease_id'] },
   // §8.20 copy groups (small packages through the Web; base64 in JSON) and §8.17 remote access
   group_copy_export: { method: 'POST', path: '/groups/:group_id/copy/export', op: 'group_copy_export', input: 'none', admin: true },
   group_copy_preview_import: { method: 'POST', path: '/group-copy/preview', op: 'group_copy_preview_import', input: 'body', admin: true },
@@ -271,6 +276,20 @@ interface ResultOverrides {
   access_tokens: { tokens: AccessTokenEntry[] };
   access_token_create: AccessTokenEntry & { token: string };
   access_token_revoke: { id: string; revoked: true };
+  voice_transcriptions: VoiceTranscriptionResult;
+}
+
+/** POST …/voice_secretary/transcriptions (spec §8.3 HTTP Voice Secretary transcription). */
+export interface VoiceTranscriptionResult {
+  readonly group_id: string;
+  readonly assistant: Record<string, unknown>;
+  readonly transcript: string;
+  readonly mime_type: string;
+  readonly language?: string;
+  readonly bytes?: number;
+  readonly backend: 'assistant_service_local_asr';
+  readonly service: Record<string, unknown>;
+  readonly asr?: Record<string, unknown>;
 }
 
 type OpArgsOf<N extends RouteName> = N extends OpRouteName ? OpArgsInput<RouteOp<N>> : never;
