@@ -59,6 +59,8 @@ export {
   writeCodexConfig,
   writeOpencodeConfig,
   opencodeEnv,
+  writeKiloConfig,
+  kiloEnv,
   runBounded,
   killGroup,
   type Finished,

@@ -74,7 +74,8 @@ const MANAGED_RUNTIMES: Readonly<Record<string, ManagedRuntime>> = {
     stateSource: 'app_server',
   },
   // §8.4: Kilo has opencode's managed-session ownership; its storage identity includes KILO_DB
-  // and its effective home/config roots. Untested on the real Kilo CLI.
+  // and its effective home/config roots (the real Kilo CLI honours KILO_DB; its data and config
+  // otherwise live under the XDG roots, `kilo/kilo.db` and `kilo/`).
   kilo: {
     adapter: kiloAcpAdapter,
     runner: 'kilo_acp',
