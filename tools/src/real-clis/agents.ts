@@ -190,6 +190,23 @@ export function kiloEnv(home: string, path: string): Record<string, string> {
   };
 }
 
+/**
+ * GitHub Copilot CLI offline against the fake model (its documented BYOK variables): a custom
+ * OpenAI-compatible provider, no GitHub sign-in, no update download, a private HOME.
+ */
+export function copilotEnv(modelUrl: string, home: string, path: string): Record<string, string> {
+  return {
+    PATH: path,
+    HOME: home,
+    LANG: 'C.UTF-8',
+    COPILOT_OFFLINE: 'true',
+    COPILOT_AUTO_UPDATE: 'false',
+    COPILOT_PROVIDER_BASE_URL: `${modelUrl}/v1`,
+    COPILOT_PROVIDER_API_KEY: 'fake-copilot-key',
+    COPILOT_MODEL: 'fake-model',
+  };
+}
+
 export function opencodeEnv(home: string, path: string): Record<string, string> {
   return { PATH: path, HOME: home, LANG: 'C.UTF-8', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1' };
 }

@@ -61,6 +61,7 @@ export {
   opencodeEnv,
   writeKiloConfig,
   kiloEnv,
+  copilotEnv,
   runBounded,
   killGroup,
   type Finished,
