@@ -42,7 +42,7 @@ describeWithRealClis('real copilot as a headless ACP daemon actor (runtime_mode 
       const a = await probe.actor();
       return a?.running && a.runner_effective === 'headless' ? a : undefined;
     }, 'the headless actor running', 90_000, probe.diagnose);
-    expect(await probe.actor()).toMatchObject({ effective_runtime_mode: 'acp', runtime_state_source: 'managed_session' });
+    expect(await probe.actor()).toMatchObject({ effective_runtime_mode: 'acp', runtime_state_source: 'managed_session', state_source: 'managed_session' });
     const first = await status();
     expect(first).toMatchObject({ runtime: 'copilot', runner_effective: 'headless', status: 'idle' });
     // The agent is `copilot --acp` with the actor's cccc MCP server in its argv only.

@@ -61,6 +61,7 @@ describeWithRealClis('real kilo as a managed daemon actor (ACP)', (clis) => {
     const text = 'managed kilo delivery 7c2e';
     const { event } = await g.client.call('send', { group_id: g.group_id, text, to: ['peer1'], message_mode: 'send' });
     await until(async () => (await probe.actor())?.effective_working_state === 'working', 'working from the session', 60_000, probe.diagnose);
+    expect(await probe.actor()).toMatchObject({ state_source: 'managed_session', runtime_state_source: 'managed_session' });
     await until(async () => (await probe.status(event.id))?.delivery_state === 'accepted', 'the delivery accepted', 60_000, probe.diagnose);
     await until(async () => (await probe.actor())?.effective_working_state === 'idle', 'idle after the turn', 60_000, probe.diagnose);
     expect(model.countOccurrences(text)).toBe(1);

@@ -32,9 +32,11 @@ export function openToolOf(state: ActivityState, actorId: string): string | null
 }
 
 export function waitingOf(actor: Evidence, state: ActivityState): Waiting | null {
-  // Authoritative evidence only: hooks, or a managed session's app-server (waiting = an approval).
-  if (!actor.running || (actor.state_source !== 'hook' && actor.state_source !== 'app_server') || actor.effective_working_state !== 'waiting') return null;
-  if (actor.state_source === 'app_server') return { actorId: actor.id, kind: 'permission', tool: null, toolActivity: null };
+  // Authoritative evidence only: hooks, or a managed session's app-server or ACP session (waiting =
+  // an approval).
+  const managed = actor.state_source === 'app_server' || actor.state_source === 'managed_session';
+  if (!actor.running || (actor.state_source !== 'hook' && !managed) || actor.effective_working_state !== 'waiting') return null;
+  if (managed) return { actorId: actor.id, kind: 'permission', tool: null, toolActivity: null };
   const key = openToolOf(state, actor.id);
   const record = key ? state.get(key)!.record : null;
   const tool = record ? sanitizeToolName(record.tool_name) || null : null;

@@ -12,6 +12,7 @@ describe('working-state badge', () => {
     });
     expect(workingBadge({ running: true, effective_working_state: 'idle', state_source: 'terminal' }).label).toBe('idle · screen');
     expect(workingBadge({ running: true, effective_working_state: 'working', state_source: 'app_server' }).label).toBe('working · app-server');
+    expect(workingBadge({ running: true, effective_working_state: 'working', state_source: 'managed_session' }).label).toBe('working · ACP session');
     expect(workingBadge({ running: true, effective_working_state: 'working', state_source: 'idle' })).toMatchObject({ source: 'idle', label: 'working · output timing' });
   });
 

@@ -24,6 +24,8 @@ const SOURCE_WORDS: Record<string, string> = {
   process: 'process',
   // A managed session's own protocol events (Codex app-server): authoritative, like a hook.
   app_server: 'app-server',
+  // An ACP session's own updates (opencode, Kilo, headless ACP): authoritative too.
+  managed_session: 'ACP session',
   unknown: 'no evidence',
 };
 
