@@ -128,6 +128,8 @@ export function headlessAcpLaunch(plan: HeadlessAcpPlan, context: HeadlessAcpCon
       agentEnv,
       ...(plan.model ? { model: plan.model } : {}),
       autoAllow: plan.unrestricted,
+      // Cursor's blocking questions and plan reviews (§8.9), answered through headless_control.
+      cursorExtensions: plan.runtime === 'cursor',
       terminal: () => null,
     },
     sessionMcp: rules.mcp === 'session',
