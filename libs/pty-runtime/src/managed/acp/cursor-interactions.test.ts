@@ -16,6 +16,7 @@ const ask = CursorAskQuestionParams.parse({
 describe('cursor/ask_question', () => {
   it('shows the questions and options for review', () => {
     expect(questionSummary(ask)).toEqual({
+      format: 'cursor',
       title: 'Setup',
       questions: [
         { id: 'lang', prompt: 'Which language?', options: [{ id: 'ts', label: 'TypeScript' }, { id: 'py', label: 'Python' }], allow_multiple: false },
@@ -61,6 +62,7 @@ describe('cursor/ask_question', () => {
 describe('cursor/create_plan', () => {
   it('shows the plan; accepted / rejected / cancelled are Cursor\'s outcomes, anything else is refused', () => {
     expect(planSummary({ toolCallId: 'p', name: 'Refactor', overview: 'Split', plan: '1. split', todos: [{ id: 't', content: 'split', status: 'pending' }] })).toEqual({
+      format: 'cursor',
       name: 'Refactor',
       overview: 'Split',
       plan: '1. split',

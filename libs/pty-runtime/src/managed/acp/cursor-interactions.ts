@@ -32,9 +32,13 @@ export const CursorCreatePlanParams = z.object({
 });
 export type CursorCreatePlanParams = z.infer<typeof CursorCreatePlanParams>;
 
-/** What headless_control shows for review: the questions and their options, nothing else. */
+/**
+ * What headless_control shows for review: the questions and their options, nothing else.
+ * `format: "cursor"` tells a client to answer with Cursor's outcome (option ids), not Codex's.
+ */
 export function questionSummary(p: CursorAskQuestionParams): Record<string, unknown> {
   return {
+    format: 'cursor',
     ...(p.title ? { title: p.title } : {}),
     questions: p.questions.map((q) => ({ id: q.id, prompt: q.prompt, options: q.options.map((o) => ({ id: o.id, label: o.label })), allow_multiple: q.allowMultiple === true })),
   };
@@ -42,6 +46,7 @@ export function questionSummary(p: CursorAskQuestionParams): Record<string, unkn
 
 export function planSummary(p: CursorCreatePlanParams): Record<string, unknown> {
   return {
+    format: 'cursor',
     ...(p.name ? { name: p.name } : {}),
     ...(p.overview ? { overview: p.overview } : {}),
     plan: p.plan,
