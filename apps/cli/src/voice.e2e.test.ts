@@ -1,5 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useDaemonHome } from './e2e-harness.js';
 
@@ -44,6 +46,33 @@ describe('cccc voice (real daemon)', () => {
     expect((await cli.cccc(['voice', 'input', 'What', 'did', 'we', 'decide?', '--request', 'vreq_cli', '--append-id', 'a1'])).stdout).toBe('vreq_cli already appended\n');
     const st = await cli.json(['voice', 'status']);
     expect(st).toMatchObject({ active_document_path: 'docs/voice-secretary/m.md', new_input_available: true });
+
+    // Local ASR models (issue 27): an overlay model of test bytes, installed and verified.
+    const src = join(cli.home(), 'model-src');
+    mkdirSync(src, { recursive: true });
+    writeFileSync(join(src, 'model.onnx'), 'bytes');
+    writeFileSync(join(src, 'tokens.txt'), 'tokens');
+    const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+    mkdirSync(join(cli.home(), 'config'), { recursive: true });
+    writeFileSync(
+      join(cli.home(), 'config', 'voice-models.json'),
+      JSON.stringify({
+        models: [
+          {
+            model_id: 'cli-test',
+            recognizer: { type: 'zipformer2_ctc', model: 'model.onnx', tokens: 'tokens.txt' },
+            artifacts: [
+              { path: 'model.onnx', url: pathToFileURL(join(src, 'model.onnx')).href, sha256: sha('bytes'), size: 5 },
+              { path: 'tokens.txt', url: pathToFileURL(join(src, 'tokens.txt')).href, sha256: sha('tokens'), size: 6 },
+            ],
+          },
+        ],
+      }),
+    );
+    expect((await cli.cccc(['voice', 'models', 'list'])).stdout).toBe('cli-test  not_installed\n1 model; service ASR not ready: voice_model_not_installed\n');
+    expect((await cli.cccc(['voice', 'models', 'install', 'cli-test'])).stdout).toBe(`cli-test ready in ${join(cli.home(), 'cache', 'voice-models', 'cli-test', 'active')}\n`);
+    const unknown = await cli.cccc(['voice', 'models', 'install', 'nope']);
+    expect(unknown.stderr).toMatch(/^error: voice_model_not_found: /);
 
     expect((await cli.cccc(['voice', 'disable'])).stdout).toBe('voice_secretary disabled\n');
     expect((await cli.cccc(['voice', 'status'])).stdout).toContain('actor voice-secretary: none');

@@ -60,6 +60,13 @@ export interface RuntimeTuning {
    * CCCC_CLAUDE_HTTP_HOOKS=0 is the escape back to command hooks everywhere (no listener).
    */
   readonly claudeHttpHooks: boolean;
+  /**
+   * Claude actors run as one CCCC-owned Agent View background session with `claude attach` in
+   * their PTY (spec §8.4, issue 25) when CCCC_CLAUDE_BACKGROUND=1; off by default until the
+   * hooked-PTY suites have run against it. Off, or below Claude Code 2.1.259, or a command CCCC
+   * cannot own, runs the native hooked PTY (a reported fallback).
+   */
+  readonly claudeBackground?: boolean;
 }
 
 /** What the socket server tolerates from peers (issue 20). */
@@ -110,6 +117,7 @@ function runtimeTuning(env: NodeJS.ProcessEnv): RuntimeTuning {
     earlyExitWindowMs: nonNegativeInt(env, 'CCCC_EARLY_EXIT_WINDOW_MS', 1500),
     codexManaged: !/^(0|false|no|off)$/i.test(env.CCCC_CODEX_MANAGED?.trim() ?? ''),
     claudeHttpHooks: !/^(0|false|no|off)$/i.test(env.CCCC_CLAUDE_HTTP_HOOKS?.trim() ?? ''),
+    claudeBackground: /^(1|true|yes|on)$/i.test(env.CCCC_CLAUDE_BACKGROUND?.trim() ?? ''),
   };
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { CapabilityPaths, CapabilityService, NodeExternalRuntime } from '@cccc/capabilities';
 import { HomeLayout, readObservability } from '@cccc/groups';
 import { OpRouter } from '@cccc/ipc-protocol';
-import { FileLeaseStore } from '@cccc/voice';
+import { FileLeaseStore, VoiceAsrService } from '@cccc/voice';
 import { VoiceDocuments } from './voice/voice-documents.js';
 import { VoiceInput } from './voice/voice-input.js';
 import { IpcServer, daemonPaths, ensureCcccHome, type DaemonEndpoint } from '@cccc/ipc-protocol/node';
@@ -34,6 +34,7 @@ import { AutomationClock } from './automation/automation-clock.js';
 import type { Dispatch } from './automation/automation-actions.js';
 import { registerCoreOps } from './ops/core.js';
 import { registerDaemonOps } from './ops/index.js';
+import { registerHermesOps } from './ops/hermes.js';
 import { ActorRuntimeService } from './runtime/actor-runtime-service.js';
 import { sessionInputDrain } from './runtime/input-drain.js';
 import { cliLauncher } from './runtime/cli-launcher.js';
@@ -125,6 +126,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
   const voiceLease = new FileLeaseStore(config.home);
   const voiceDocuments = new VoiceDocuments({ ...store, voiceLease });
   const voiceInput = new VoiceInput({ ...store, messaging, runtimes });
+  const voiceAsr = new VoiceAsrService(config.home);
 
   return {
     ...store,
@@ -156,6 +158,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
     voiceLease,
     voiceDocuments,
     voiceInput,
+    voiceAsr,
     /** Stops every service, newest first; ledgers close last. */
     async [Symbol.asyncDispose](): Promise<void> {
       automationScheduler[Symbol.dispose]();
@@ -166,6 +169,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
       delivery[Symbol.dispose]();
       memory[Symbol.dispose]();
       space[Symbol.dispose]();
+      voiceAsr.close();
       await actorRuntime[Symbol.asyncDispose]();
       await capabilities.close();
       await ledgers[Symbol.asyncDispose]();
@@ -208,6 +212,7 @@ export async function startDaemon(config: DaemonConfig, options: StartDaemonOpti
     const services = buildServices(config, logger, logThreshold, dispatch, hookHttp);
     registerCoreOps(router, { requestShutdown, executable: config.cliEntry ?? null });
     registerDaemonOps(router, services);
+    registerHermesOps(router, { home: config.home, cli: cliLauncher(config.cliEntry), env: process.env });
 
     const server = new IpcServer(router, config.connections);
     let endpoint: DaemonEndpoint;

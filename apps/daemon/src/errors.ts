@@ -11,6 +11,10 @@ export const DaemonErrorCodes = {
   daemonStopping: 'daemon_stopping',
   /** An actor start failed before the agent ran (spawn error) or right after. */
   runtimeStartFailed: 'runtime_start_failed',
+  /** A Claude background session's recorded conversation could not be resumed as itself (§8.4); nothing fresh was started. */
+  claudeResumeFailed: 'claude_resume_failed',
+  /** An actor stop whose provider termination could not be confirmed (its ownership is kept for a retry). */
+  runtimeStopFailed: 'runtime_stop_failed',
   /** An actor's default scope has no project root to run in. */
   missingProjectRoot: 'missing_project_root',
   /** The hook activity store could not be read. */

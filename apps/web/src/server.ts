@@ -12,6 +12,8 @@ import { RESPONDED } from './routes/sse-bridge.js';
 import type { SseOptions } from './sse/sse.js';
 import { defaultAppDir, serveSpa } from './static/spa.js';
 import { TERM_PATH, TermBridge, rejectUpgrade, type TermBridgeOptions } from './ws/term-bridge.js';
+import { VoiceAsrService } from '@cccc/voice';
+import { TranscriptionWs, VOICE_WS_PATH, type TranscriptionWsOptions } from './voice/transcription-ws.js';
 
 export interface WebServerOptions {
   /** CCCC_HOME: the daemon is discovered here and access_tokens.yaml is read from here. */
@@ -23,6 +25,8 @@ export interface WebServerOptions {
   readonly daemonTimeoutMs?: number;
   readonly sse?: SseOptions;
   readonly term?: TermBridgeOptions;
+  /** Voice Secretary transcription WebSocket bounds (tests shrink them). */
+  readonly voiceWs?: TranscriptionWsOptions;
   /** The built browser app (`dist/app`); found next to the server when omitted. */
   readonly appDir?: string;
 }
@@ -58,7 +62,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     );
   }
   const client = new DaemonClient({ home: options.home, timeoutMs: options.daemonTimeoutMs ?? 30_000 });
-  const router = buildApiRoutes(client, options.sse ?? {}, options.home).router;
+  const voiceAsr = new VoiceAsrService(options.home);
+  const router = buildApiRoutes(client, options.sse ?? {}, options.home, voiceAsr).router;
+  const voiceWs = new TranscriptionWs(client, voiceAsr, options.voiceWs);
 
   const appDir = options.appDir ?? defaultAppDir();
   const server = createServer((req, res) => {
@@ -69,6 +75,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     void (async () => {
       try {
         const url = new URL(req.url ?? '/', 'http://localhost');
+        const voice = VOICE_WS_PATH.exec(url.pathname);
+        if (voice) {
+          checkBrowserOrigin(req, host, { requireSameOriginAlways: true });
+          const principal = authenticate(tokens, req, undefined, url, { remote: !isLoopbackHost(host) });
+          requireGroup(principal, decodeURIComponent(voice[1]!));
+          return await voiceWs.handleUpgrade(req, socket, head, url, decodeURIComponent(voice[1]!));
+        }
         const m = TERM_PATH.exec(url.pathname);
         if (!m) throw new HttpError(404, 'unknown_route', `no WebSocket route ${url.pathname}`);
         checkBrowserOrigin(req, host, { requireSameOriginAlways: true });
@@ -93,6 +106,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const close = () =>
     new Promise<void>((resolve) => {
       term.close();
+      voiceWs.close();
+      voiceAsr.close();
       server.close(() => resolve());
       server.closeAllConnections();
     });

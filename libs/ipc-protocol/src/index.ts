@@ -71,6 +71,7 @@ export { StreamUpgrade, isStreamUpgrade, type UpgradedConnection } from './upgra
 export { RuntimeActivityRecord, RuntimeActivityStreamItem, RuntimeHookPayload, RUNTIME_HOOK_PAYLOAD_KEYS } from './ops/hooks.js';
 export { BLOB_NAME_PATTERN, BlobUploadOutcome, MAX_BLOB_UPLOAD_BYTES } from './ops/blobs.js';
 export { RuntimeListEntry, RuntimeTransport } from './ops/runtime.js';
+export { HermesStatus } from './ops/hermes.js';
 export { HeadlessControlState, HeadlessPermission, HeadlessControlAction, HeadlessStatusValue } from './ops/headless.js';
 export { BrandingSettings, ObservabilitySettings } from './ops/observability.js';
 export { LOG_COMPONENTS } from './ops/diagnostics.js';

@@ -45,6 +45,30 @@ export const VoiceErrorCodes = {
   promptDraftNotFound: 'prompt_draft_not_found',
   /** A prompt draft from anyone but the voice-secretary actor / assistant principal. */
   promptDraftForbidden: 'assistant_voice_prompt_draft_forbidden',
+  /** A voice model manifest (built-in or CCCC_HOME/config/voice-models.json) that does not parse. */
+  modelManifestInvalid: 'voice_model_manifest_invalid',
+  /** model_id names no model of the effective manifest. */
+  modelNotFound: 'voice_model_not_found',
+  /** Another install of the same model is running (it holds the install lock). */
+  modelInstallBusy: 'voice_model_install_busy',
+  /** An artifact could not be fetched (network, file, timeout, or more bytes than declared). */
+  modelDownloadFailed: 'voice_model_download_failed',
+  /** An artifact's size differs from the manifest. */
+  modelSizeMismatch: 'voice_model_size_mismatch',
+  /** An artifact's sha256 differs from the manifest. */
+  modelHashMismatch: 'voice_model_hash_mismatch',
+  /** The verified staging directory could not be switched in. */
+  modelReplaceFailed: 'voice_model_replace_failed',
+  /** Service-local ASR needs an installed model and none is (details say which). */
+  modelNotInstalled: 'voice_model_not_installed',
+  /** The ASR runtime is not usable: binding not loadable, engine crashed, or wrong backend. */
+  asrRuntimeNotReady: 'asr_runtime_not_ready',
+  /** The recognizer is busy with another request (fail fast, as the spec allows for HTTP). */
+  asrBusy: 'asr_busy',
+  /** Audio the endpoint cannot decode (not mono 16-bit PCM / WAV). */
+  invalidAudio: 'invalid_audio',
+  /** An audio body (or a WebSocket session) past its byte bound. */
+  audioTooLarge: 'audio_too_large',
   /** The lease / state files could not be read or written. */
   ioError: 'io_error',
 } as const;

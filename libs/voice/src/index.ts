@@ -70,3 +70,12 @@ export {
   type DraftSubmission,
   type PromptRequestInput,
 } from './prompt/prompt-drafts.js';
+export { loadVoiceModelManifest, overlayManifestPath, VoiceModelEntry, VoiceModelManifest, type StreamingModelConfig, type VoiceModelArtifact } from './models/manifest.js';
+export { modelPaths, voiceModelsRoot, type ModelPaths } from './models/model-paths.js';
+export { manifestSha256, voiceModelRecord, type VoiceModelRecord, type VoiceModelStatus } from './models/model-status.js';
+export { findVoiceModel, installVoiceModel, type InstallOptions } from './models/install.js';
+export { RECOGNITION_BACKENDS, SHERPA_RUNTIME_ID, type RecognitionBackend } from './asr/asr-backends.js';
+export { decodeAudio, decodeWav, encodeWav, pcm16ToFloat, type Waveform } from './asr/pcm.js';
+export { LocalAsrEngine, type AsrStream, type EngineState, type LoadableModel, type LocalAsrEngineOptions } from './asr/local-asr-engine.js';
+export { serviceHealth, type Missing, type ServiceHealth, type ServiceHealthInput } from './asr/service-health.js';
+export { VoiceAsrService } from './asr/voice-asr-service.js';

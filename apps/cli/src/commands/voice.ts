@@ -138,4 +138,27 @@ export function registerVoiceCommands(program: Command, setExit: SetExit): void 
         printLines([`${r.request_id} ${r.input_event_created ? 'appended' : 'already appended'}${r.input_notify_emitted ? ', notified' : ''}`]);
       }),
     );
+
+  const models = voice.command('models').description('local ASR models (manifest: built-in + CCCC_HOME/config/voice-models.json)');
+  withGroupOptions(models.command('list').description('each model and its install status, and whether service ASR is ready')).action(
+    guarded(setExit, async (opts: GroupOptions) => {
+      const ctx = groupContext(opts);
+      const r = await ctx.client.call('assistant_state', { group_id: ctx.groupId, assistant_id: 'voice_secretary' });
+      if (ctx.json) return printJson({ service_runtime: r.service_runtime, service_models: r.service_models });
+      const service = (((r.assistant ?? {}) as Rec).health as Rec | undefined)?.service as Rec | undefined;
+      const missing = (Array.isArray(service?.missing) ? service.missing : []) as Rec[];
+      printLines([
+        ...(r.service_models ?? []).map((m) => `${String(m.model_id)}  ${String(m.status)}${m.error ? `  ${String((m.error as Rec).code)}` : ''}`),
+        `${(r.service_models ?? []).length} model${(r.service_models ?? []).length === 1 ? '' : 's'}; service ASR ${service?.ready ? 'ready' : `not ready${missing.length ? `: ${missing.map((m) => String(m.code)).join(', ')}` : ''}`}`,
+      ]);
+    }),
+  );
+  withGroupOptions(models.command('install').description('download, verify (size + sha256) and switch in a model').argument('<model_id>', 'a model of the manifest')).action(
+    guarded(setExit, async (modelId: string, opts: GroupOptions) => {
+      const ctx = groupContext(opts);
+      const r = await ctx.client.call('assistant_voice_model_install', { group_id: ctx.groupId, by: ctx.by, model_id: modelId });
+      if (ctx.json) return printJson(r);
+      printLines([`${r.model.model_id} ${r.model.status}${r.model.install_dir ? ` in ${r.model.install_dir}` : ''}`]);
+    }),
+  );
 }

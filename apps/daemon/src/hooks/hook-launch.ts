@@ -15,7 +15,7 @@ const VERSION_PROBE_TIMEOUT_MS = 3_000;
  * `claude --version` ≥ 2.1.141, run with the launch's own environment and cwd. A probe that
  * fails or hangs means no hooks, and is reported as a start caveat (`version_probe_failed`).
  */
-export function probeClaudeHooks(command: LaunchCommand): Promise<ProbeOutcome & { readonly httpHooks?: boolean }> {
+export function probeClaudeHooks(command: LaunchCommand): Promise<ProbeOutcome & { readonly httpHooks?: boolean; readonly versionOutput?: string }> {
   return new Promise((resolve) => {
     execFile(
       command.argv[0]!,
@@ -25,7 +25,7 @@ export function probeClaudeHooks(command: LaunchCommand): Promise<ProbeOutcome &
         if (error) {
           const problem = probeProblem('version_probe_failed', `${basename(command.argv[0]!)} --version`, VERSION_PROBE_TIMEOUT_MS, error, String(stdout), String(stderr));
           resolve(problem ? { supported: false, problem } : { supported: false });
-        } else resolve({ supported: claudeVersionSupportsHooks(String(stdout)), httpHooks: claudeVersionSupportsHttpHooks(String(stdout)) });
+        } else resolve({ supported: claudeVersionSupportsHooks(String(stdout)), httpHooks: claudeVersionSupportsHttpHooks(String(stdout)), versionOutput: String(stdout) });
       },
     );
   });
@@ -55,6 +55,8 @@ export function probeCodexHooks(command: LaunchCommand, hookCmd: string): Promis
 export interface HookLaunchPlan {
   readonly options: HookContributorOptions | undefined;
   readonly probeProblem?: ActorStartProblem;
+  /** What `claude --version` printed (the background-session version gate reads it); undefined when not probed or failed. */
+  readonly claudeVersionOutput?: string;
 }
 
 /**
@@ -78,7 +80,8 @@ export async function planHookLaunch(plain: LaunchCommand, launcher: HookLaunche
     ...(httpUrl ? { claudeHttpHookUrl: httpUrl } : {}),
   };
   const probeProblem = claude?.problem ?? codex?.problem;
-  return probeProblem ? { options, probeProblem } : { options };
+  const version = claude?.versionOutput !== undefined ? { claudeVersionOutput: claude.versionOutput } : {};
+  return probeProblem ? { options, probeProblem, ...version } : { options, ...version };
 }
 
 /** Recorded when a direct claude/codex launch could not be hooked (REFERENCE_NOTES §5.2). */
@@ -123,6 +126,12 @@ export async function runHookedSpawn<T extends { pid: number } & object>(
   ids: { groupId: string; actorId: string },
   hook: HookSpawnPlan | null,
   spawn: () => T,
+  /**
+   * Runs after the pending hook state is written and before the spawn, still under the caller's
+   * hook lock: a Claude background session is started here, so the SessionStart its worker fires
+   * waits for this launch's record instead of being refused.
+   */
+  beforeSpawn?: () => Promise<void>,
 ): Promise<T> {
   await channel.removeLaunchRecord(ids.groupId, ids.actorId);
   if (hook?.hookEnabled) {
@@ -132,6 +141,7 @@ export async function runHookedSpawn<T extends { pid: number } & object>(
   } else if (hook) {
     await channel.removeHookState(hook.runtime, ids.groupId, ids.actorId);
   }
+  await beforeSpawn?.();
   const child = spawn();
   // The live session's own identity, in memory: working state trusts hook state only when it
   // agrees with this and the launch record (an unhooked launch has none).

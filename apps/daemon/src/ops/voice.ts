@@ -15,7 +15,9 @@ import {
   voiceSessionView,
   voiceSettingsOf,
   voiceWorkflowOf,
+  installVoiceModel,
   type RecordingLeaseStore,
+  type VoiceAsrService,
 } from '@cccc/voice';
 import type { StoreDeps } from '../kernel/store-deps.js';
 import type { RuntimeRegistry } from '../runtime/runtime-registry.js';
@@ -33,6 +35,7 @@ export type VoiceOpsDeps = Pick<StoreDeps, 'layout' | 'groups' | 'ledgers' | 'gr
   readonly voiceDocuments: VoiceDocuments;
   readonly voiceInput: VoiceInput;
   readonly runtimes: Pick<RuntimeRegistry, 'get'>;
+  readonly voiceAsr: Pick<VoiceAsrService, 'health'>;
 };
 
 /** §8.3 Voice Secretary (issue 26): thin handlers over @cccc/voice. */
@@ -47,7 +50,8 @@ export function registerVoiceOps(router: OpRouter, deps: VoiceOpsDeps): void {
       const sessions = Array.isArray(stateDoc.sessions) ? stateDoc.sessions : [];
       return { group_id: args.group_id, session: voiceSessionView(sessions, { session_id: args.session_id, document_path: args.document_path }) };
     }
-    const record = recordOf(deps, group, stateDoc);
+    const asr = await deps.voiceAsr.health(voiceSettingsOf(group).config);
+    const record = withServiceHealth(recordOf(deps, group, stateDoc), asr.service);
     // Documents as assistant_voice_document_list answers them (reconciled), and whether unread input waits.
     const { group_id: _g, ...documents } = await deps.voiceDocuments.list(args.group_id, false);
     return {
@@ -57,7 +61,20 @@ export function registerVoiceOps(router: OpRouter, deps: VoiceOpsDeps): void {
       ...(args.assistant_id ? { assistant: record } : {}),
       ...documents,
       new_input_available: await new InputLog(deps.layout.home, args.group_id).hasUnread(),
+      service_runtime: asr.service_runtime,
+      service_models: asr.models,
+      service_models_by_id: Object.fromEntries(asr.models.map((m) => [m.model_id, m])),
     };
+  });
+
+  router.register('assistant_voice_model_install', async (args) => {
+    const group = deps.groups.get(args.group_id);
+    assertVoiceWriter(args.by, (id) => effectiveRole(group.actors, id), hasVoiceActor(group));
+    // Failures throw their voice_model_* code; the previous active model stays as it was.
+    const model = await installVoiceModel(deps.layout.home, args.model_id);
+    const asr = await deps.voiceAsr.health(voiceSettingsOf(group).config);
+    const stateDoc = await readAssistantsFile(deps.layout.groupDir(args.group_id));
+    return { group_id: args.group_id, assistant: withServiceHealth(recordOf(deps, group, stateDoc), asr.service), model };
   });
 
   router.register('assistant_voice_recording_lease', async (args) => {
@@ -113,6 +130,11 @@ export function registerVoiceOps(router: OpRouter, deps: VoiceOpsDeps): void {
     );
     return { group_id: args.group_id, assistant: recordOf(deps, deps.groups.get(args.group_id), outcome), event };
   });
+}
+
+/** health.service beside the durable health and the actor observation (spec §8.3 assistant_settings_update). */
+function withServiceHealth(record: Record<string, unknown>, service: Record<string, unknown>): Record<string, unknown> {
+  return { ...record, health: { ...(record.health as Record<string, unknown>), service } };
 }
 
 function hasVoiceActor(group: GroupDoc): boolean {

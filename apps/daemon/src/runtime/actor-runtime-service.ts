@@ -32,6 +32,9 @@ import { removeSelfStatus } from './managed-self-status.js';
 import { acpModeUnavailable, managedKey, managedRuntime, sessionMcpServers } from './managed-runtimes.js';
 import { ManagedActors, wantsManaged, type ManagedEnded, type ManagedEntry } from './managed-actors.js';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
+import { ClaudeBackgroundStarter, type BackgroundJob } from './claude-background/background-start.js';
+import { CLAUDE_BACKGROUND_RUNNER } from './claude-background/background-plan.js';
+import { removeClaudeBackgroundState } from './claude-background/background-receipt.js';
 
 export type { CheckedStart } from './start-reports.js';
 
@@ -99,6 +102,9 @@ export class ActorRuntimeService implements AsyncDisposable {
   private disposed = false;
   /** Managed provider sessions (codex app-server); their actors' PTYs hold the attached TUI. */
   readonly managed: ManagedActors;
+  /** Claude actors running as an Agent View background session (their PTY holds `claude attach`). */
+  private readonly claudeJobs = new Map<string, BackgroundJob>();
+  private readonly claudeBackground: ClaudeBackgroundStarter;
   /** Pending re-opens of a managed actor's TUI after it exited (the provider lives on). */
   private readonly tuiReopen = new Map<string, { timer: NodeJS.Timeout; attempts: number }>();
 
@@ -111,6 +117,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     private readonly spawner: PtySpawner = defaultPtySpawner(),
   ) {
     this.managed = new ManagedActors(deps.layout);
+    this.claudeBackground = new ClaudeBackgroundStarter(deps.layout, deps.logger, tuning.claudeBackground === true);
     this.managed.onEnded((ended) => {
       void this.locks.run(ActorRuntimeService.key(ended.entry.groupId, ended.entry.actorId), () => this.onManagedEnded(ended));
     });
@@ -171,6 +178,7 @@ export class ActorRuntimeService implements AsyncDisposable {
   forgetManagedSession(groupId: string, actorId: string): void {
     removeManagedReceipt(this.deps.layout, groupId, actorId);
     removeSelfStatus(this.deps.layout, groupId, actorId);
+    removeClaudeBackgroundState(this.deps.layout, groupId, actorId);
   }
 
   /** The actor's configured runner (`runner`, as op events record it); `pty` when it cannot be read. */
@@ -186,7 +194,8 @@ export class ActorRuntimeService implements AsyncDisposable {
   runnerEffective(groupId: string, actorId: string): string | null {
     const managed = this.managed.get(groupId, actorId);
     if (managed) return managed.runner;
-    return this.session(groupId, actorId) ? 'pty' : null;
+    if (!this.session(groupId, actorId)) return null;
+    return this.claudeJobs.has(ActorRuntimeService.key(groupId, actorId)) ? CLAUDE_BACKGROUND_RUNNER : 'pty';
   }
 
   runningActorIds(groupId: string): string[] {
@@ -317,9 +326,14 @@ export class ActorRuntimeService implements AsyncDisposable {
     if (unavailable) throw daemonError(DaemonErrorCodes.runtimeStartFailed, unavailable, { actor_id: actorId, reason: 'runtime_mode_unavailable' });
     if (wantsManaged(actor, this.tuning.codexManaged)) return this.startManagedLocked(group, actor);
     const plain = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
-    const { options: hooks, probeProblem } = await planHookLaunch(plain, this.cli, this.deps.claudeHookUrl?.());
+    const { options: hooks, probeProblem, claudeVersionOutput } = await planHookLaunch(plain, this.cli, this.deps.claudeHookUrl?.());
     const launch = hooks ? actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli, hooks) : plain;
     const hookPlan = hookSpawnPlan(plain, launch, hooks);
+    // §8.4: a direct claude runs as a CCCC-owned background session with `claude attach` in the
+    // PTY; where that is not possible the native PTY runs, with the reason as a start caveat.
+    const background = await this.claudeBackground.prepare({ groupId, actor, plain, launch, hookEnabled: hookPlan?.hookEnabled === true, versionOutput: claudeVersionOutput });
+    const warning = probeProblem ?? background.fallback;
+    let jobId: string | undefined;
     if (hookPlan && !hookPlan.hookEnabled) {
       this.deps.logger.log('warn', 'actor launched without hooks', {
         group_id: groupId,
@@ -332,24 +346,40 @@ export class ActorRuntimeService implements AsyncDisposable {
     let session: TerminalSession;
     try {
       session = await this.deps.groupLocks.run(hookActorLockKey(groupId, actorId), () =>
-        runHookedSpawn(this.deps.hookChannel, { groupId, actorId }, hookPlan, () => {
-          const started = terminal.start(launch);
-          this.deps.runtimes.set(groupId, actorId, terminal);
-          return started;
-        }),
+        runHookedSpawn(
+          this.deps.hookChannel,
+          { groupId, actorId },
+          hookPlan,
+          () => {
+            const started = terminal.start(background.prepared && jobId ? { ...launch, argv: background.prepared.attachArgv(jobId) } : launch);
+            this.deps.runtimes.set(groupId, actorId, terminal);
+            return started;
+          },
+          background.prepared ? async () => void (jobId = await background.prepared!.launch()) : undefined,
+        ),
       );
     } catch (error) {
       if (error instanceof PtySpawnError) {
         throw daemonError(DaemonErrorCodes.runtimeStartFailed, error.message, { actor_id: actorId, reason: error.code });
       }
-      throw error;
+      throw this.claudeBackground.toIpcError(error, actorId);
+    }
+    if (background.prepared && jobId) {
+      try {
+        this.claudeJobs.set(ActorRuntimeService.key(groupId, actorId), await background.prepared.confirm(jobId));
+      } catch (error) {
+        // Not the exact session: nothing stays attached to it.
+        this.recordPtyOwnership(groupId, actorId, session.pid);
+        await this.stopTerminalLocked(groupId, actorId);
+        throw this.claudeBackground.toIpcError(error, actorId);
+      }
     }
     this.recordPtyOwnership(groupId, actorId, session.pid);
     this.deps.logger.log('info', 'actor started', { group_id: groupId, actor_id: actorId, pid: session.pid });
     // A new session: the previous start's problem no longer describes it.
     this.reports.forget(groupId, actorId);
     this.startedEmitter.fire({ groupId, actorId, session });
-    return probeProblem ? { session, started: true, warning: probeProblem } : { session, started: true };
+    return warning ? { session, started: true, warning } : { session, started: true };
   }
 
   private async stopLocked(groupId: string, actorId: string): Promise<PtyExit | undefined> {
@@ -359,7 +389,20 @@ export class ActorRuntimeService implements AsyncDisposable {
     } finally {
       // The provider goes after its attached TUI; its thread receipt stays for the next start.
       await this.managed.stop(groupId, actorId, this.tuning.stopGraceMs);
+      await this.stopClaudeJob(groupId, actorId);
     }
+  }
+
+  /**
+   * Ends the actor's background job (after its attached TUI) and answers only once Agent View
+   * confirms it absent; unconfirmed, the job stays owned for a retry and the stop fails.
+   */
+  private async stopClaudeJob(groupId: string, actorId: string): Promise<void> {
+    const k = ActorRuntimeService.key(groupId, actorId);
+    const job = this.claudeJobs.get(k);
+    if (!job) return;
+    await this.claudeBackground.stop(job, { group_id: groupId, actor_id: actorId });
+    this.claudeJobs.delete(k);
   }
 
   private async stopTerminalLocked(groupId: string, actorId: string): Promise<PtyExit | undefined> {
@@ -435,11 +478,17 @@ export class ActorRuntimeService implements AsyncDisposable {
     if (this.deps.runtimes.get(groupId, actorId) === terminal) this.deps.runtimes.delete(groupId, actorId);
     removeOwnershipRecord(this.deps.layout, groupId, actorId);
     this.deps.logger.log('info', 'actor exited', { group_id: groupId, actor_id: actorId, pid: session.pid, ...exit });
+    // The attached TUI ended (quit, crash): its background job goes with it, so no session runs
+    // that no actor owns; the receipt stays and the next start resumes the same conversation.
+    const runner = this.claudeJobs.has(ActorRuntimeService.key(groupId, actorId)) ? CLAUDE_BACKGROUND_RUNNER : 'pty';
+    await this.stopClaudeJob(groupId, actorId).catch((error: unknown) =>
+      this.deps.logger.log('warn', 'could not stop an exited actor background job', { group_id: groupId, actor_id: actorId, ...errorFields(error) }),
+    );
     try {
       await this.deps.ledgers.append(groupId, {
         kind: 'actor.stop',
         by: 'system',
-        data: { actor_id: actorId, runner: 'pty', runner_effective: 'pty', reason: 'exited', exit_code: exit.exitCode, signal: exit.signal },
+        data: { actor_id: actorId, runner: 'pty', runner_effective: runner, reason: 'exited', exit_code: exit.exitCode, signal: exit.signal },
       });
     } catch (error) {
       this.deps.logger.log('warn', 'could not record an actor exit', { group_id: groupId, actor_id: actorId, ...errorFields(error) });

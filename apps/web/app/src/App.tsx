@@ -15,7 +15,10 @@ import { AutomationView } from './automation/AutomationView';
 import { PresentationBoard } from './presentation/PresentationBoard';
 import { useBranding } from './branding/use-branding';
 import { TerminalView } from './terminal/TerminalView';
+import { Preferences } from './prefs/Preferences';
 import { writeDeepLink, type DeepLink } from './url-state';
+import { Button } from './ui/Button';
+import { useT } from './i18n/I18nProvider';
 
 /** What the main pane shows for the selected group. */
 export type MainView = { kind: 'chat' } | { kind: 'inbox' } | { kind: 'board' } | { kind: 'automation' } | { kind: 'memory' } | { kind: 'voice' } | { kind: 'space' } | { kind: 'settings' } | { kind: 'terminal'; actorId: string };
@@ -32,6 +35,7 @@ export function App({ initial }: { initial: DeepLink }) {
   // Bumped by the onboarding's "Custom command…": the actors panel opens its add form.
   const [addActorRequest, setAddActorRequest] = useState(0);
 
+  const t = useT();
   const [daemon, setDaemon] = useState<{ version?: string } | 'down' | null>(null);
   const branding = useBranding();
 
@@ -71,31 +75,50 @@ export function App({ initial }: { initial: DeepLink }) {
 
   if (unauthorized) return <SignIn />;
 
+  const views: ReadonlyArray<{ kind: Exclude<MainView['kind'], 'terminal'>; label: string }> = [
+    { kind: 'chat', label: t('app.view.chat') },
+    { kind: 'inbox', label: t('app.view.inbox') },
+    { kind: 'board', label: t('app.view.board') },
+    { kind: 'automation', label: t('app.view.automation') },
+    { kind: 'memory', label: t('app.view.memory') },
+    { kind: 'voice', label: t('app.view.voice') },
+    { kind: 'space', label: t('app.view.space') },
+    { kind: 'settings', label: t('app.view.settings') },
+  ];
+
   return (
-    <div className="app" data-pane={mobilePane}>
+    <div className="app" data-pane={mobilePane} data-has-group={groupId ? 'true' : undefined}>
       <header className="topbar">
         <span className="brand">
           {branding.logoUrl && <img className="brand-logo" src={branding.logoUrl} alt="" />}
           {branding.productName}
         </span>
         <span className="daemon-status" data-state={daemon === 'down' ? 'down' : daemon ? 'up' : 'pending'}>
-          {daemon === 'down' ? 'daemon unreachable' : daemon ? `daemon ${daemon.version ?? ''}` : '…'}
+          {daemon === 'down' ? t('app.daemonDown') : daemon ? t('app.daemonUp', { version: daemon.version ?? '' }) : '…'}
         </span>
-        <nav className="mobile-tabs" aria-label="Panes">
-          <button aria-pressed={mobilePane === 'groups'} onClick={() => setMobilePane('groups')}>Groups</button>
-          <button aria-pressed={mobilePane === 'main'} onClick={() => setMobilePane('main')}>Chat</button>
-          <button aria-pressed={mobilePane === 'actors'} onClick={() => setMobilePane('actors')}>Actors</button>
+        {/* Phone only: the group list and the team are panes of their own; the conversation is
+            reached from the Views row, so no second "Chat" button. */}
+        <nav className="mobile-tabs" aria-label={t('app.panes')}>
+          <button aria-pressed={mobilePane === 'groups'} onClick={() => setMobilePane('groups')}>{t('app.groups')}</button>
+          {groupId && <button aria-pressed={mobilePane === 'actors'} onClick={() => setMobilePane('actors')}>{t('app.actors')}</button>}
         </nav>
+        <div className="prefs">
+          <Preferences />
+        </div>
         {groupId && (
-          <nav className="view-tabs" aria-label="Views">
-            <button aria-pressed={view.kind === 'chat'} onClick={() => setView({ kind: 'chat' })}>Chat</button>
-            <button aria-pressed={view.kind === 'inbox'} onClick={() => setView({ kind: 'inbox' })}>Inbox</button>
-            <button aria-pressed={view.kind === 'board'} onClick={() => setView({ kind: 'board' })}>Board</button>
-            <button aria-pressed={view.kind === 'automation'} onClick={() => setView({ kind: 'automation' })}>Automation</button>
-            <button aria-pressed={view.kind === 'memory'} onClick={() => setView({ kind: 'memory' })}>Memory</button>
-            <button aria-pressed={view.kind === 'voice'} onClick={() => setView({ kind: 'voice' })}>Voice</button>
-            <button aria-pressed={view.kind === 'space'} onClick={() => setView({ kind: 'space' })}>Space</button>
-            <button aria-pressed={view.kind === 'settings'} onClick={() => setView({ kind: 'settings' })}>Settings</button>
+          <nav className="view-tabs" aria-label={t('app.views')}>
+            {views.map((v) => (
+              <button
+                key={v.kind}
+                aria-pressed={view.kind === v.kind}
+                onClick={() => {
+                  setView({ kind: v.kind });
+                  setMobilePane('main');
+                }}
+              >
+                {v.label}
+              </button>
+            ))}
           </nav>
         )}
       </header>
@@ -105,7 +128,7 @@ export function App({ initial }: { initial: DeepLink }) {
       {!groupId ? (
         <>
           <main className="pane pane-main">
-            <p className="empty">Create or pick a group.</p>
+            <p className="empty">{t('app.pickGroup')}</p>
           </main>
           <aside className="pane pane-actors" />
         </>
@@ -143,6 +166,7 @@ export function App({ initial }: { initial: DeepLink }) {
 
 /** Shown after a 401: this server is protected by access tokens. */
 function SignIn() {
+  const t = useT();
   const [token, setToken] = useState('');
   return (
     <form
@@ -155,10 +179,12 @@ function SignIn() {
         window.location.assign(url.toString());
       }}
     >
-      <h1>Access token required</h1>
-      <p>This CCCC Web is protected. Paste an access token (<code>cccc web token create</code>).</p>
-      <input aria-label="Access token" type="password" value={token} onChange={(e) => setToken(e.target.value)} autoFocus />
-      <button type="submit" disabled={!token.trim()}>Sign in</button>
+      <h1>{t('signin.title')}</h1>
+      <p>{t('signin.body', { command: 'cccc web token create' })}</p>
+      <input aria-label={t('signin.token')} type="password" value={token} onChange={(e) => setToken(e.target.value)} autoFocus />
+      <Button type="submit" variant="primary" disabled={!token.trim()}>
+        {t('signin.submit')}
+      </Button>
     </form>
   );
 }

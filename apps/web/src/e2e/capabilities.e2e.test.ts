@@ -30,6 +30,7 @@ describe('Settings › Capabilities in a real browser', () => {
     const { page } = (await browser.newPage()) as { page: Page };
     await page.goto(`${web.url}/?group=${gid}`);
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('tab', { name: 'Capabilities' }).click();
     const panel = page.getByRole('group', { name: 'Capabilities' });
     await panel.locator('tr[data-capability="pack:diagnostics"]').waitFor({ timeout: 30_000 });
     await panel.getByLabel('Capability actor').selectOption('peer1');

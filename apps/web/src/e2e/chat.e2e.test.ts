@@ -166,8 +166,11 @@ describe('the control room in a real browser', () => {
 
   it('saves group settings (default recipients, notice timers, transcript visibility)', async () => {
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
+    // One draft across the Messaging, Delivery and Transcript tabs, saved as one patch.
     await page.getByLabel('Default recipients').selectOption('broadcast');
+    await page.getByRole('tab', { name: 'Delivery' }).click();
     await page.getByLabel('Mail notice after (s)').fill('600');
+    await page.getByRole('tab', { name: 'Transcript' }).click();
     await page.getByLabel('Transcript visibility').selectOption('all');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor({ timeout: 30_000 });
@@ -177,6 +180,7 @@ describe('the control room in a real browser', () => {
     expect(settings.terminal_transcript?.visibility).toBe('all');
 
     // A bad value is refused by the form before any request.
+    await page.getByRole('tab', { name: 'Delivery' }).click();
     await page.getByLabel('Reply notice after (s)').fill('');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('reply_notice_after_seconds must be a whole number of seconds').waitFor();
@@ -185,6 +189,7 @@ describe('the control room in a real browser', () => {
   }, 120_000);
 
   it('creates the first access token, which signs this browser in, and revokes it', async () => {
+    await page.getByRole('tab', { name: 'Web Access' }).click();
     await page.getByRole('button', { name: 'Create token' }).click();
     const token = (await page.getByTestId('new-token').textContent())!;
     expect(token).toMatch(/^acc_/);

@@ -25,6 +25,7 @@ it('exports, previews and imports a group copy, refuses a bad package, and shows
   const { context, page } = await browser.newPage();
   await page.goto(`${web.url}/?group=${gid}`);
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('tab', { name: 'Copy Groups' }).click();
   const panel = page.getByRole('group', { name: 'Copy Groups' });
   await panel.getByRole('button', { name: 'Export this group' }).click();
   const link = panel.locator('a.copy-download');
@@ -61,6 +62,7 @@ it('exports, previews and imports a group copy, refuses a bad package, and shows
   expect(await panel.getByRole('alert').textContent()).toMatch(/^invalid_group_copy: /);
   expect((await client.call('groups', {})).groups.length).toBe(groupsBefore);
 
+  await page.getByRole('tab', { name: 'Remote access' }).click();
   const remote = page.getByRole('group', { name: 'Remote access' });
   await remote.getByLabel('Remote provider').selectOption('manual');
   await remote.getByLabel('Web host').fill('0.0.0.0');

@@ -1,4 +1,5 @@
 import type { DaemonClient } from '@cccc/ipc-protocol/node';
+import { VoiceAsrService } from '@cccc/voice';
 import type { SseOptions } from '../sse/sse.js';
 import { registerAccessTokenRoutes } from './access-tokens.js';
 import { registerActorRoutes } from './actors.js';
@@ -14,9 +15,10 @@ import { registerStreamRoutes } from './streams.js';
 import { registerUploadRoutes } from './uploads.js';
 import { registerVoiceRoutes } from './voice.js';
 import { registerCopyRemoteRoutes } from './copy-remote.js';
+import { registerGuidanceRoutes } from './guidance.js';
 
 /** Every route of the table (route-map.ts), each registered once; a route left out fails here. */
-export function buildApiRoutes(client: DaemonClient, sse: SseOptions, home: string): ApiRoutes {
+export function buildApiRoutes(client: DaemonClient, sse: SseOptions, home: string, voiceAsr: VoiceAsrService = new VoiceAsrService(home)): ApiRoutes {
   const api = new ApiRoutes(client, sse);
   registerGroupRoutes(api);
   registerActorRoutes(api);
@@ -28,9 +30,10 @@ export function buildApiRoutes(client: DaemonClient, sse: SseOptions, home: stri
   registerAccessTokenRoutes(api, home);
   registerBoardRoutes(api, home);
   registerCapabilityRoutes(api);
-  registerVoiceRoutes(api);
+  registerVoiceRoutes(api, voiceAsr);
   registerSpaceRoutes(api);
   registerCopyRemoteRoutes(api);
+  registerGuidanceRoutes(api);
   const missing = api.missing();
   if (missing.length > 0) throw new Error(`routes without a handler: ${missing.join(', ')}`);
   return api;

@@ -101,6 +101,10 @@ const KNOWN = [
   'POST /groups/:group_id/assistants/voice_secretary/documents',
   'POST /groups/:group_id/assistants/voice_secretary/transcript',
   'POST /groups/:group_id/assistants/voice_secretary/input',
+  'POST /groups/:group_id/assistants/voice_secretary/recording_lease',
+  'POST /groups/:group_id/assistants/voice_secretary/documents/archive',
+  'POST /groups/:group_id/assistants/voice_secretary/models/install',
+  'POST /groups/:group_id/assistants/voice_secretary/transcriptions',
   // Copy groups and remote access (issue 31)
   'POST /groups/:group_id/copy/export',
   'POST /group-copy/preview',
@@ -109,6 +113,15 @@ const KNOWN = [
   'PUT /remote-access',
   'POST /remote-access/start',
   'POST /remote-access/stop',
+  // Settings › Guidance and Profiles (issue 33)
+  'GET /groups/:group_id/preamble',
+  'PUT /groups/:group_id/preamble',
+  'POST /groups/:group_id/preamble/reset',
+  'GET /groups/:group_id/help',
+  'GET /groups/:group_id/actor-notes',
+  'PUT /groups/:group_id/actor-notes/:target_actor_id',
+  'DELETE /groups/:group_id/actor-notes/:target_actor_id',
+  'GET /actor-profiles',
 ];
 
 describe('the route table', () => {

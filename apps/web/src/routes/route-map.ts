@@ -175,6 +175,17 @@ export const webRoutes = {
   space_sources: { method: 'GET', path: '/groups/:group_id/space/sources', op: 'group_space_sources', input: 'query', query: ['lane'] },
   space_jobs: { method: 'GET', path: '/groups/:group_id/space/jobs', op: 'group_space_jobs', input: 'query', query: ['lane', 'state', 'limit'] },
 
+  // Settings › Guidance (§ group prompts): the startup preamble, the effective help, actor notes
+  group_preamble: { method: 'GET', path: '/groups/:group_id/preamble', op: 'group_preamble_get', input: 'none' },
+  group_preamble_set: { method: 'PUT', path: '/groups/:group_id/preamble', op: 'group_preamble_set', input: 'body' },
+  group_preamble_reset: { method: 'POST', path: '/groups/:group_id/preamble/reset', op: 'group_preamble_reset', input: 'body' },
+  group_help: { method: 'GET', path: '/groups/:group_id/help', op: 'group_help_get', input: 'query', query: ['actor_id'] },
+  actor_notes: { method: 'GET', path: '/groups/:group_id/actor-notes', op: 'actor_notes_get', input: 'query', query: ['target_actor_id'] },
+  actor_notes_set: { method: 'PUT', path: '/groups/:group_id/actor-notes/:target_actor_id', op: 'actor_notes_set', input: 'body' },
+  actor_notes_clear: { method: 'DELETE', path: '/groups/:group_id/actor-notes/:target_actor_id', op: 'actor_notes_clear', input: 'none' },
+  // Settings › Profiles: the global actor profiles (read here; edited through the CLI / MCP)
+  actor_profiles: { method: 'GET', path: '/actor-profiles', op: 'actor_profile_list', input: 'none', admin: true },
+
   // Access tokens (the Web's own access_tokens.yaml, no daemon op)
   access_tokens: { method: 'GET', path: '/access-tokens', input: 'none', admin: true },
   access_token_create: { method: 'POST', path: '/access-tokens', input: 'body', admin: true },
@@ -187,6 +198,11 @@ export const webRoutes = {
   assistant_voice_document_save: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/documents', op: 'assistant_voice_document_save', input: 'body' },
   assistant_voice_transcript_append: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/transcript', op: 'assistant_voice_transcript_append', input: 'body' },
   assistant_voice_input_append: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/input', op: 'assistant_voice_input_append', input: 'body' },
+  // Issue 27: the meeting view's lease, archive and model install, and push-to-talk transcription (raw audio body)
+  assistant_voice_recording_lease: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/recording_lease', op: 'assistant_voice_recording_lease', input: 'body' },
+  assistant_voice_document_archive: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/documents/archive', op: 'assistant_voice_document_archive', input: 'body' },
+  assistant_voice_model_install: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/models/install', op: 'assistant_voice_model_install', input: 'body' },
+  voice_transcriptions: { method: 'POST', path: '/groups/:group_id/assistants/voice_secretary/transcriptions', input: 'raw', query: ['language', 'owner_id', 'lease_id'] },
   // §8.20 copy groups (small packages through the Web; base64 in JSON) and §8.17 remote access
   group_copy_export: { method: 'POST', path: '/groups/:group_id/copy/export', op: 'group_copy_export', input: 'none', admin: true },
   group_copy_preview_import: { method: 'POST', path: '/group-copy/preview', op: 'group_copy_preview_import', input: 'body', admin: true },
@@ -252,6 +268,20 @@ interface ResultOverrides {
   access_tokens: { tokens: AccessTokenEntry[] };
   access_token_create: AccessTokenEntry & { token: string };
   access_token_revoke: { id: string; revoked: true };
+  voice_transcriptions: VoiceTranscriptionResult;
+}
+
+/** POST …/voice_secretary/transcriptions (spec §8.3 HTTP Voice Secretary transcription). */
+export interface VoiceTranscriptionResult {
+  readonly group_id: string;
+  readonly assistant: Record<string, unknown>;
+  readonly transcript: string;
+  readonly mime_type: string;
+  readonly language?: string;
+  readonly bytes?: number;
+  readonly backend: 'assistant_service_local_asr';
+  readonly service: Record<string, unknown>;
+  readonly asr?: Record<string, unknown>;
 }
 
 type OpArgsOf<N extends RouteName> = N extends OpRouteName ? OpArgsInput<RouteOp<N>> : never;

@@ -1,3 +1,5 @@
+import type { VoiceAsrService } from '@cccc/voice';
+import { registerTranscriptionRoute, type TranscriptionRouteOptions } from '../voice/transcription-route.js';
 import type { ApiRoutes } from './api-routes.js';
 
 /** A query value as given, or nothing (the op's schema checks it). */
@@ -5,7 +7,7 @@ const param = (url: URL, key: string) => url.searchParams.get(key) ?? undefined;
 const optional = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
 
 /** §8.3 Voice Secretary routes (issue 26): thin mappings onto the assistant_* ops (the daemon owns the rules). */
-export function registerVoiceRoutes(api: ApiRoutes): void {
+export function registerVoiceRoutes(api: ApiRoutes, asr: VoiceAsrService, options: TranscriptionRouteOptions = {}): void {
   api.op('assistant_state', {
     query: (url) => ({
       ...optional('assistant_id', param(url, 'assistant_id')),
@@ -19,4 +21,8 @@ export function registerVoiceRoutes(api: ApiRoutes): void {
   api.op('assistant_voice_document_save');
   api.op('assistant_voice_transcript_append');
   api.op('assistant_voice_input_append');
+  api.op('assistant_voice_recording_lease');
+  api.op('assistant_voice_document_archive');
+  api.op('assistant_voice_model_install');
+  registerTranscriptionRoute(api, asr, options);
 }

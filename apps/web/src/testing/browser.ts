@@ -19,7 +19,7 @@ export interface TestBrowser extends AsyncDisposable {
  * A real headless Chromium. The flags keep it from reaching for the network (this machine's
  * network is closed and refused connections slow every start) and from needing /dev/shm.
  */
-export async function launchTestBrowser(): Promise<TestBrowser> {
+export async function launchTestBrowser(extraArgs: readonly string[] = []): Promise<TestBrowser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -32,6 +32,7 @@ export async function launchTestBrowser(): Promise<TestBrowser> {
       '--disable-component-update',
       '--disable-sync',
       '--disable-dev-shm-usage',
+      ...extraArgs,
     ],
   });
   const close = async () => {

@@ -475,3 +475,31 @@ export const assistant_voice_prompt_draft_ack = defineOp({
   args: z.object({ group_id: GroupIdArg, by: ByArg, request_id: z.string().min(1), status: z.enum(['applied', 'dismissed', 'stale']) }),
   result: PromptDraftResult,
 });
+
+export const VoiceModelStatus = z.enum(['not_installed', 'downloading', 'ready', 'failed', 'unknown']);
+
+/**
+ * assistant_voice_model_install: download a daemon-managed ASR model of the manifest (built-in
+ * default + CCCC_HOME/config/voice-models.json) into staging, verify every artifact's size and
+ * sha256, and only then switch it in. Errors: voice_model_not_found, voice_model_manifest_invalid,
+ * voice_model_install_busy, voice_model_download_failed, voice_model_size_mismatch,
+ * voice_model_hash_mismatch, voice_model_replace_failed.
+ */
+export const assistant_voice_model_install = defineOp({
+  summary: 'Download, verify and switch in a local Voice Secretary ASR model.',
+  args: z.object({ group_id: GroupIdArg, by: ByArg, model_id: z.string().min(1) }),
+  result: z.object({
+    group_id: z.string(),
+    assistant: Json,
+    model: z.looseObject({
+        model_id: z.string(),
+        status: VoiceModelStatus,
+        install_dir: z.string().optional(),
+        installed_at: z.string().optional(),
+        updated_at: z.string().optional(),
+        error: Json.optional(),
+        update_available: z.boolean().optional(),
+        installed_manifest_sha256: z.string().optional(),
+      }),
+  }),
+});

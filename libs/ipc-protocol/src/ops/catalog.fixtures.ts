@@ -27,6 +27,20 @@ const copyManifest = {
   contains_secrets: false as const,
   content_digest: `sha256:${'0'.repeat(64)}`,
 };
+const hermesStatus = {
+  runtime: 'hermes' as const,
+  setup_ready: false,
+  auth_ready: false,
+  launch_ready: false,
+  hermes_cli: { available: false },
+  hermes_home: '/home/u/.hermes',
+  profile: { name: 'default' as const, dir: '/home/u/.hermes', exists: false, config_path: '/home/u/.hermes/config.yaml', config_exists: false },
+  mcp: { status: 'missing', configured: false, server_name: 'cccc' },
+  auth: { auth_path: '/home/u/.hermes/auth.json', auth_file_exists: false, status: 'missing' },
+  phase0_gates: [{ id: 'hermes_cli_available', status: 'fail' }],
+  issues: ['hermes_cli_missing', 'profile_missing', 'config_missing', 'cccc_mcp_config_not_ready', 'auth_missing'],
+};
+
 const remoteAccess = {
   provider: 'manual' as const,
   mode: 'manual',
@@ -466,6 +480,15 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
       assistant: { assistant_id: 'voice_secretary' },
       prompt_draft: { request_id: 'vprm_1', status: 'applied' },
       event: event('assistant.voice.prompt_draft', { assistant_id: 'voice_secretary', request_id: 'vprm_1', action: 'ack', status: 'applied' }),
+    },
+  },
+  assistant_voice_model_install: {
+    args: { group_id: G, model_id: 'zipformer-en-20m' },
+    required: ['group_id', 'model_id'],
+    result: {
+      group_id: G,
+      assistant: { assistant_id: 'voice_secretary' },
+      model: { model_id: 'zipformer-en-20m', status: 'ready', install_dir: '/home/u/.cccc/cache/voice-models/zipformer-en-20m/active', installed_at: '2026-12-06T10:00:00.000Z', update_available: false },
     },
   },
   assistant_voice_recording_lease: {
@@ -1041,6 +1064,17 @@ export const opExamples: { readonly [K in OpName]: OpExample<K> } = {
     args: { package_b64: 'UEsFBgAAAAAAAAAAAAAAAAAAAAAAAA==', workspace_root: '/home/u/repo', title: 'copy' },
     required: [],
     result: { group_id: 'g_0123456789ab', source_group_id: G, group_id_conflict: true, workspace_root: '/home/u/repo', active_scope_key: 's_ea35bf953a18' },
+  },
+  runtime_hermes_status: { args: {}, required: [], result: hermesStatus },
+  runtime_hermes_prepare: {
+    args: { auto_enable_tools: true },
+    required: [],
+    result: { ok: false, status: hermesStatus, error: { code: 'hermes_cli_missing', message: 'the hermes CLI is not on the daemon PATH' } },
+  },
+  runtime_hermes_mcp_test: {
+    args: { group_id: 'g_probe', actor_id: 'hermes-probe' },
+    required: [],
+    result: { ok: false, argv: ['hermes', 'mcp', 'test', 'cccc'], error: { code: 'hermes_cli_missing', message: 'the hermes CLI is not on the daemon PATH' } },
   },
   remote_access_state: { args: {}, required: [], result: { remote_access: remoteAccess } },
   remote_access_configure: { args: { provider: 'manual', web_host: '0.0.0.0', web_port: 8848 }, required: [], result: { remote_access: remoteAccess } },

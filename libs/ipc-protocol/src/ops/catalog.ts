@@ -53,6 +53,7 @@ import { inbox_peek, inbox_read, message_history } from './inbox.js';
 import { system_notify } from './notify.js';
 import { actor_restart, actor_start, actor_stop, group_start, group_stop } from './lifecycle.js';
 import { actor_new_session, runtime_list } from './runtime.js';
+import { runtime_hermes_mcp_test, runtime_hermes_prepare, runtime_hermes_status } from './hermes.js';
 import { headless_control, headless_control_state, headless_set_status, headless_status } from './headless.js';
 import { ledger_search, ledger_statuses, ledger_tail } from './ledger-read.js';
 import { context_get, context_sync, task_list, tracked_send } from './context.js';
@@ -101,6 +102,7 @@ import {
   assistant_voice_document_save,
   assistant_voice_ask_requests_clear,
   assistant_voice_instruction_feedback,
+  assistant_voice_model_install,
   assistant_voice_recording_lease,
   assistant_voice_request,
   assistant_voice_session_transcript_clear,
@@ -215,6 +217,7 @@ export const opCatalog = {
   assistant_voice_input_append,
   assistant_voice_prompt_draft_submit,
   assistant_voice_prompt_draft_ack,
+  assistant_voice_model_install,
   // §8.4 Actors
   actor_list,
   actor_add,
@@ -301,6 +304,10 @@ export const opCatalog = {
   blob_read,
   // Extension (issue 16), advertised in ping.capabilities
   runtime_list,
+  // §8.4 Hermes runtime setup (issue 25)
+  runtime_hermes_status,
+  runtime_hermes_prepare,
+  runtime_hermes_mcp_test,
   // §8.18 Group Space (issue 29)
   group_space_status,
   group_space_spaces,

@@ -7,6 +7,7 @@ import { ActorKeys } from './ActorKeys';
 import { HeadlessPermissions } from './HeadlessPermissions';
 import { StartProblem } from './StartProblem';
 import { workingBadge } from './working-badge';
+import { useT } from '../i18n/I18nProvider';
 
 export type ActorAction = 'start' | 'stop' | 'restart' | 'remove';
 
@@ -27,6 +28,7 @@ interface Props {
  * waits for, why it is not running (with Relaunch), its keys and lifecycle buttons.
  */
 export function ActorCard({ groupId, actor: a, activity, exit, busy, terminalOpen, onAction, onEdit, onOpenTerminal }: Props) {
+  const t = useT();
   const badge = workingBadge(a);
   const waiting = waitingOf(a, activity.state);
   // A stopped actor whose failure or exit is explained above gets Relaunch there instead of Start.
@@ -60,15 +62,15 @@ export function ActorCard({ groupId, actor: a, activity, exit, busy, terminalOpe
       <div className="actor-actions">
         {a.running ? (
           <>
-            <button disabled={busy} onClick={() => onAction('stop')}>Stop</button>
-            <button disabled={busy} onClick={() => onAction('restart')}>Restart</button>
-            <button aria-pressed={terminalOpen} onClick={onOpenTerminal}>Terminal</button>
+            <button disabled={busy} onClick={() => onAction('stop')}>{t('actors.stop')}</button>
+            <button disabled={busy} onClick={() => onAction('restart')}>{t('actors.restart')}</button>
+            <button aria-pressed={terminalOpen} onClick={onOpenTerminal}>{t('actors.terminal')}</button>
           </>
         ) : explained ? null : (
-          <button disabled={busy} onClick={() => onAction('start')}>Start</button>
+          <button disabled={busy} onClick={() => onAction('start')}>{t('actors.start')}</button>
         )}
-        <button onClick={onEdit}>Edit</button>
-        <button disabled={busy} onClick={() => onAction('remove')}>Remove</button>
+        <button onClick={onEdit}>{t('actors.edit')}</button>
+        <button disabled={busy} onClick={() => onAction('remove')}>{t('actors.remove')}</button>
       </div>
     </li>
   );

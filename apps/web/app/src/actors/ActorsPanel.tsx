@@ -6,6 +6,8 @@ import type { ActorListEntry } from '../api/types';
 import { useGroupLive } from '../group/GroupLive';
 import { ActorCard, type ActorAction } from './ActorCard';
 import { ActorForm } from './ActorForm';
+import { useT } from '../i18n/I18nProvider';
+import { Button } from '../ui/Button';
 
 /**
  * The actors of one group (ActorCard each), add / edit forms, and lifecycle actions. Mounted per
@@ -13,6 +15,7 @@ import { ActorForm } from './ActorForm';
  * `addRequest` (the onboarding's "Custom command…") opens the add form.
  */
 export function ActorsPanel({ onOpenTerminal, activeTerminal, addRequest }: { onOpenTerminal: (actorId: string) => void; activeTerminal: string | null; addRequest: number }) {
+  const t = useT();
   const { groupId, actors, actorsError: error, refreshActors: refresh, activity, exits } = useGroupLive();
   const [editing, setEditing] = useState<ActorListEntry | 'new' | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -57,18 +60,20 @@ export function ActorsPanel({ onOpenTerminal, activeTerminal, addRequest }: { on
   }
 
   return (
-    <section className="actors-panel" aria-label="Actors">
+    <section className="actors-panel" aria-label={t('actors.title')}>
       <header className="actors-head">
-        <h2>Actors</h2>
-        <button onClick={() => setEditing('new')}>Add actor</button>
+        <h2>{t('actors.title')}</h2>
+        <Button size="sm" onClick={() => setEditing('new')}>
+          {t('actors.add')}
+        </Button>
       </header>
       {error && <p className="actor-error" role="alert">{error}</p>}
       {actionError && <p className="actor-error" role="alert">{actionError}</p>}
       {activity.error && <p className="actor-hint">activity unavailable: {activity.error}</p>}
       {actors === null ? (
-        <p className="actor-hint">Loading…</p>
+        <p className="actor-hint">{t('app.loading')}</p>
       ) : actors.length === 0 ? (
-        <p className="actor-hint">No actors yet.</p>
+        <p className="actor-hint">{t('actors.none')}</p>
       ) : (
         <ul className="actor-list">
           {actors.map((a) => (

@@ -1,12 +1,14 @@
-import { CHAT_FILTERS, FILTER_HINTS, FILTER_LABELS, type ChatFilter } from './filters';
+import { useT } from '../i18n/I18nProvider';
+import { CHAT_FILTERS, type ChatFilter } from './filters';
 
 /** All / from user / needs reply / unread, as one radio group. */
 export function ChatFilters({ value, onChange }: { value: ChatFilter; onChange: (f: ChatFilter) => void }) {
+  const t = useT();
   return (
-    <div className="chat-filters" role="radiogroup" aria-label="Show">
+    <div className="chat-filters" role="radiogroup" aria-label={t('chat.show')}>
       {CHAT_FILTERS.map((f) => (
-        <button key={f} type="button" role="radio" aria-checked={value === f} title={FILTER_HINTS[f]} onClick={() => onChange(f)}>
-          {FILTER_LABELS[f]}
+        <button key={f} type="button" role="radio" aria-checked={value === f} title={t(`chat.filterHint.${f}`)} onClick={() => onChange(f)}>
+          {t(`chat.filter.${f}`)}
         </button>
       ))}
     </div>

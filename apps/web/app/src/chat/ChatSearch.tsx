@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useT } from '../i18n/I18nProvider';
 
 /** Typing pauses this long before the search runs. */
 const DEBOUNCE_MS = 250;
@@ -8,6 +9,7 @@ const DEBOUNCE_MS = 250;
  * at once, and an empty box returns to the conversation.
  */
 export function ChatSearch({ found, onSearch }: { found: number | null; onSearch: (query: string) => void }) {
+  const t = useT();
   const [query, setQuery] = useState('');
   const handler = useRef(onSearch);
   handler.current = onSearch;
@@ -29,7 +31,7 @@ export function ChatSearch({ found, onSearch }: { found: number | null; onSearch
         onSearch(query.trim());
       }}
     >
-      <input type="search" aria-label="Search messages" placeholder="Search messages" value={query} onChange={(e) => setQuery(e.target.value)} />
+      <input type="search" aria-label={t('chat.search')} placeholder={t('chat.search')} value={query} onChange={(e) => setQuery(e.target.value)} />
       {found !== null && (
         <button
           type="button"

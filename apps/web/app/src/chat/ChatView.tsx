@@ -17,6 +17,7 @@ import { useNow } from './use-now';
 import { useStatuses } from './use-statuses';
 import { VirtualList } from './VirtualList';
 import { WaitingBanner } from './WaitingBanner';
+import { useI18n } from '../i18n/I18nProvider';
 
 const keyOf = (item: TimelineItem) => item.key;
 
@@ -60,14 +61,16 @@ export function ChatView({ groupId, onOpenTerminal, onAddCustomActor }: { groupI
     [groupId],
   );
 
+  const { locale } = useI18n();
   const shown = results ?? history.events;
   const items = useMemo(() => {
     const ctx = { statuses, repliedByUser: userReplyTargets(history.events) };
     return buildTimeline(
       shown.filter((e) => matchesFilter(filter, e, ctx)),
       now,
+      locale,
     );
-  }, [shown, filter, statuses, history.events, now]);
+  }, [shown, filter, statuses, history.events, now, locale]);
   const actorById = useMemo(() => new Map(actors.map((a) => [a.id, a])), [actors]);
   const jumpTo = useCallback((eventId: string) => setFocus((f) => ({ key: eventId, seq: (f?.seq ?? 0) + 1 })), []);
   const messageIds = useMemo(() => new Set(items.flatMap((i) => (i.type === 'message' ? [i.key] : []))), [items]);

@@ -5,6 +5,8 @@ import type { ActorListEntry, LedgerEvent } from '../api/types';
 import { applyCandidate, candidates, mentionAt, recipientsOf, type Candidate } from './mentions';
 import { chatFields, type Mode } from './message';
 import { RecipientChips } from './RecipientChips';
+import { Button } from '../ui/Button';
+import { useT } from '../i18n/I18nProvider';
 
 const MODES: readonly Mode[] = ['send', 'request_reply', 'mail'];
 
@@ -23,6 +25,7 @@ interface Props {
  * server has them.
  */
 export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Props) {
+  const t = useT();
   const [text, setText] = useState('');
   const [mode, setMode] = useState<Mode>('send');
   const [chosen, setChosen] = useState<string[]>([]);
@@ -130,7 +133,7 @@ export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Pr
           <span>
             Replying to <b>{replyTo.by}</b>: <q>{chatFields(replyTo).text.slice(0, 100)}</q>
           </span>
-          <button type="button" aria-label="Cancel reply" onClick={onCancelReply}>
+          <button type="button" aria-label={t('composer.cancelReply')} onClick={onCancelReply}>
             ×
           </button>
         </div>
@@ -161,8 +164,8 @@ export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Pr
       )}
       <textarea
         ref={input}
-        aria-label="Message"
-        placeholder={replyTo ? 'Reply… (Enter sends, Shift+Enter newline)' : 'Message… @ to address (Enter sends, Shift+Enter newline)'}
+        aria-label={t('composer.message')}
+        placeholder={replyTo ? t('composer.placeholderReply') : t('composer.placeholder')}
         rows={2}
         value={text}
         onChange={(e) => {
@@ -174,15 +177,15 @@ export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Pr
         onBlur={() => setMention(null)}
       />
       <div className="composer-bar">
-        <select aria-label="Message mode" value={effectiveMode} onChange={(e) => setMode(MODES.find((m) => m === e.target.value) ?? 'send')}>
-          <option value="send">send</option>
-          {!replyTo && <option value="request_reply">request reply</option>}
-          <option value="mail">mail</option>
+        <select aria-label={t('composer.mode')} value={effectiveMode} onChange={(e) => setMode(MODES.find((m) => m === e.target.value) ?? 'send')}>
+          <option value="send">{t('composer.mode.send')}</option>
+          {!replyTo && <option value="request_reply">{t('composer.mode.request_reply')}</option>}
+          <option value="mail">{t('composer.mode.mail')}</option>
         </select>
         {!uploadsUnavailable && (
           <label className="composer-attach">
-            Files…
-            <input ref={fileInput} type="file" multiple aria-label="Attach files" onChange={(e) => setFiles([...(e.target.files ?? [])])} />
+            {t('composer.files')}
+            <input ref={fileInput} type="file" multiple aria-label={t('composer.attach')} onChange={(e) => setFiles([...(e.target.files ?? [])])} />
           </label>
         )}
         {files.length > 0 && (
@@ -200,9 +203,9 @@ export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Pr
             </button>
           </span>
         )}
-        <button type="submit" disabled={busy || (!text.trim() && files.length === 0)}>
-          {replyTo ? 'Reply' : 'Send'}
-        </button>
+        <Button type="submit" variant="primary" disabled={busy || (!text.trim() && files.length === 0)}>
+          {replyTo ? t('composer.reply') : t('composer.send')}
+        </Button>
       </div>
       {error && (
         <p className="form-error" role="alert">

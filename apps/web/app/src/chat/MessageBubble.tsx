@@ -7,6 +7,7 @@ import { MessageText } from './MessageText';
 import { RecipientStatusList } from './RecipientStatusList';
 import { senderOf } from './sender';
 import { fullDate, relativeTime } from './time';
+import { useI18n } from '../i18n/I18nProvider';
 
 interface Props {
   readonly groupId: string;
@@ -26,6 +27,7 @@ interface Props {
  * attachment previews and each recipient's status.
  */
 export const MessageBubble = memo(function MessageBubble({ groupId, event, actor, statuses, now, focused, onReply, onJumpTo }: Props) {
+  const { locale, t } = useI18n();
   const m = chatFields(event);
   const sender = senderOf(event.by, actor, { title: m.senderTitle, runtime: m.senderRuntime });
   const [raw, setRaw] = useState(false);
@@ -37,7 +39,7 @@ export const MessageBubble = memo(function MessageBubble({ groupId, event, actor
       data-by={event.by}
       data-side={sender.isUser ? 'mine' : 'theirs'}
       data-focused={focused || undefined}
-      aria-label={`Message from ${sender.name}`}
+      aria-label={t('chat.messageFrom', { name: sender.name })}
     >
       <Avatar sender={sender} />
       <div className="msg-bubble">
@@ -47,23 +49,23 @@ export const MessageBubble = memo(function MessageBubble({ groupId, event, actor
           </span>
           {sender.foreman && (
             <span className="foreman-mark" title="foreman: the first actor, who coordinates the others">
-              ★ foreman
+              {t('chat.foreman')}
             </span>
           )}
           {sender.runtime && <span className="runtime-tag">{sender.runtime}</span>}
           <span className="msg-to" title="Recipients">
-            <span className="muted">to</span>
-            {(m.to.length > 0 ? m.to : ['default']).map((t) => (
-              <span key={t} className="to-chip">
-                {t}
+            <span className="muted">{t('chat.to')}</span>
+            {(m.to.length > 0 ? m.to : ['default']).map((to) => (
+              <span key={to} className="to-chip">
+                {to}
               </span>
             ))}
           </span>
           <span className="mode-chip" data-mode={m.mode ?? 'normal'}>
             {modeLabel(m.mode)}
           </span>
-          <time className="msg-time" dateTime={event.ts} title={fullDate(event.ts)}>
-            {relativeTime(event.ts, now)}
+          <time className="msg-time" dateTime={event.ts} title={fullDate(event.ts, locale)}>
+            {relativeTime(event.ts, now, locale)}
           </time>
         </header>
         {m.replyTo && (
@@ -75,12 +77,12 @@ export const MessageBubble = memo(function MessageBubble({ groupId, event, actor
         {m.attachments.length > 0 && <Attachments groupId={groupId} attachments={m.attachments} />}
         <RecipientStatusList statuses={statuses} mode={m.mode} />
         <footer className="msg-actions">
-          <button className="msg-reply" aria-label={`Reply to ${event.id}`} onClick={() => onReply(event)}>
-            Reply
+          <button className="msg-reply" aria-label={t('chat.replyTo', { id: event.id })} onClick={() => onReply(event)}>
+            {t('chat.reply')}
           </button>
           {m.text && (
-            <button className="msg-raw-toggle" aria-pressed={raw} onClick={() => setRaw((r) => !r)} title="Show the text exactly as written">
-              {raw ? 'Formatted' : 'Plain text'}
+            <button className="msg-raw-toggle" aria-pressed={raw} onClick={() => setRaw((r) => !r)} title={t('chat.plainTextHint')}>
+              {raw ? t('chat.formatted') : t('chat.plainText')}
             </button>
           )}
         </footer>

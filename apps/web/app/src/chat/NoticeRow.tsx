@@ -3,9 +3,11 @@ import type { LedgerEvent } from '../api/types';
 import { MessageText } from './MessageText';
 import type { Notice } from './notices';
 import { fullDate, relativeTime } from './time';
+import { useI18n } from '../i18n/I18nProvider';
 
 /** A system.notify for the user, inline in the conversation; priority sets its tone. */
 export const NoticeRow = memo(function NoticeRow({ event, notice, now }: { event: LedgerEvent; notice: Notice; now: number }) {
+  const { locale } = useI18n();
   return (
     <aside className="notice" data-event-id={event.id} data-priority={notice.priority} data-kind={notice.kind} aria-label={`Notice: ${notice.title || notice.kind}`}>
       <span className="notice-icon" aria-hidden="true">
@@ -15,8 +17,8 @@ export const NoticeRow = memo(function NoticeRow({ event, notice, now }: { event
         <header className="notice-head">
           <strong className="notice-title">{notice.title || notice.kind}</strong>
           <span className="muted">from {event.by}</span>
-          <time className="msg-time" dateTime={event.ts} title={fullDate(event.ts)}>
-            {relativeTime(event.ts, now)}
+          <time className="msg-time" dateTime={event.ts} title={fullDate(event.ts, locale)}>
+            {relativeTime(event.ts, now, locale)}
           </time>
         </header>
         {notice.message && <MessageText text={notice.message} raw={false} />}

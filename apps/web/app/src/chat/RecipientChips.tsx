@@ -1,5 +1,6 @@
 import type { ActorListEntry } from '../api/types';
 import { SELECTORS } from './mentions';
+import { useT } from '../i18n/I18nProvider';
 
 interface Props {
   readonly actors: readonly ActorListEntry[];
@@ -15,10 +16,11 @@ interface Props {
 /** "To:" and one chip per selector (@all, @foreman, @peers) and per actor. */
 export function RecipientChips({ actors, selected, mentioned, fallback, onToggle }: Props) {
   const chips = [...SELECTORS.map((s) => ({ token: s, label: s, title: selectorTitle(s) })), ...actors.map((a) => ({ token: a.id, label: a.title || a.id, title: `${a.id} · ${a.runtime}${a.role === 'foreman' ? ' · foreman' : ''}` }))];
+  const t = useT();
   const none = selected.length === 0 && mentioned.length === 0;
   return (
     <div className="recipient-chips" role="group" aria-label="Send to">
-      <span className="to-label">To:</span>
+      <span className="to-label">{t('composer.to')}</span>
       {chips.map((c) => {
         const inText = mentioned.includes(c.token);
         return (

@@ -9,14 +9,7 @@ import { chatFields } from './message';
 export const CHAT_FILTERS = ['all', 'user', 'needs_reply', 'unread'] as const;
 export type ChatFilter = (typeof CHAT_FILTERS)[number];
 
-export const FILTER_LABELS: Record<ChatFilter, string> = { all: 'All', user: 'From user', needs_reply: 'Needs reply', unread: 'Unread' };
-
-export const FILTER_HINTS: Record<ChatFilter, string> = {
-  all: 'Every message and notice',
-  user: 'Messages the user sent',
-  needs_reply: 'Requests still waiting for an answer',
-  unread: 'Mail a recipient has not read yet',
-};
+// Labels and hints per filter live in the i18n catalogs (chat.filter.*, chat.filterHint.*).
 
 export interface FilterContext {
   readonly statuses: ReadonlyMap<string, Record<string, RecipientStatus>>;

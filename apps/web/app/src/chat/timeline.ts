@@ -10,7 +10,7 @@ export type TimelineItem =
   | { readonly type: 'message'; readonly key: string; readonly event: LedgerEvent }
   | { readonly type: 'notice'; readonly key: string; readonly event: LedgerEvent; readonly notice: Notice };
 
-export function buildTimeline(events: readonly LedgerEvent[], now: number): TimelineItem[] {
+export function buildTimeline(events: readonly LedgerEvent[], now: number, locale = 'en'): TimelineItem[] {
   const out: TimelineItem[] = [];
   let day = '';
   for (const event of events) {
@@ -24,7 +24,7 @@ export function buildTimeline(events: readonly LedgerEvent[], now: number): Time
     const key = dayKey(event.ts);
     if (key && key !== day) {
       day = key;
-      out.push({ type: 'day', key: `day:${key}`, label: dayLabel(event.ts, now) });
+      out.push({ type: 'day', key: `day:${key}`, label: dayLabel(event.ts, now, locale) });
     }
     out.push(row);
   }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { api } from '../api/client';
 import { ApiError } from '../api/http';
 import type { GroupDoc } from '../api/types';
+import { useT } from '../i18n/I18nProvider';
 
 /** The choices of the state select; `stopped` stops the group. */
 const STATES = ['active', 'idle', 'paused', 'stopped'] as const;
@@ -11,6 +12,7 @@ const STATES = ['active', 'idle', 'paused', 'stopped'] as const;
  * directory, detach a scope. Every action reports the daemon's error code as it came.
  */
 export function GroupControls({ groupId, onChanged }: { groupId: string; onChanged: () => void }) {
+  const t = useT();
   const [group, setGroup] = useState<GroupDoc | null>(null);
   const [path, setPath] = useState('');
   const [busy, setBusy] = useState(false);
@@ -46,17 +48,17 @@ export function GroupControls({ groupId, onChanged }: { groupId: string; onChang
   const scopes = group?.scopes ?? [];
 
   return (
-    <section className="group-controls" aria-label="Group controls">
+    <section className="group-controls" aria-label={t('groups.controls')}>
       <h3 title={groupId}>{group?.title ?? groupId}</h3>
       <div className="row">
         <button disabled={busy || running} onClick={() => act(() => api.group_start(groupId))}>
-          Start
+          {t('groups.start')}
         </button>
         <button disabled={busy || !running} onClick={() => act(() => api.group_stop(groupId))}>
-          Stop
+          {t('groups.stop')}
         </button>
         <select
-          aria-label="Group state"
+          aria-label={t('groups.stateLabel')}
           value={state}
           disabled={busy || !running}
           onChange={(e) => {
@@ -64,10 +66,10 @@ export function GroupControls({ groupId, onChanged }: { groupId: string; onChang
             if (state) act(() => api.group_state(groupId, { state }));
           }}
         >
-          <option value="active">active</option>
-          <option value="idle">idle</option>
-          <option value="paused">paused</option>
-          {!running && <option value="stopped">stopped</option>}
+          <option value="active">{t('groups.state.active')}</option>
+          <option value="idle">{t('groups.state.idle')}</option>
+          <option value="paused">{t('groups.state.paused')}</option>
+          {!running && <option value="stopped">{t('groups.state.stopped')}</option>}
         </select>
       </div>
       <form
@@ -78,13 +80,13 @@ export function GroupControls({ groupId, onChanged }: { groupId: string; onChang
           if (p) act(() => api.attach(groupId, { path: p }).then(() => setPath('')));
         }}
       >
-        <input aria-label="Directory to attach" placeholder="/path/to/project" value={path} onChange={(e) => setPath(e.target.value)} />
+        <input aria-label={t('groups.attachDir')} placeholder="/path/to/project" value={path} onChange={(e) => setPath(e.target.value)} />
         <button type="submit" disabled={busy || !path.trim()}>
-          Attach
+          {t('groups.attach')}
         </button>
       </form>
       {scopes.length > 0 && (
-        <ul className="scope-list" aria-label="Scopes">
+        <ul className="scope-list" aria-label={t('groups.scopes')}>
           {scopes.map((s) => (
             <li key={s.scope_key} data-active={s.scope_key === group?.active_scope_key ? 'true' : undefined}>
               <code title={s.scope_key}>{s.url}</code>

@@ -3,6 +3,8 @@ import { api } from '../api/client';
 import type { GroupSummary } from '../api/types';
 import { useGlobalEvents } from '../api/use-event-source';
 import { GroupControls } from './GroupControls';
+import { Button } from '../ui/Button';
+import { useT } from '../i18n/I18nProvider';
 
 /**
  * Groups list, "new group" form, and the selected group's controls. The list follows the global
@@ -29,12 +31,13 @@ export function GroupSidebar({ selected, onSelect }: { selected: string | null; 
     };
   }, [tick]);
 
+  const t = useT();
   useGlobalEvents((e) => {
     if (e.kind.startsWith('group.')) reload();
   });
 
   return (
-    <section className="groups" aria-label="Groups">
+    <section className="groups" aria-label={t('app.groups')}>
       <CreateGroupForm
         onCreated={(gid) => {
           reload();
@@ -43,9 +46,9 @@ export function GroupSidebar({ selected, onSelect }: { selected: string | null; 
       />
       {error && <p className="form-error">{error}</p>}
       {groups === null ? (
-        <p className="muted pad">Loading…</p>
+        <p className="muted pad">{t('app.loading')}</p>
       ) : groups.length === 0 ? (
-        <p className="muted pad">No groups yet.</p>
+        <p className="muted pad">{t('groups.none')}</p>
       ) : (
         <ul className="group-list">
           {groups.map((g) => (
@@ -53,7 +56,7 @@ export function GroupSidebar({ selected, onSelect }: { selected: string | null; 
               <button className="group-item" aria-current={g.group_id === selected ? 'true' : undefined} onClick={() => onSelect(g.group_id)} title={g.group_id}>
                 <span className="group-title">{g.title || g.group_id}</span>
                 <span className="state-badge" data-state={g.running ? g.state : 'stopped'}>
-                  {g.running ? g.state : 'stopped'}
+                  {t(`groups.state.${g.running ? g.state : 'stopped'}`)}
                 </span>
               </button>
             </li>
@@ -66,6 +69,7 @@ export function GroupSidebar({ selected, onSelect }: { selected: string | null; 
 }
 
 function CreateGroupForm({ onCreated }: { onCreated: (groupId: string) => void }) {
+  const t = useT();
   const [title, setTitle] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -89,10 +93,10 @@ function CreateGroupForm({ onCreated }: { onCreated: (groupId: string) => void }
         );
       }}
     >
-      <input aria-label="New group title" placeholder="New group title" value={title} onChange={(e) => setTitle(e.target.value)} />
-      <button type="submit" disabled={busy}>
-        Create
-      </button>
+      <input aria-label={t('groups.newTitle')} placeholder={t('groups.newTitle')} value={title} onChange={(e) => setTitle(e.target.value)} />
+      <Button type="submit" variant="primary" disabled={busy}>
+        {t('groups.create')}
+      </Button>
       {error && <p className="form-error">{error}</p>}
     </form>
   );

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, type RouteResult } from '../api/client';
 import { ApiError } from '../api/http';
 import { useLedgerStream } from '../api/use-ledger-stream';
+import { MeetingView } from './MeetingView';
 
 type State = RouteResult<'assistant_state'>;
 type Docs = RouteResult<'assistant_voice_document_list'>;
@@ -70,6 +71,8 @@ export function VoiceView({ groupId }: { groupId: string }) {
         {state.new_input_available ? ' · new input waiting' : ''}
       </p>
       {status && <p className={status.ok ? 'form-ok' : 'form-error'} role="status">{status.text}</p>}
+
+      <MeetingView groupId={groupId} assistant={assistant} models={(state.service_models ?? []) as Rec[]} onChanged={load} />
 
       <h3>Transcript</h3>
       <form
