@@ -29,6 +29,14 @@ const SOURCE_WORDS: Record<string, string> = {
   unknown: 'no evidence',
 };
 
+/**
+ * The state comes from a managed session's own protocol (Codex app-server, or an ACP session):
+ * its `waiting` is a pending request answered on the card (headless_control).
+ */
+export function isManagedSource(source: string | undefined): boolean {
+  return source === 'app_server' || source === 'managed_session';
+}
+
 export function workingBadge(actor: Partial<Pick<ActorListEntry, 'effective_working_state' | 'state_source' | 'effective_working_reason' | 'running' | 'input_state'>>): WorkingBadge {
   const state = actor.effective_working_state ?? (actor.running === false ? 'stopped' : 'unknown');
   // A stopped actor's state comes from the process table whatever the daemon labels it.
