@@ -23,6 +23,10 @@ export const StreamingModelConfig = z.discriminatedUnion('type', [
   z.object({ type: z.literal('transducer'), encoder: z.string(), decoder: z.string(), joiner: z.string(), tokens: z.string() }),
   z.object({ type: z.literal('paraformer'), encoder: z.string(), decoder: z.string(), tokens: z.string() }),
   z.object({ type: z.literal('zipformer2_ctc'), model: z.string(), tokens: z.string() }),
+  // T-one CTC layout: raw 8 kHz samples in, CTC log-probs out (the recognizer resamples). The
+  // synthetic test model (test-fixtures/make_synthetic_asr_model.py) uses it because it needs no
+  // filterbank features and a single small state tensor.
+  z.object({ type: z.literal('tone_ctc'), model: z.string(), tokens: z.string() }),
 ]);
 export type StreamingModelConfig = z.infer<typeof StreamingModelConfig>;
 
