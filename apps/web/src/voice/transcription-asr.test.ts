@@ -162,6 +162,12 @@ describe('the transcription WebSocket with the synthetic model', () => {
     ]);
     const inputs = readFileSync(join(daemon.home, 'voice-secretary', gid, 'input_events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     expect(inputs.filter((i) => i.session_id === 'vs_synthetic1').map((i) => i.text)).toEqual(['x', 'x']);
+    // Live finals are meeting-window flushes; only stop is the stop flush that asks for one idle review.
+    expect(inputs.map((i) => [i.kind, i.trigger.trigger_kind, i.trigger.reason])).toEqual([
+      ['asr_transcript', 'meeting_window', undefined],
+      ['asr_transcript', 'meeting_window', undefined],
+      ['idle_review', 'idle_review', 'stop_flush'],
+    ]);
     await lease({ action: 'release', owner_id: 'tab-live', lease_id: l.lease_id });
   }, 90_000);
 
