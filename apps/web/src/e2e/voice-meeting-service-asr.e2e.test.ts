@@ -67,6 +67,8 @@ it('records tone bursts through the fake microphone and service ASR; final segme
   await page.goto(`${web.url}/?group=${gid}`);
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Voice' }).click();
   const meeting = page.getByRole('region', { name: 'Meeting' });
+  // The view names the model for what it is.
+  await meeting.getByLabel('Voice models').getByText('synthetic test model, energy detector, not speech recognition').waitFor({ timeout: 30_000 });
   await meeting.getByRole('button', { name: 'Start recording' }).click();
   await until(async () => (await meeting.getByLabel('Recording state').textContent()) === 'recording', 'recording to start');
   const status = await client.call('assistant_voice_recording_lease', { group_id: gid, by: 'user', action: 'status' });
