@@ -47,7 +47,9 @@ describe('planLegacyImport', () => {
     const plan = planLegacyImport(group, {}, {});
     expect(plan.im).toEqual({ platform: 'slack', enabled: true });
     expect(plan.secrets).toEqual({ bot_token: 'xoxb-9', app_token: 'xapp-9' });
-    expect(plan.authority.authorized).toEqual({ 'C1:1710000000.100': expect.objectContaining({ chat_id: 'C1', thread_id: '1710000000.100' }) });
+    expect(plan.authority.authorized).toEqual({
+      'C1:1710000000.100': expect.objectContaining({ chat_id: 'C1', thread_id: '1710000000.100', key_used: '', authorization_source: 'binding_key' }),
+    });
     expect(plan.authority.subscribers?.['C1:1710000000.100']).toMatchObject({ thread_id: '1710000000.100' });
     expect(plan.authority.pending).toEqual({});
     expect(plan.imBridge).toEqual({ last_error: 'connection reset' });
