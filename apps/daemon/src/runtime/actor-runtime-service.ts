@@ -117,7 +117,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     private readonly spawner: PtySpawner = defaultPtySpawner(),
   ) {
     this.managed = new ManagedActors(deps.layout);
-    this.claudeBackground = new ClaudeBackgroundStarter(deps.layout, deps.logger, tuning.claudeBackground === true);
+    this.claudeBackground = new ClaudeBackgroundStarter(deps.layout, deps.logger, tuning.claudeBackground !== false);
     this.managed.onEnded((ended) => {
       void this.locks.run(ActorRuntimeService.key(ended.entry.groupId, ended.entry.actorId), () => this.onManagedEnded(ended));
     });

@@ -5,7 +5,8 @@ import type { LaunchCommand } from '@cccc/pty-runtime';
 import { daemonError, DaemonErrorCodes } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { AgentViewContext } from './agent-view-cli.js';
-import { backgroundLaunch, planClaudeBackground } from './background-plan.js';
+import { agentViewHelpProblem, backgroundLaunch, planClaudeBackground } from './background-plan.js';
+import { ClaudeHelpProbe } from './help-probe.js';
 import { claudeBackgroundSettingsPath, claudeStorage, type ClaudeBackgroundIdentity, writeClaudeBackgroundSettings } from './background-receipt.js';
 import { type BackgroundJob, ClaudeBackgroundError, confirmBackgroundStart, prepareBackgroundStart, stopBackgroundJob } from './background-session.js';
 
@@ -31,6 +32,8 @@ export interface BackgroundDecision {
  * maps failures to the wire codes. The PTY spawn and hook sequence stay the service's.
  */
 export class ClaudeBackgroundStarter {
+  private readonly helpProbe = new ClaudeHelpProbe();
+
   constructor(
     private readonly layout: HomeLayout,
     private readonly logger: Logger,
@@ -56,6 +59,10 @@ export class ClaudeBackgroundStarter {
       return { fallback: { code, message } };
     };
     if (plan.mode === 'native') return plan.code === 'claude_background_disabled' ? {} : fallback(plan.code, plan.diagnostic);
+    // The version passed; `--help` must also show Agent View (probed only now, so an older or
+    // look-alike claude costs no second process).
+    const helpProblem = agentViewHelpProblem(await this.helpProbe.help(input.launch.argv[0]!, input.launch.cwd, input.launch.env));
+    if (helpProblem) return fallback(helpProblem.code, helpProblem.diagnostic);
     // Hooks are the background session's working-state and delivery evidence (they fire for its
     // turns); without them the session could not be observed.
     if (!input.hookEnabled) return fallback('claude_hooks_unavailable', 'no hook channel for this launch: a background session could not be observed');
