@@ -131,6 +131,47 @@ describeWithRealClis('real claude as a background-session daemon actor (Agent Vi
     expect(existsSync(receiptPath)).toBe(true); // the receipt stays resumable after an ordinary stop
   }, 360_000);
 
+  it('by default (no CCCC_CLAUDE_BACKGROUND) the attached terminal is only an attachment: a killed claude attach is re-opened on the same job, which keeps the actor and takes the next delivery', async () => {
+    const model = teardown.model(await startFakeModel({ steps: [reply('Reattached reply 3f7a')] }));
+    const g = await claudeGroup(model.url, {});
+    await g.client.call('actor_add', { group_id: g.group_id, actor_id: 'peer1', runtime: 'claude', env: g.env });
+    await g.client.call('group_start', { group_id: g.group_id });
+    const probe = actorProbe(g.group, 'peer1', () => `hooks: ${JSON.stringify(readHookPayloads(g.hookDir).map((p) => [p.hook_event_name, p.session_id]))}`);
+    await until(async () => (await probe.actor())?.runner_effective === 'claude_background', 'the actor on its background session (the default)', 90_000, probe.diagnose);
+    const receipt = JSON.parse(readFileSync(join(g.home, 'groups', g.group_id, 'state', 'runners', 'claude-background', 'peer1.json'), 'utf8')) as { session_id: string; job_id: string };
+    const ptyPid = () => {
+      try {
+        return JSON.parse(readFileSync(join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty', 'peer1.json'), 'utf8')).pid as number;
+      } catch {
+        return undefined;
+      }
+    };
+    const attachOf = (pid: number | undefined) => (pid !== undefined && isAlive(pid) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0') : []);
+
+    for (let round = 1; round <= 2; round++) {
+      const tui = ptyPid()!;
+      expect(attachOf(tui)).toEqual(expect.arrayContaining(['attach', receipt.job_id]));
+      process.kill(tui, 'SIGKILL');
+      const reopened = await until(() => {
+        const pid = ptyPid();
+        return pid !== undefined && pid !== tui && attachOf(pid).includes(receipt.job_id) ? pid : undefined;
+      }, `the attachment re-opened (round ${round})`, 30_000, probe.diagnose);
+      expect(reopened).not.toBe(tui);
+      expect(g.jobs()).toContainEqual(expect.objectContaining({ id: receipt.job_id, sessionId: receipt.session_id, kind: 'background' }));
+      expect(await probe.actor()).toMatchObject({ running: true, runner_effective: 'claude_background' });
+    }
+    // No actor.stop: the actor never ended; the same job serves the next delivery.
+    expect(ledgerOf(g.home, g.group_id).filter((e) => e.kind === 'actor.stop')).toEqual([]);
+    const text = 'after reattach 6b0d';
+    const { event } = await g.client.call('send', { group_id: g.group_id, text, to: ['peer1'], message_mode: 'send' });
+    await until(async () => (await probe.status(event.id))?.delivery_confirmation === 'confirmed', 'the delivery through the re-opened attachment confirmed', 90_000, probe.diagnose);
+    await until(() => model.countOccurrences(text) === 1, 'the model asked once', 60_000, probe.diagnose);
+    await until(async () => (await probe.screen()).includes('Reattached reply 3f7a'), 'the reply in the re-opened TUI', 30_000, probe.diagnose);
+    expect(readHookPayloads(g.hookDir).filter((p) => p.hook_event_name === 'UserPromptSubmit').map((p) => p.session_id)).toEqual([receipt.session_id]);
+    await teardown.cccc(['daemon', 'stop']);
+    expect(g.jobs()).toEqual([]);
+  }, 240_000);
+
   it('below the version floor it is a deliberate native-PTY fallback: runner_effective pty and a start caveat naming the version', async () => {
     const model = teardown.model(await startFakeModel({ steps: [reply('Native reply')] }));
     const g = await claudeGroup(model.url, { CCCC_CLAUDE_BACKGROUND: '1' });

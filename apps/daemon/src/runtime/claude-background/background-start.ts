@@ -4,7 +4,7 @@ import { IpcError, type ActorStartProblem } from '@cccc/ipc-protocol';
 import type { LaunchCommand } from '@cccc/pty-runtime';
 import { daemonError, DaemonErrorCodes } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import type { AgentViewContext } from './agent-view-cli.js';
+import { type AgentViewContext, findJob } from './agent-view-cli.js';
 import { agentViewHelpProblem, backgroundLaunch, planClaudeBackground } from './background-plan.js';
 import { ClaudeHelpProbe } from './help-probe.js';
 import { claudeBackgroundSettingsPath, claudeStorage, type ClaudeBackgroundIdentity, writeClaudeBackgroundSettings } from './background-receipt.js';
@@ -105,6 +105,15 @@ export class ClaudeBackgroundStarter {
       throw error;
     }
     this.logger.log('info', 'claude background job stopped', { ...ids, job_id: job.jobId, session_id: job.sessionId });
+  }
+
+  /** Whether Agent View still lists the job: undefined when the query itself failed (unknown, not absent). */
+  async jobLive(job: BackgroundJob): Promise<boolean | undefined> {
+    try {
+      return (await findJob(job.ctx, job.jobId)) !== undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   toIpcError(error: unknown, actorId: string): unknown {
