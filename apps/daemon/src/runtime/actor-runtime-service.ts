@@ -266,7 +266,13 @@ export class ActorRuntimeService implements AsyncDisposable {
    * problem is recorded, never thrown); answers whether the actor runs right after spawn.
    */
   async ensureRunning(groupId: string, actorId: string, reason: string): Promise<boolean> {
-    const launch = await this.reports.launch(groupId, actorId, reason, true, () => this.start(groupId, actorId));
+    const launch = await this.reports.launch(groupId, actorId, reason, true, () => {
+      // §8.4: a failed Claude resume pauses automatic startup (never a fresh session in its
+      // place); an explicit actor_start / actor_restart retries the same conversation.
+      const paused = this.claudeBackground.resumePaused(groupId, actorId);
+      if (paused && !this.isRunning(groupId, actorId)) throw this.claudeBackground.pausedError(actorId, paused);
+      return this.start(groupId, actorId);
+    });
     if (launch.decided) return launch.decided.result.running;
     void this.reports.watch(groupId, actorId, reason, launch);
     return true;
@@ -282,6 +288,11 @@ export class ActorRuntimeService implements AsyncDisposable {
     const run = options.replace ? () => this.replace(groupId, actorId) : () => this.start(groupId, actorId);
     const launch = await this.reports.launch(groupId, actorId, trigger, options.announce === true, run);
     return launch.decided ?? this.reports.watch(groupId, actorId, trigger, launch);
+  }
+
+  /** `actor_list`'s runtime_session_* fields (a paused Claude resume). */
+  sessionStatus(groupId: string, actorId: string): ReturnType<ClaudeBackgroundStarter['sessionStatus']> {
+    return this.claudeBackground.sessionStatus(groupId, actorId);
   }
 
   /** Why the actor's last start had a problem: a failure while it does not run, a caveat while it runs. */
@@ -370,7 +381,7 @@ export class ActorRuntimeService implements AsyncDisposable {
       if (error instanceof PtySpawnError) {
         throw daemonError(DaemonErrorCodes.runtimeStartFailed, error.message, { actor_id: actorId, reason: error.code });
       }
-      throw this.claudeBackground.toIpcError(error, actorId);
+      throw this.claudeBackground.toIpcError(error, groupId, actorId);
     }
     if (background.prepared && jobId) {
       try {
@@ -379,7 +390,7 @@ export class ActorRuntimeService implements AsyncDisposable {
         // Not the exact session: nothing stays attached to it.
         this.recordPtyOwnership(groupId, actorId, session.pid);
         await this.stopTerminalLocked(groupId, actorId);
-        throw this.claudeBackground.toIpcError(error, actorId);
+        throw this.claudeBackground.toIpcError(error, groupId, actorId);
       }
     }
     this.recordPtyOwnership(groupId, actorId, session.pid);
