@@ -233,6 +233,29 @@ describeWithRealClis('real claude as a background-session daemon actor (Agent Vi
     await teardown.cccc(['daemon', 'stop']);
   }, 300_000);
 
+  it('an untrusted workspace: claude --bg refuses at once, and the start fails with what to do (no hang, no job, the trust decision never written)', async () => {
+    const model = teardown.model(await startFakeModel({ steps: [reply('never')] }));
+    const g = await claudeGroup(model.url, {});
+    // The same home without the scope's accepted trust prompt.
+    const claudeJson = join(g.agentHome, '.claude.json');
+    const seeded = JSON.parse(readFileSync(claudeJson, 'utf8')) as Record<string, unknown>;
+    writeFileSync(claudeJson, JSON.stringify({ ...seeded, projects: {} }));
+    await g.client.call('actor_add', { group_id: g.group_id, actor_id: 'peer1', runtime: 'claude', env: g.env });
+    const began = Date.now();
+    const refused = await g.client.call('actor_start', { group_id: g.group_id, actor_id: 'peer1' }).then(
+      () => undefined,
+      (error: { code?: string; message?: string }) => error,
+    );
+    expect(Date.now() - began).toBeLessThan(60_000);
+    expect(refused).toMatchObject({ code: 'runtime_start_failed' });
+    expect(refused?.message).toContain('is not trusted');
+    expect(refused?.message).toContain('accept the trust prompt');
+    expect(await actorProbe(g.group, 'peer1').actor()).toMatchObject({ running: false });
+    expect(g.jobs()).toEqual([]);
+    expect((JSON.parse(readFileSync(claudeJson, 'utf8')) as { projects: object }).projects).toEqual({});
+    expect(model.requests.filter((r) => r.main)).toEqual([]);
+  }, 120_000);
+
   it('below the version floor it is a deliberate native-PTY fallback: runner_effective pty and a start caveat naming the version', async () => {
     const model = teardown.model(await startFakeModel({ steps: [reply('Native reply')] }));
     const g = await claudeGroup(model.url, { CCCC_CLAUDE_BACKGROUND: '1' });

@@ -155,6 +155,15 @@ export class ClaudeBackgroundStarter {
       }
       return daemonError(DaemonErrorCodes.claudeResumeFailed, error.message, { actor_id: actorId, reason: error.code });
     }
+    if (error.code === 'workspace_untrusted') {
+      // Spec §8.4: CCCC never writes the trust decision. Until the interactive trust-recovery
+      // terminal exists, the start fails at once with what the operator has to do.
+      return daemonError(
+        DaemonErrorCodes.runtimeStartFailed,
+        `${error.message}: run \`claude\` in that directory once and accept the trust prompt, then start the actor again`,
+        { actor_id: actorId, reason: 'claude_workspace_untrusted' },
+      );
+    }
     return daemonError(DaemonErrorCodes.runtimeStartFailed, error.message, { actor_id: actorId, reason: error.code });
   }
 }
