@@ -73,6 +73,11 @@ export const ActorListEntry = ActorDoc.extend({
   start_error: z.string().optional(),
   start_failure: ActorStartProblem.optional(),
   start_warning: ActorStartProblem.optional(),
+  // §8.4 Claude resume failure: present only while a failed resume of the saved conversation
+  // pauses automatic startup (until an explicit start resumes it or actor_new_session).
+  runtime_session_status: z.enum(['resume_failed']).optional(),
+  runtime_session_resume_eligible: z.boolean().optional(),
+  runtime_session_last_resume_error: z.string().optional(),
 });
 export type ActorListEntry = z.infer<typeof ActorListEntry>;
 
