@@ -124,4 +124,6 @@ export type { AcpLaunch, AcpTerminal } from './managed/acp/acp-launch.js';
 export { chooseOption, permissionKindOf, permissionSummaryOf, turnStatusOf } from './managed/acp/acp-mapping.js';
 export { planOpencodeLaunch, isOpencodeExecutable, checkOpencodeVersion, compareVersions, opencodeAcpLaunch, OPENCODE_VERSION_FLOOR, OPENCODE_FLAVOR, KILO_FLAVOR, type OpencodeLaunchPlan, type OpencodeFlavor } from './managed/acp/opencode-launch.js';
 export { loopbackListenPorts, processGroupMembers } from './managed/acp/loopback-listener.js';
+export { GrokTurnCorrelator, grokRecordOf, GROK_SESSION_UPDATE, type GrokRecord, type Decision as GrokDecision } from './managed/acp/grok-correlator.js';
+export { planGrokLaunch, grokAcpLaunch, grokTuiArgs, GROK_INITIALIZE_META, GROK_SESSION_META, type GrokLaunchPlan } from './managed/acp/grok-launch.js';
 export { questionsOf, questionSummary, userInputResponse, QUESTION_KIND, CODEX_USER_INPUT_METHOD, type CodexQuestions } from './managed/codex/codex-interaction.js';
