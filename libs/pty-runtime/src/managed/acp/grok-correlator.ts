@@ -3,8 +3,14 @@
 // Built against the spec; no Grok CLI can be installed here, so the record shapes (`_meta.promptId`,
 // `turn_completed`, `_x.ai/session/update`, `prompt_complete`) are untested on the real binary.
 
+import { z } from 'zod';
+
 /** The extension notification Grok uses for durable session records beside `session/update`. */
 export const GROK_SESSION_UPDATE = '_x.ai/session/update';
+
+/** `_x.ai/session/update` params: a session/update shape whose kinds ACP does not define. */
+export const GrokNotificationParams = z.looseObject({ sessionId: z.string(), update: z.looseObject({ sessionUpdate: z.string() }) });
+export type GrokNotificationParams = z.infer<typeof GrokNotificationParams>;
 
 /** One ACP record as the observer saw it (either method), reduced to what correlation needs. */
 export interface GrokRecord {

@@ -13,6 +13,7 @@ describe('Grok managed launch plan (§8.4, untested on the real binary)', () => 
     const launch = grokAcpLaunch(planGrokLaunch(['grok']));
     expect(launch.initializeMeta).toEqual({ 'x.ai/userMessageEcho': true });
     expect(launch.sessionMeta).toEqual({ clientUserMessageEcho: true });
+    expect(launch.grokCorrelation).toBe(true);
     expect(GROK_INITIALIZE_META).toBe(launch.initializeMeta);
     expect(GROK_SESSION_META).toBe(launch.sessionMeta);
   });

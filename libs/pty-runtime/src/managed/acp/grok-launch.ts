@@ -70,6 +70,7 @@ export function grokAcpLaunch(plan: GrokLaunchPlan): AcpLaunch {
     autoAllow: plan.alwaysApprove,
     initializeMeta: GROK_INITIALIZE_META,
     sessionMeta: GROK_SESSION_META,
+    grokCorrelation: true,
     terminal: () => null,
   };
 }
