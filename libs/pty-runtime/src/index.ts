@@ -108,7 +108,7 @@ export { codexAppServerAdapter } from './managed/codex/codex-adapter.js';
 export { CodexAppServerSession } from './managed/codex/codex-session.js';
 export { planCodexLaunch, isCodexExecutable, appServerArgv, attachedTuiArgv, type CodexLaunchPlan } from './managed/codex/codex-launch.js';
 export { reduceCodexState, INITIAL_CODEX_STATE, type CodexStateCore } from './managed/codex/codex-state.js';
-export { kiloAcpAdapter, opencodeAcpAdapter } from './managed/acp/acp-adapter.js';
+export { grokAcpAdapter, kiloAcpAdapter, opencodeAcpAdapter } from './managed/acp/acp-adapter.js';
 export { AcpSession } from './managed/acp/acp-session.js';
 export { headlessAcpAdapter } from './managed/acp/headless-acp-adapter.js';
 export {
