@@ -55,6 +55,12 @@ export interface RuntimeTuning {
    */
   readonly codexManaged: boolean;
   /**
+   * Grok actors run as a managed ACP session (§8.4) only with CCCC_GROK_MANAGED=1: built against
+   * the spec, untested on a real Grok CLI, and without the leader / native TUI the spec requires,
+   * so the native PTY stays the default.
+   */
+  readonly grokManaged?: boolean;
+  /**
    * Claude Code ≥ 2.1.63 POSTs the hook events that fire over http to the daemon's loopback
    * listener instead of running `cccc hook claude-state` per event (issue 35).
    * CCCC_CLAUDE_HTTP_HOOKS=0 is the escape back to command hooks everywhere (no listener).
@@ -116,6 +122,7 @@ function runtimeTuning(env: NodeJS.ProcessEnv): RuntimeTuning {
     automationTickMs: nonNegativeInt(env, 'CCCC_AUTOMATION_TICK_MS', 5000),
     earlyExitWindowMs: nonNegativeInt(env, 'CCCC_EARLY_EXIT_WINDOW_MS', 1500),
     codexManaged: !/^(0|false|no|off)$/i.test(env.CCCC_CODEX_MANAGED?.trim() ?? ''),
+    grokManaged: /^(1|true|yes|on)$/i.test(env.CCCC_GROK_MANAGED?.trim() ?? ''),
     claudeHttpHooks: !/^(0|false|no|off)$/i.test(env.CCCC_CLAUDE_HTTP_HOOKS?.trim() ?? ''),
     claudeBackground: !/^(0|false|no|off)$/i.test(env.CCCC_CLAUDE_BACKGROUND?.trim() ?? ''),
   };

@@ -114,6 +114,8 @@ describe('daemon lifecycle in-process', () => {
 
   it('codex actors run managed by default; CCCC_CODEX_MANAGED=0 is the escape to the native PTY', () => {
     expect(daemonConfigFromEnv({}).runtime.codexManaged).toBe(true);
+    expect(daemonConfigFromEnv({}).runtime.grokManaged).toBe(false);
+    expect(daemonConfigFromEnv({ CCCC_GROK_MANAGED: '1' }).runtime.grokManaged).toBe(true);
     expect(daemonConfigFromEnv({ CCCC_CODEX_MANAGED: '1' }).runtime.codexManaged).toBe(true);
     for (const off of ['0', 'false', 'off', ' no ']) expect(daemonConfigFromEnv({ CCCC_CODEX_MANAGED: off }).runtime.codexManaged).toBe(false);
   });

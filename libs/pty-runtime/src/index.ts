@@ -108,7 +108,7 @@ export { codexAppServerAdapter } from './managed/codex/codex-adapter.js';
 export { CodexAppServerSession } from './managed/codex/codex-session.js';
 export { planCodexLaunch, isCodexExecutable, appServerArgv, attachedTuiArgv, type CodexLaunchPlan } from './managed/codex/codex-launch.js';
 export { reduceCodexState, INITIAL_CODEX_STATE, type CodexStateCore } from './managed/codex/codex-state.js';
-export { kiloAcpAdapter, opencodeAcpAdapter } from './managed/acp/acp-adapter.js';
+export { grokAcpAdapter, kiloAcpAdapter, opencodeAcpAdapter } from './managed/acp/acp-adapter.js';
 export { AcpSession } from './managed/acp/acp-session.js';
 export { headlessAcpAdapter } from './managed/acp/headless-acp-adapter.js';
 export {
@@ -124,4 +124,6 @@ export type { AcpLaunch, AcpTerminal } from './managed/acp/acp-launch.js';
 export { chooseOption, permissionKindOf, permissionSummaryOf, turnStatusOf } from './managed/acp/acp-mapping.js';
 export { planOpencodeLaunch, isOpencodeExecutable, checkOpencodeVersion, compareVersions, opencodeAcpLaunch, OPENCODE_VERSION_FLOOR, OPENCODE_FLAVOR, KILO_FLAVOR, type OpencodeLaunchPlan, type OpencodeFlavor } from './managed/acp/opencode-launch.js';
 export { loopbackListenPorts, processGroupMembers } from './managed/acp/loopback-listener.js';
+export { GrokTurnCorrelator, grokRecordOf, GROK_SESSION_UPDATE, type GrokRecord, type Decision as GrokDecision } from './managed/acp/grok-correlator.js';
+export { planGrokLaunch, grokAcpLaunch, grokTuiArgs, GROK_INITIALIZE_META, GROK_SESSION_META, type GrokLaunchPlan } from './managed/acp/grok-launch.js';
 export { questionsOf, questionSummary, userInputResponse, QUESTION_KIND, CODEX_USER_INPUT_METHOD, type CodexQuestions } from './managed/codex/codex-interaction.js';

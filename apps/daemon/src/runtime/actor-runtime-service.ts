@@ -179,7 +179,7 @@ export class ActorRuntimeService implements AsyncDisposable {
 
   /** The surface a start of this actor runs on (what `actor.start` records before it runs). */
   plannedRunner(actor: ActorDoc): string {
-    return wantsManaged(actor, this.tuning.codexManaged) ? (managedRuntime(managedKey(actor))?.runner ?? 'pty') : 'pty';
+    return wantsManaged(actor, this.tuning.codexManaged, this.tuning.grokManaged === true) ? (managedRuntime(managedKey(actor))?.runner ?? 'pty') : 'pty';
   }
 
   /** actor_new_session: the next start creates a fresh provider session instead of resuming. */
@@ -224,7 +224,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     const launch = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
     const unavailable = acpModeUnavailable(actor);
     if (unavailable) throw daemonError(DaemonErrorCodes.runtimeStartFailed, unavailable, { actor_id: actorId, reason: 'runtime_mode_unavailable' });
-    if (wantsManaged(actor, this.tuning.codexManaged)) this.managed.check(launch, actorId, managedKey(actor));
+    if (wantsManaged(actor, this.tuning.codexManaged, this.tuning.grokManaged === true)) this.managed.check(launch, actorId, managedKey(actor));
   }
 
   /**
@@ -343,7 +343,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     const actor = findActor(group.actors, actorId);
     const unavailable = acpModeUnavailable(actor);
     if (unavailable) throw daemonError(DaemonErrorCodes.runtimeStartFailed, unavailable, { actor_id: actorId, reason: 'runtime_mode_unavailable' });
-    if (wantsManaged(actor, this.tuning.codexManaged)) return this.startManagedLocked(group, actor);
+    if (wantsManaged(actor, this.tuning.codexManaged, this.tuning.grokManaged === true)) return this.startManagedLocked(group, actor);
     const plain = actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli);
     const { options: hooks, probeProblem, claudeVersionOutput } = await planHookLaunch(plain, this.cli, this.deps.claudeHookUrl?.());
     const launch = hooks ? actorLaunch(this.deps.layout, group, actor, this.daemonEnv, this.cli, hooks) : plain;

@@ -59,10 +59,12 @@ export interface ManagedEnded {
  * whose runner is explicitly `headless`. `runner: "pty"` is every actor's default, so it cannot
  * serve as an escape. Every daemon-launched `opencode` and `kilo` actor runs managed (§8.4 MUST; no escape).
  */
-export function wantsManaged(actor: ActorDoc, codexManaged: boolean): boolean {
+export function wantsManaged(actor: ActorDoc, codexManaged: boolean, grokManaged = false): boolean {
   // §8.4 acp mode (Antigravity, Copilot, Devin, Cursor): a pure headless ACP session.
   if (actor.runtime_mode === 'acp') return managedRuntime(managedKey(actor)) !== undefined;
   if (actor.runtime === 'opencode' || actor.runtime === 'kilo') return true;
+  // Opt-in while the Grok leader and native TUI are not built (CCCC_GROK_MANAGED=1).
+  if (actor.runtime === 'grok') return grokManaged;
   if (actor.runtime !== 'codex') return false;
   return codexManaged || actor.runner === 'headless';
 }

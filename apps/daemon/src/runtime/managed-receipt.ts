@@ -11,8 +11,8 @@ import type { HomeLayout } from '@cccc/groups';
  */
 /** Runtimes whose managed sessions leave receipts (issue 23: codex; issue 24: opencode). */
 /** Acp-mode actors' receipts are apart from any native TUI receipt: their runtime is `<runtime>:acp`. */
-export type ManagedReceiptRuntime = 'codex' | 'opencode' | 'kilo' | 'antigravity:acp' | 'copilot:acp' | 'devin:acp' | 'cursor:acp';
-const RECEIPT_RUNTIMES: readonly string[] = ['codex', 'opencode', 'kilo', 'antigravity:acp', 'copilot:acp', 'devin:acp', 'cursor:acp'];
+export type ManagedReceiptRuntime = 'codex' | 'opencode' | 'kilo' | 'grok' | 'antigravity:acp' | 'copilot:acp' | 'devin:acp' | 'cursor:acp';
+const RECEIPT_RUNTIMES: readonly string[] = ['codex', 'opencode', 'kilo', 'grok', 'antigravity:acp', 'copilot:acp', 'devin:acp', 'cursor:acp'];
 
 export interface ManagedReceipt {
   readonly v: 2;

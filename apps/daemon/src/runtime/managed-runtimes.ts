@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { MCP_SERVER_NAME } from '@cccc/mcp/launch';
-import { antigravityProviderHome, codexAppServerAdapter, headlessAcpAdapter, kiloAcpAdapter, opencodeAcpAdapter, type ManagedMcpServer, type RuntimeAdapter } from '@cccc/pty-runtime';
+import { antigravityProviderHome, codexAppServerAdapter, grokAcpAdapter, headlessAcpAdapter, kiloAcpAdapter, opencodeAcpAdapter, type ManagedMcpServer, type RuntimeAdapter } from '@cccc/pty-runtime';
 import type { ManagedStateSource } from '@cccc/hook-fence';
 import type { CliLauncher } from './cli-launcher.js';
 import type { OwnedKind } from './ownership-records.js';
@@ -93,6 +93,21 @@ const MANAGED_RUNTIMES: Readonly<Record<string, ManagedRuntime>> = {
       ].join('|'),
     sessionMcp: true,
     // The ACP session's updates decide the state (spec: runtime_state_source managed_session).
+    stateSource: 'managed_session',
+  },
+  // §8.4 Grok, built against the spec (no Grok CLI here; untested on the real binary), and only
+  // with CCCC_GROK_MANAGED=1: the ACP agent side with promptId correlation. The private leader and
+  // the native TUI attach are not built, so it runs headless meanwhile; the spec's native
+  // user-level MCP registration is not built either: the actor's MCP goes into the ACP session.
+  grok: {
+    adapter: grokAcpAdapter,
+    runner: 'grok_acp',
+    providerName: 'grok agent',
+    ownedKind: 'grok_acp',
+    // The effective provider home (GROK_HOME, else ~/.grok: assumed names, unverified).
+    storage: (env) => env.GROK_HOME ?? join(env.HOME ?? '', '.grok'),
+    sessionMcp: true,
+    headless: true,
     stateSource: 'managed_session',
   },
   // Keyed `<runtime>:acp`: the same runtime in its default mode runs its native TUI instead.

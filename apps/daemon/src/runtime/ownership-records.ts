@@ -19,8 +19,8 @@ export interface PtyOwnershipRecord {
   readonly pid_start_time: string | null;
 }
 
-export type OwnedKind = 'pty' | 'codex_app_server' | 'opencode_acp' | 'kilo_acp' | 'headless_acp';
-const KINDS: readonly OwnedKind[] = ['pty', 'codex_app_server', 'opencode_acp', 'kilo_acp', 'headless_acp'];
+export type OwnedKind = 'pty' | 'codex_app_server' | 'opencode_acp' | 'kilo_acp' | 'headless_acp' | 'grok_acp';
+const KINDS: readonly OwnedKind[] = ['pty', 'codex_app_server', 'opencode_acp', 'kilo_acp', 'headless_acp', 'grok_acp'];
 
 /** One file per owned process: `<actor>.json` for the terminal, `<actor>.<kind>.json` for others. */
 function recordName(actorId: string, kind: OwnedKind): string {

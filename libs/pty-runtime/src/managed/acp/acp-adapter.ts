@@ -1,5 +1,6 @@
 import type { ManagedStartOptions, RuntimeAdapter } from '../runtime-adapter.js';
 import { AcpSession } from './acp-session.js';
+import { grokAcpLaunch, planGrokLaunch } from './grok-launch.js';
 import { checkOpencodeVersion, KILO_FLAVOR, opencodeAcpLaunch, planOpencodeLaunch } from './opencode-launch.js';
 
 /** The managed runtime for `opencode`: one `opencode acp` agent and one session per actor generation. */
@@ -29,5 +30,20 @@ export const kiloAcpAdapter: RuntimeAdapter = {
   start(options: ManagedStartOptions) {
     const plan = planOpencodeLaunch(options.argv, KILO_FLAVOR);
     return AcpSession.start(opencodeAcpLaunch(plan, options.cwd, KILO_FLAVOR), options);
+  },
+};
+
+/**
+ * The managed runtime for `grok` (§8.4), built against the spec and UNTESTED on a real Grok CLI:
+ * the agent side only (`grok agent` over stdio, the `_meta` echo opt-in, promptId correlation).
+ * The private leader and the native TUI attach are not built, so it runs without a TUI.
+ */
+export const grokAcpAdapter: RuntimeAdapter = {
+  runtime: 'grok',
+  plan(argv) {
+    planGrokLaunch(argv);
+  },
+  start(options: ManagedStartOptions) {
+    return AcpSession.start(grokAcpLaunch(planGrokLaunch(options.argv)), options);
   },
 };

@@ -36,6 +36,11 @@ export interface AcpLaunch {
   /** `_meta` of `initialize`'s client capabilities and of new/load requests (runtime opt-ins). */
   readonly initializeMeta?: Readonly<Record<string, unknown>>;
   readonly sessionMeta?: Readonly<Record<string, unknown>>;
+  /**
+   * Grok (§8.4): turns are correlated by `_meta.promptId` and settled by durable `turn_completed`
+   * records (also on `_x.ai/session/update`), not by the prompt RPC alone (GrokTurnCorrelator).
+   */
+  readonly grokCorrelation?: boolean;
   /** After `initialize` answered: e.g. find the agent's loopback backend. Throws to fail the start. */
   ready?(pid: number): Promise<void>;
   /**

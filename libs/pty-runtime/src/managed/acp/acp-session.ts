@@ -38,6 +38,7 @@ import {
   questionResult,
   questionSummary,
 } from './cursor-interactions.js';
+import { GROK_SESSION_UPDATE, GrokNotificationParams, GrokTurnCorrelator, grokRecordOf, type SettleStatus } from './grok-correlator.js';
 
 const START_TIMEOUT_MS = 60_000;
 /** ACP accepts one `session/prompt` at a time: later deliveries wait here, in order. */
@@ -99,6 +100,14 @@ export class AcpSession implements ManagedSession {
   private stopObserving: (() => void) | undefined;
   sessionId = '';
   resumed = false;
+  /** Grok: which local turn a record belongs to and when it is settled (null for other runtimes). */
+  private readonly grok: GrokTurnCorrelator | null;
+  /** Grok: records arriving while `session/load` runs are replayed history. */
+  private replaying = false;
+  /** Grok: a prompt RPC still unanswered (a turn settled by turn_completed may precede it): no next prompt yet. */
+  private rpcPending = false;
+  /** Grok: a turn begun by input typed in the native TUI. */
+  private nativeTurn: string | null = null;
 
   private constructor(
     private readonly launch: AcpLaunch,
@@ -107,6 +116,7 @@ export class AcpSession implements ManagedSession {
   ) {
     this.provider = new ProviderProcess(child, () => this.endReason, (exit) => this.finish(exit));
     this.exited$ = this.provider.exited.then(() => this.exitInfo!);
+    this.grok = launch.grokCorrelation ? new GrokTurnCorrelator() : null;
   }
 
   get runtime(): string {
@@ -178,6 +188,7 @@ export class AcpSession implements ManagedSession {
         .onRequest(CURSOR_ASK_QUESTION, CursorAskQuestionParams, ({ params, signal }) => this.interaction('question', questionSummary(params), (r) => questionResult(params, r), signal))
         .onRequest(CURSOR_CREATE_PLAN, CursorCreatePlanParams, ({ params, signal }) => this.interaction('plan', planSummary(params), planResult, signal));
     }
+    if (this.grok) app.onNotification(GROK_SESSION_UPDATE, GrokNotificationParams, ({ params }) => this.onGrokRecord(params));
     const stdin = Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>;
     const stdout = Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>;
     const conn = app.connect(ndJsonStream(stdin, stdout));
@@ -191,6 +202,7 @@ export class AcpSession implements ManagedSession {
     if (options.resumeSessionId) {
       const sessionId = options.resumeSessionId;
       const request = { sessionId, cwd: options.cwd, mcpServers, ...sessionMeta };
+      this.replaying = true; // what a load sends before it answers is history, never new input
       try {
         if (init.agentCapabilities?.sessionCapabilities?.resume) await conn.agent.request('session/resume', request);
         else if (init.agentCapabilities?.loadSession) await conn.agent.request('session/load', request);
@@ -198,6 +210,8 @@ export class AcpSession implements ManagedSession {
       } catch (error) {
         // A failed load never becomes a silent fresh session.
         throw new ManagedLaunchError('resume_failed', `${this.runtime} session ${sessionId} could not be resumed: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        this.replaying = false;
       }
       this.sessionId = sessionId;
       this.resumed = true;
@@ -223,12 +237,12 @@ export class AcpSession implements ManagedSession {
 
   state(): ManagedState {
     const permissions = [...this.permissions.values()].map((p) => p.permission);
-    const state = this.exitInfo ? 'stopped' : !this.sessionId ? 'starting' : permissions.length > 0 ? 'waiting' : this.active ? 'working' : 'idle';
+    const state = this.exitInfo ? 'stopped' : !this.sessionId ? 'starting' : permissions.length > 0 ? 'waiting' : this.active || this.nativeTurn ? 'working' : 'idle';
     return {
       session_id: this.sessionId,
       state,
       working: state === 'working' || state === 'waiting',
-      active_turn_id: this.exitInfo ? null : (this.active?.id ?? null),
+      active_turn_id: this.exitInfo ? null : (this.active?.id ?? this.nativeTurn ?? null),
       permissions,
       reason: this.reason,
       updated_at: this.updatedAt,
@@ -247,11 +261,15 @@ export class AcpSession implements ManagedSession {
   /** Sends the next queued delivery when no prompt is in flight. */
   private pump(): void {
     // A closed connection sends nothing more: the exit fails what is still queued (never sent).
-    if (this.active || this.exitInfo || !this.conn || this.conn.signal.aborted) return;
+    if (this.active || this.rpcPending || this.nativeTurn || this.exitInfo || !this.conn || this.conn.signal.aborted) return;
     const next = this.queue.shift();
     if (!next) return;
     const turn: ActiveTurn = { id: token('turn'), admitted: false, settle: next.settle };
     this.active = turn;
+    if (this.grok) {
+      this.grok.controlledSent(turn.id);
+      this.rpcPending = true;
+    }
     this.changed('session/prompt:sent');
     this.conn.agent.request('session/prompt', { sessionId: this.sessionId, prompt: [{ type: 'text', text: next.text }] }).then(
       (response) => this.endTurn(turn, response),
@@ -269,6 +287,7 @@ export class AcpSession implements ManagedSession {
   }
 
   private onUpdate(notification: SessionNotification): void {
+    if (this.grok) return this.onGrokRecord(notification);
     // Another session's or a replayed update (no prompt in flight) never admits work.
     if (notification.sessionId !== this.sessionId || !this.active) return;
     const kind = notification.update.sessionUpdate;
@@ -279,6 +298,8 @@ export class AcpSession implements ManagedSession {
   }
 
   private endTurn(turn: ActiveTurn, response: PromptResponse): void {
+    // Grok: a delayed response settles nothing the correlator already settled (nor a newer turn).
+    if (this.grok && !this.grokResponse(turn, response.stopReason)) return;
     if (this.active !== turn) return;
     this.admit();
     this.active = null;
@@ -290,6 +311,7 @@ export class AcpSession implements ManagedSession {
   }
 
   private failTurn(turn: ActiveTurn, error: unknown): void {
+    if (this.grok && !this.grokResponse(turn, 'error')) return;
     if (this.active !== turn) return;
     this.active = null;
     this.retirePermissions(turn.id);
@@ -305,6 +327,47 @@ export class AcpSession implements ManagedSession {
     if (turn.admitted) this.turnEmitter.fire({ phase: 'completed', turnId: turn.id, status: 'failed', error: message.slice(0, 4096) });
     this.changed('session/prompt:error');
     this.pump();
+  }
+
+  /** Grok: the prompt RPC answered; true when it still settles its own turn. */
+  private grokResponse(turn: ActiveTurn, stopReason: string): boolean {
+    this.rpcPending = false;
+    if (this.grok!.promptResponse(turn.id, stopReason).action === 'settle') return true;
+    this.pump();
+    return false;
+  }
+
+  /** Grok: one `session/update` or `_x.ai/session/update` record, through the correlator. */
+  private onGrokRecord(params: unknown): void {
+    const parsed = grokRecordOf(params, this.replaying);
+    if (!parsed || parsed.sessionId !== this.sessionId || this.exitInfo) return;
+    const decision = this.grok!.record(parsed.record);
+    if (decision.action === 'admit') {
+      if (decision.origin === 'controlled' && this.active?.id === decision.turnId) this.admit();
+      else if (decision.origin === 'native') {
+        this.nativeTurn = decision.turnId;
+        this.turnEmitter.fire({ phase: 'started', turnId: decision.turnId });
+      }
+      this.changed(`grok:${parsed.record.kind}`);
+    } else if (decision.action === 'settle') {
+      if (this.active?.id === decision.turnId) this.settleActive(this.active, decision.status, `grok:${parsed.record.kind}`);
+      else if (this.nativeTurn === decision.turnId) {
+        this.nativeTurn = null;
+        this.turnEmitter.fire({ phase: 'completed', turnId: decision.turnId, status: decision.status });
+        this.changed(`grok:${parsed.record.kind}`);
+        this.pump();
+      }
+    }
+  }
+
+  /** Grok: the active controlled turn settled by a correlated terminal or a send_now cancellation. */
+  private settleActive(turn: ActiveTurn, status: SettleStatus, reason: string): void {
+    this.admit(); // the provider ended it: it had taken the prompt
+    this.active = null;
+    this.retirePermissions(turn.id);
+    this.turnEmitter.fire({ phase: 'completed', turnId: turn.id, status, ...(status === 'failed' ? { error: reason } : {}) });
+    this.changed(reason);
+    this.pump(); // waits for the old prompt RPC (rpcPending) before the next prompt is sent
   }
 
   answerPermission(requestId: string, allow: boolean): void {
@@ -351,6 +414,8 @@ export class AcpSession implements ManagedSession {
     // Queued deliveries go back to the ledger (failed, retried from there), never replayed here.
     for (const queued of this.queue.splice(0)) queued.settle({ outcome: 'failed', reason: 'cancelled' });
     this.changed('session/cancel');
+    // Grok send_now: the old turn is settled before any next input can be associated with a turn.
+    if (this.grok && this.grok.cancel().action === 'settle') this.settleActive(turn, 'interrupted', 'session/cancel:settled');
     await this.conn.agent.notify('session/cancel', { sessionId: this.sessionId });
   }
 
@@ -397,6 +462,8 @@ export class AcpSession implements ManagedSession {
     this.active = null;
     if (turn && !turn.admitted) turn.settle({ outcome: 'ambiguous', reason: 'connection_lost' });
     if (turn?.admitted) this.turnEmitter.fire({ phase: 'completed', turnId: turn.id, status: 'failed', error: `agent exited (${exit.reason})` });
+    if (this.nativeTurn) this.turnEmitter.fire({ phase: 'completed', turnId: this.nativeTurn, status: 'failed', error: `agent exited (${exit.reason})` });
+    this.nativeTurn = null;
     for (const queued of this.queue.splice(0)) queued.settle({ outcome: 'failed', reason: 'not_running' });
     this.stopObserving?.();
     this.conn?.close();
