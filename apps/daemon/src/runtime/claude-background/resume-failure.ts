@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '@cccc/durable-fs';
 import { utcNowIso, type HomeLayout } from '@cccc/groups';
-import type { ClaudeBackgroundReceipt } from './background-receipt.js';
+
+/** The part of a background receipt a failure record is tied to (kept structural: the receipt module imports this one). */
+type ReceiptIdentity = { readonly session_id: string; readonly job_id: string };
 
 // Spec §8.4 resume-failure bookkeeping for a Claude background session: a resume of the
 // receipt's session that failed (the job gone and `--bg --resume` refused, or a copy came back)
@@ -29,7 +31,7 @@ const path = (layout: HomeLayout, groupId: string, actorId: string): string =>
   join(layout.groupDir(groupId), 'state', 'runners', 'claude-background', `${actorId}.resume-failure.json`);
 
 /** The failure recorded for exactly this receipt's session, else undefined (stale or malformed records do not count). */
-export function readResumeFailure(layout: HomeLayout, groupId: string, actorId: string, receipt: ClaudeBackgroundReceipt | undefined): ClaudeResumeFailure | undefined {
+export function readResumeFailure(layout: HomeLayout, groupId: string, actorId: string, receipt: ReceiptIdentity | undefined): ClaudeResumeFailure | undefined {
   if (!receipt) return undefined;
   try {
     const parsed = ClaudeResumeFailure.safeParse(JSON.parse(readFileSync(path(layout, groupId, actorId), 'utf8')));
@@ -40,7 +42,7 @@ export function readResumeFailure(layout: HomeLayout, groupId: string, actorId: 
 }
 
 /** One more failed resume of the receipt's session (the count continues only for the same session). */
-export function recordResumeFailure(layout: HomeLayout, groupId: string, actorId: string, receipt: ClaudeBackgroundReceipt, diagnostic: string): ClaudeResumeFailure {
+export function recordResumeFailure(layout: HomeLayout, groupId: string, actorId: string, receipt: ReceiptIdentity, diagnostic: string): ClaudeResumeFailure {
   const previous = readResumeFailure(layout, groupId, actorId, receipt);
   const record: ClaudeResumeFailure = {
     v: 1,
