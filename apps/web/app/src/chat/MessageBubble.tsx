@@ -62,7 +62,7 @@ export const MessageBubble = memo(function MessageBubble({ groupId, event, actor
             ))}
           </span>
           <span className="mode-chip" data-mode={m.mode ?? 'normal'}>
-            {modeLabel(m.mode)}
+            {modeLabel(m.mode, t)}
           </span>
           <time className="msg-time" dateTime={event.ts} title={fullDate(event.ts, locale)}>
             {relativeTime(event.ts, now, locale)}
