@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { api } from '../api/client';
 import { cardQuestions, interactionResponse, permissionLine, type CardQuestion } from './headless-permissions';
 import { acceptResponse, cardElicitation, type CardElicitation } from './headless-elicitation';
+import { useT } from '../i18n/I18nProvider';
 
 type ControlState = Awaited<ReturnType<typeof api.headless_control_state>>['state'];
 
@@ -18,6 +19,7 @@ const REREAD_MS = 2_000;
  * approval, then the MCP server's question) leaves the working state, and `version`, as it was.
  */
 export function HeadlessPermissions({ groupId, actorId, version }: { groupId: string; actorId: string; version: string }) {
+  const t = useT();
   const [state, setState] = useState<ControlState>(null);
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -45,7 +47,7 @@ export function HeadlessPermissions({ groupId, actorId, version }: { groupId: st
     ).finally(() => setBusy(false));
   };
   return (
-    <ul className="headless-permissions" aria-label={`Requests of ${actorId}`}>
+    <ul className="headless-permissions" aria-label={t('headless.requestsOf', { actor: actorId })}>
       {state.permissions.map((p) => {
         const questions = cardQuestions(p);
         const elicitation = cardElicitation(p);
@@ -63,8 +65,8 @@ export function HeadlessPermissions({ groupId, actorId, version }: { groupId: st
         ) : (
           <li key={p.request_id}>
             <span>{permissionLine(p)}</span>
-            <button type="button" disabled={busy} onClick={() => control({ action: 'permission', request_id: p.request_id, allow: true })}>Approve</button>
-            <button type="button" disabled={busy} onClick={() => control({ action: 'permission', request_id: p.request_id, allow: false })}>Deny</button>
+            <button type="button" disabled={busy} onClick={() => control({ action: 'permission', request_id: p.request_id, allow: true })}>{t('headless.approve')}</button>
+            <button type="button" disabled={busy} onClick={() => control({ action: 'permission', request_id: p.request_id, allow: false })}>{t('headless.deny')}</button>
           </li>
         );
       })}
@@ -75,6 +77,7 @@ export function HeadlessPermissions({ groupId, actorId, version }: { groupId: st
 
 /** One question request: an option list (and free text where allowed) per question, sent at once. */
 function QuestionForm({ questions, busy, onSend }: { questions: readonly CardQuestion[]; busy: boolean; onSend: (response: unknown) => void }) {
+  const t = useT();
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const response = interactionResponse(questions, answers);
   const set = (id: string, value: string) => setAnswers((a) => ({ ...a, [id]: value }));
@@ -90,7 +93,7 @@ function QuestionForm({ questions, busy, onSend }: { questions: readonly CardQue
           <span>{q.text}</span>
           {q.options.length > 0 && (
             <select value={q.options.includes(answers[q.id] ?? '') ? answers[q.id] : ''} onChange={(e) => set(q.id, e.target.value)}>
-              <option value="">Choose…</option>
+              <option value="">{t('headless.choose')}</option>
               {q.options.map((o) => (
                 <option key={o} value={o}>{o}</option>
               ))}
@@ -99,19 +102,20 @@ function QuestionForm({ questions, busy, onSend }: { questions: readonly CardQue
           {q.other && <input type={q.secret ? 'password' : 'text'} placeholder={q.options.length > 0 ? 'or your own answer' : 'your answer'} onChange={(e) => set(q.id, e.target.value)} />}
         </label>
       ))}
-      <button type="submit" disabled={busy || response === null}>Send answer</button>
+      <button type="submit" disabled={busy || response === null}>{t('headless.sendAnswer')}</button>
     </form>
   );
 }
 
 /** One MCP elicitation: the server's message, its form (or URL), Accept / Decline. */
 function ElicitationForm({ elicitation, busy, onSend }: { elicitation: CardElicitation; busy: boolean; onSend: (response: unknown) => void }) {
+  const t = useT();
   const [values, setValues] = useState<Record<string, string | boolean>>({});
   const accept = acceptResponse(elicitation, values);
   const set = (name: string, value: string | boolean) => setValues((v) => ({ ...v, [name]: value }));
   return (
     <form
-      aria-label={`Request of ${elicitation.server}`}
+      aria-label={t('headless.requestOf', { server: elicitation.server })}
       onSubmit={(e) => {
         e.preventDefault();
         if (accept) onSend(accept);
@@ -124,7 +128,7 @@ function ElicitationForm({ elicitation, busy, onSend }: { elicitation: CardElici
           <span>{f.label}{f.required ? ' *' : ''}</span>
           {f.kind === 'choice' ? (
             <select value={typeof values[f.name] === 'string' ? (values[f.name] as string) : ''} onChange={(e) => set(f.name, e.target.value)}>
-              <option value="">Choose…</option>
+              <option value="">{t('headless.choose')}</option>
               {f.options.map((o) => (
                 <option key={o} value={o}>{o}</option>
               ))}
@@ -136,8 +140,8 @@ function ElicitationForm({ elicitation, busy, onSend }: { elicitation: CardElici
           )}
         </label>
       ))}
-      <button type="submit" disabled={busy || accept === null}>Accept</button>
-      <button type="button" disabled={busy} onClick={() => onSend({ action: 'decline' })}>Decline</button>
+      <button type="submit" disabled={busy || accept === null}>{t('headless.accept')}</button>
+      <button type="button" disabled={busy} onClick={() => onSend({ action: 'decline' })}>{t('headless.decline')}</button>
     </form>
   );
 }
