@@ -142,7 +142,7 @@ export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Pr
         actors={actors}
         selected={selected}
         mentioned={mentioned}
-        fallback={replyTo ? `${replyTo.by} (the sender)` : 'the group default (Settings)'}
+        fallback={replyTo ? t('composer.fallbackSender', { by: replyTo.by }) : t('composer.fallbackDefault')}
         onToggle={(token) => setChosen((c) => (c.includes(token) ? c.filter((t) => t !== token) : [...c, token]))}
       />
       {options.length > 0 && (

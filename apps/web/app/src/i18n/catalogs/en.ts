@@ -176,6 +176,8 @@ export const en = {
   'composer.fileCount': '{count} files',
   'composer.removeFiles': 'Remove files',
   'composer.sendTo': 'Send to',
+  'composer.fallbackSender': '{by} (the sender)',
+  'composer.fallbackDefault': 'the group default (Settings)',
   'env.title': 'Private env (write-only)',
   'env.none': 'No private keys.',
   'env.newOnSave': 'new value on save',

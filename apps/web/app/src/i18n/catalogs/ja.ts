@@ -169,6 +169,8 @@ export const ja: Catalog = {
   'composer.fileCount': '{count} 件のファイル',
   'composer.removeFiles': 'ファイルを削除',
   'composer.sendTo': '送信先',
+  'composer.fallbackSender': '{by}（送信者）',
+  'composer.fallbackDefault': 'グループの既定（設定）',
   'env.title': 'プライベート環境変数（書き込み専用）',
   'env.none': 'プライベートキーはありません。',
   'env.newOnSave': '保存時に新しい値を書き込み',

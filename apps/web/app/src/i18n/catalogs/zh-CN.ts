@@ -169,6 +169,8 @@ export const zhCN: Catalog = {
   'composer.fileCount': '{count} 个文件',
   'composer.removeFiles': '移除文件',
   'composer.sendTo': '发送给',
+  'composer.fallbackSender': '{by}（发送者）',
+  'composer.fallbackDefault': '群组默认收件人（见设置）',
   'env.title': '私有环境变量（只写）',
   'env.none': '没有私有键。',
   'env.newOnSave': '保存时写入新值',
