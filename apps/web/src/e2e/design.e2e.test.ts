@@ -120,13 +120,13 @@ describe('languages', () => {
  * and the data this test creates (actor id, runtime, command, slot ids). Anything else of three
  * or more Latin letters in the main region is an English leftover.
  */
-const PROPER_NAMES = new Set(['CCCC', 'MCP', 'IM', 'Web', 'URL', 'PATH', 'CLI', 'argv', 'lead', 'custom', 'cat', 'cccc_presentation', 'profile_in_use', 'Enter', 'slot-', 'CCCC_HELP']);
+const PROPER_NAMES = new Set(['CCCC', 'MCP', 'IM', 'Web', 'URL', 'PATH', 'CLI', 'argv', 'lead', 'custom', 'cat', 'cccc_presentation', 'profile_in_use', 'Enter', 'slot-', 'CCCC_HELP', 'Tailscale']);
 
 async function englishLeftovers(page: Page, extra: ReadonlySet<string>): Promise<string[]> {
-  // Content is not UI: the daemon's help document and code/pre blocks are left out, and
+  // Content is not UI: the daemon's help document, its own texts and code/pre blocks are left out, and
   // recipient tokens (@all, @foreman, @peers) are addresses, not words.
   const text = await page.evaluate<string>(
-    "(() => { const m = document.querySelector('main.pane-main').cloneNode(true); m.querySelectorAll('pre, code, textarea').forEach((e) => e.remove()); document.body.appendChild(m); const t = m.innerText; m.remove(); return t; })()",
+    "(() => { const m = document.querySelector('main.pane-main').cloneNode(true); m.querySelectorAll('pre, code, textarea, [data-daemon-text]').forEach((e) => e.remove()); document.body.appendChild(m); const t = m.innerText; m.remove(); return t; })()",
   );
   const words = text.replace(/@[\w-]+/g, ' ').match(/[A-Za-z][A-Za-z_-]{2,}/g) ?? [];
   return [...new Set(words.filter((w) => !PROPER_NAMES.has(w) && !extra.has(w) && !extra.has(w.toLowerCase())))];
@@ -135,10 +135,10 @@ async function englishLeftovers(page: Page, extra: ReadonlySet<string>): Promise
 /**
  * The areas whose strings are in the catalogs, visited by position (their labels are in the
  * language under test): Chat (with its onboarding), Inbox, Board, Memory, and the Settings tabs
- * Messaging, Delivery, Transcript, Guidance, Profiles and Web Access.
+ * Messaging, Delivery, Transcript, Guidance, Profiles, Web Access, Remote access and Copy Groups.
  */
 const VIEW_INDEX = { chat: 0, inbox: 1, board: 2, memory: 4, settings: 7 } as const;
-const SETTINGS_TAB_INDEX = [0, 1, 2, 3, 7, 8] as const;
+const SETTINGS_TAB_INDEX = [0, 1, 2, 3, 7, 8, 9, 10] as const;
 
 describe('translated areas', () => {
   for (const locale of ['zh-CN', 'ja'] as const) {
