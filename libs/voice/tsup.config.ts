@@ -8,5 +8,5 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
-  external: ['zod', 'vitest', 'sherpa-onnx-node'],
+  external: ['zod', 'vitest', 'sherpa-onnx-node', 'tar', 'unbzip2-stream'],
 });

@@ -1,4 +1,4 @@
-export type RealCliName = 'claude' | 'codex' | 'opencode';
+export type RealCliName = 'claude' | 'codex' | 'opencode' | 'kilo' | 'copilot';
 export type RealClisState =
   | { ok: true; dir: string; binDir: string; versions?: Record<RealCliName, string>; installed?: true; seconds?: number }
   | { ok: false; dir: string; reason: string };

@@ -28,6 +28,8 @@ export const REAL_CLI_BINARIES = Object.freeze({
   claude: '@anthropic-ai/claude-code',
   codex: '@openai/codex',
   opencode: 'opencode-ai',
+  kilo: '@kilocode/cli',
+  copilot: '@github/copilot',
 });
 
 export const MARKER_FILE = 'cccc-real-clis.complete.json';
@@ -130,7 +132,9 @@ export function installRealClis({ env = process.env, pins = REAL_CLI_PINS, log =
     for (const bin of Object.keys(REAL_CLI_BINARIES)) {
       const probe = run(join(staging, 'node_modules', '.bin', bin), ['--version'], { timeout: 60_000, env });
       if (!probe.ok) throw new Error(`the installed ${bin} does not start: ${probe.output}`);
-      versions[bin] = probe.output.split('\n').pop();
+      // The line that names the version (copilot prints an update hint after it).
+      const lines = probe.output.split('\n');
+      versions[bin] = lines.find((line) => /\d+\.\d+\.\d+/.test(line))?.trim() ?? lines.pop();
     }
     rmSync(`${dir}.failure.txt`, { force: true });
     writeFileSync(join(staging, MARKER_FILE), `${JSON.stringify({ pins, versions, installedAt: new Date().toISOString() }, null, 2)}\n`);

@@ -63,6 +63,9 @@ describe('actorStateLabel: cccc actor list reads at a glance', () => {
     expect(actorStateLabel(actor('waiting', 'hook', 'codex_hook_PermissionRequest'))).toBe('waiting for permission');
     expect(actorStateLabel(actor('waiting', 'app_server', 'app_server_thread_active'))).toBe('waiting for permission');
     expect(actorStateLabel(actor('working', 'app_server', 'app_server_turn_started'))).toBe('working · app-server');
+    expect(actorStateLabel(actor('waiting', 'managed_session', 'session/request_permission'))).toBe('waiting for permission');
+    expect(actorStateLabel(actor('working', 'managed_session', 'session/update:agent_message_chunk'))).toBe('working · ACP session');
+    expect(actorStateLabel(actor('idle', 'managed_session', 'session/ready'))).toBe('idle');
   });
   it('names the evidence of a guess: the screen or output silence', () => {
     expect(actorStateLabel(actor('working', 'terminal', 'terminal_working'))).toBe('working · screen');

@@ -101,10 +101,11 @@ export function actorStateLabel(a: ActorStateFields): string {
     if (state === 'working') return 'working · hook';
     return state;
   }
-  // A managed session's app-server is as authoritative as a hook; it waits only on an approval.
-  if (a.state_source === 'app_server') {
+  // A managed session's app-server or ACP session is as authoritative as a hook; it waits only on
+  // an approval.
+  if (a.state_source === 'app_server' || a.state_source === 'managed_session') {
     if (state === 'waiting') return 'waiting for permission';
-    if (state === 'working') return 'working · app-server';
+    if (state === 'working') return `working · ${a.state_source === 'app_server' ? 'app-server' : 'ACP session'}`;
     return state;
   }
   const hooks = a.effective_working_reason.startsWith('hook_pending/') ? ' (hooks starting)' : '';

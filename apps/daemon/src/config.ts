@@ -62,9 +62,9 @@ export interface RuntimeTuning {
   readonly claudeHttpHooks: boolean;
   /**
    * Claude actors run as one CCCC-owned Agent View background session with `claude attach` in
-   * their PTY (spec §8.4, issue 25) when CCCC_CLAUDE_BACKGROUND=1; off by default until the
-   * hooked-PTY suites have run against it. Off, or below Claude Code 2.1.259, or a command CCCC
-   * cannot own, runs the native hooked PTY (a reported fallback).
+   * their PTY (spec §8.4 "MUST use", issue 25): on unless CCCC_CLAUDE_BACKGROUND=0 (or false here).
+   * A claude below 2.1.259, one whose `--help` does not list `--bg`, `attach` and `agents`, or a
+   * command CCCC cannot own runs the native hooked PTY (a reported fallback).
    */
   readonly claudeBackground?: boolean;
 }
@@ -117,7 +117,7 @@ function runtimeTuning(env: NodeJS.ProcessEnv): RuntimeTuning {
     earlyExitWindowMs: nonNegativeInt(env, 'CCCC_EARLY_EXIT_WINDOW_MS', 1500),
     codexManaged: !/^(0|false|no|off)$/i.test(env.CCCC_CODEX_MANAGED?.trim() ?? ''),
     claudeHttpHooks: !/^(0|false|no|off)$/i.test(env.CCCC_CLAUDE_HTTP_HOOKS?.trim() ?? ''),
-    claudeBackground: /^(1|true|yes|on)$/i.test(env.CCCC_CLAUDE_BACKGROUND?.trim() ?? ''),
+    claudeBackground: !/^(0|false|no|off)$/i.test(env.CCCC_CLAUDE_BACKGROUND?.trim() ?? ''),
   };
 }
 

@@ -98,7 +98,7 @@ function buildServices(config: DaemonConfig, logger: Logger, logThreshold: LogTh
   const inputDrain = sessionInputDrain(confirmations, config.runtime.stopDrainMs);
   const actorRuntime = new ActorRuntimeService({ ...store, runtimes, hookChannel, logger, inputDrain, claudeHookUrl: () => hookHttp?.url }, config.runtime, cli);
   const workingState = new WorkingStateService(
-    { hookChannel, groups, ledgers, runtimes, logger, managed: (g, a) => actorRuntime.managedSession(g, a)?.session.state(), managedRunner: (g, a) => actorRuntime.managedSession(g, a)?.runner },
+    { hookChannel, groups, ledgers, runtimes, logger, managed: (g, a) => actorRuntime.managedSession(g, a)?.session.state(), managedRunner: (g, a) => actorRuntime.managedSession(g, a)?.runner, managedStateSource: (g, a) => actorRuntime.managedSession(g, a)?.stateSource },
     config.runtime.workingStateTickMs,
   );
   // A managed session's own events move its state: actor_list and actor.activity follow at once.

@@ -20,7 +20,6 @@ const ALLOWED = new Set(['CCCC', 'UTC', 'MCP', 'IM', 'ID', 'id', 'JSON', 'YAML',
 const PENDING = new Set<string>([
   'automation/AutomationView.tsx',
   'settings/CapabilitiesPanel.tsx',
-  'settings/ImPanel.tsx',
   'space/SpaceView.tsx',
   'voice/MeetingView.tsx',
   'voice/VoiceView.tsx',

@@ -22,7 +22,7 @@ describe('allowlist merge', () => {
     const check = checkOverlay(defaultAllowlist(), {});
     expect(check.valid).toBe(true);
     if (!check.valid) return;
-    expect(check.policy.builtin_packs.map((p) => p.capability_id)).toEqual(['pack:group-runtime', 'pack:diagnostics']);
+    expect(check.policy.builtin_packs.map((p) => p.capability_id)).toEqual(['pack:group-runtime', 'pack:diagnostics', 'pack:file-im']);
     const packTools = check.policy.builtin_packs.flatMap((p) => p.tools);
     expect(packTools.filter((t) => check.policy.base_tools.includes(t))).toEqual([]);
   });

@@ -38,6 +38,7 @@ export type {
   EffectiveWorkingState,
   InputState,
   LaunchIdentity,
+  ManagedStateSource,
   StateSource,
   TurnPhase,
   WorkingState,

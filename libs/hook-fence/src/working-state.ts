@@ -3,7 +3,12 @@ import type { HookState } from './hook-state.js';
 export type EffectiveWorkingState = 'stopped' | 'idle' | 'working' | 'waiting' | 'stuck';
 export type InputState = 'ready' | 'waiting_user' | 'unknown' | 'offline';
 export type TurnPhase = 'tool_open' | 'tool_result_pending_reply' | 'user_prompt_pending' | 'turn_closed' | 'unknown_evidence';
-export type StateSource = 'hook' | 'terminal' | 'idle' | 'process' | 'unknown' | 'app_server';
+/**
+ * Provider-event sources of a managed session: `app_server` is Codex's app-server thread events;
+ * `managed_session` is an ACP session's updates (opencode, Kilo, the §8.4 headless ACP runtimes).
+ */
+export type ManagedStateSource = 'app_server' | 'managed_session';
+export type StateSource = 'hook' | 'terminal' | 'idle' | 'process' | 'unknown' | ManagedStateSource;
 
 export interface LaunchIdentity {
   runtime: string;

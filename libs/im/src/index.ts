@@ -6,3 +6,4 @@ export * from './bridge/index.js';
 export * from './errors.js';
 export * from './adapters/slack/index.js';
 export * from './adapters/discord/index.js';
+export * from './migration/legacy.js';

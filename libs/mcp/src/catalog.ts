@@ -3,6 +3,7 @@ import { bootstrap } from './tools/bootstrap.js';
 import { capabilityEnable, capabilitySearch, capabilityState } from './tools/capability.js';
 import { file } from './tools/file.js';
 import { actor, group } from './tools/foreman.js';
+import { imBind } from './tools/im.js';
 import { memory } from './tools/memory.js';
 import { fileSend, messageDeliver, messageReply, messageSend, notify, replyRequestCancel } from './tools/messaging.js';
 import { presentation } from './tools/presentation.js';
@@ -33,6 +34,7 @@ export const ALL_TOOLS: readonly Tool[] = [
   capabilitySearch,
   capabilityEnable,
   capabilityState,
+  imBind,
   voiceSecretaryDocument,
   voiceSecretaryRequest,
   voiceSecretaryComposer,

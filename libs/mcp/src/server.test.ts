@@ -103,7 +103,7 @@ describe('createMcpServer (fake daemon)', () => {
   });
 
   it('catalog: read-only hints only on tools whose every action reads', () => {
-    expect(visibleTools('peer').length).toBe(ALL_TOOLS.length - 3 - 3); // pack tools, and the voice-secretary's own three
+    expect(visibleTools('peer').length).toBe(ALL_TOOLS.length - 4 - 3); // pack tools (group, actor, terminal, im_bind), and the voice-secretary's own three
     const ro = ALL_TOOLS.filter((t) => t.annotations.readOnlyHint).map((t) => t.name);
     expect(ro).toEqual(['cccc_help', 'cccc_bootstrap', 'cccc_message_history', 'cccc_file', 'cccc_context_get', 'cccc_terminal', 'cccc_capability_search', 'cccc_capability_state']);
   });

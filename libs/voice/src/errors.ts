@@ -57,6 +57,10 @@ export const VoiceErrorCodes = {
   modelSizeMismatch: 'voice_model_size_mismatch',
   /** An artifact's sha256 differs from the manifest. */
   modelHashMismatch: 'voice_model_hash_mismatch',
+  /** An archive artifact holds an entry that may not be extracted (absolute path, `..`, link, device). */
+  modelArchiveUnsafe: 'voice_model_archive_unsafe',
+  /** An archive artifact does not decompress / parse, or lacks a file the recognizer names. */
+  modelArchiveInvalid: 'voice_model_archive_invalid',
   /** The verified staging directory could not be switched in. */
   modelReplaceFailed: 'voice_model_replace_failed',
   /** Service-local ASR needs an installed model and none is (details say which). */

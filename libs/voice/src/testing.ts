@@ -7,3 +7,5 @@ export type { LeaseContractOptions } from './contract/lease-cases.js';
 export function describeRecordingLeaseContract(name: string, options: LeaseContractOptions): void {
   describe(`RecordingLeaseStore contract: ${name}`, () => leaseCases(options));
 }
+
+export { makeSyntheticAsrModel, SYNTHETIC_ASR_MODEL_TITLE, toneBursts } from './test-support/synthetic-asr-model.js';

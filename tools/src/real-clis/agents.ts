@@ -157,6 +157,56 @@ export function writeOpencodeConfig(cwd: string, modelUrl: string, extra: Record
   writeFileSync(join(cwd, 'opencode.json'), JSON.stringify(config));
 }
 
+/**
+ * Kilo (an opencode fork) reads the same config shape from the project's `kilo.json`: the fake
+ * model as an OpenAI-compatible provider.
+ */
+export function writeKiloConfig(cwd: string, modelUrl: string, extra: Record<string, unknown> = {}): void {
+  const config = {
+    provider: {
+      fake: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Fake',
+        options: { baseURL: `${modelUrl}/v1`, apiKey: 'fake-kilo-key' },
+        models: { 'fake-model': { name: 'Fake model' } },
+      },
+    },
+    model: 'fake/fake-model',
+    autoupdate: false,
+    share: 'disabled',
+    ...extra,
+  };
+  writeFileSync(join(cwd, 'kilo.json'), JSON.stringify(config));
+}
+
+/** Kilo with a private HOME and nothing fetched from the network: no update check or model list. */
+export function kiloEnv(home: string, path: string): Record<string, string> {
+  return {
+    PATH: path,
+    HOME: home,
+    LANG: 'C.UTF-8',
+    KILO_DISABLE_AUTOUPDATE: '1',
+    KILO_DISABLE_MODELS_FETCH: '1',
+  };
+}
+
+/**
+ * GitHub Copilot CLI offline against the fake model (its documented BYOK variables): a custom
+ * OpenAI-compatible provider, no GitHub sign-in, no update download, a private HOME.
+ */
+export function copilotEnv(modelUrl: string, home: string, path: string): Record<string, string> {
+  return {
+    PATH: path,
+    HOME: home,
+    LANG: 'C.UTF-8',
+    COPILOT_OFFLINE: 'true',
+    COPILOT_AUTO_UPDATE: 'false',
+    COPILOT_PROVIDER_BASE_URL: `${modelUrl}/v1`,
+    COPILOT_PROVIDER_API_KEY: 'fake-copilot-key',
+    COPILOT_MODEL: 'fake-model',
+  };
+}
+
 export function opencodeEnv(home: string, path: string): Record<string, string> {
   return { PATH: path, HOME: home, LANG: 'C.UTF-8', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1' };
 }

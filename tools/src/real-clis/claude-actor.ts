@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FakeModel } from '../fake-model/index.js';
 import { actorProbe, type ActorProbe, type DaemonGroup, tempDir } from './daemon-actor.js';
@@ -13,6 +13,8 @@ export interface ClaudeActor {
   readonly probe: ActorProbe;
   /** Where the recording hooks save their payloads (read with `readHookPayloads`). */
   readonly hookDir: string;
+  /** The actor's claude home (`$HOME`; its config dir is `.claude`). */
+  readonly agentHome: string;
 }
 
 export interface ClaudeActorOptions {
@@ -44,5 +46,30 @@ export async function addClaudeActor(teardown: RealCliTeardown, clis: RealClis, 
     `hooks: ${JSON.stringify(readHookPayloads(hookDir).map((p) => [p.hook_event_name, p.prompt_id, String(p.prompt ?? '').slice(0, 40)]))}\n` +
     `model: ${model.requests.filter((r) => r.main).length} main requests`,
   );
-  return { probe, hookDir };
+  return { probe, hookDir, agentHome };
+}
+
+/** What a background-session claude actor was launched with (spec §8.4: `claude --bg` plus `claude attach`). */
+export interface BackgroundLaunchEvidence {
+  /** The actor PTY's command line (`claude attach <job>`). */
+  readonly ptyArgv: string[];
+  readonly receipt: { session_id: string; job_id: string };
+  /** The owner-scoped settings file the job runs with (hooks and the launch environment). */
+  readonly settings: { hooks: Record<string, Array<{ hooks: Array<{ type: string; url?: string }> }>>; env: Record<string, string> };
+  readonly settingsPath: string;
+  /** Agent View's own record of the job (`jobs/<short>/state.json`), raw: its respawn flags are the `--bg` command line. */
+  readonly jobState: string;
+}
+
+export function backgroundLaunchEvidence(cccHome: string, groupId: string, actorId: string, agentHome: string, ptyPid: number): BackgroundLaunchEvidence {
+  const dir = join(cccHome, 'groups', groupId, 'state', 'runners', 'claude-background');
+  const receipt = JSON.parse(readFileSync(join(dir, `${actorId}.json`), 'utf8')) as BackgroundLaunchEvidence['receipt'];
+  const settingsPath = join(dir, `${actorId}.settings.json`);
+  return {
+    ptyArgv: readFileSync(`/proc/${ptyPid}/cmdline`, 'utf8').split('\0'),
+    receipt,
+    settings: JSON.parse(readFileSync(settingsPath, 'utf8')) as BackgroundLaunchEvidence['settings'],
+    settingsPath,
+    jobState: readFileSync(join(agentHome, '.claude', 'jobs', receipt.job_id, 'state.json'), 'utf8'),
+  };
 }

@@ -131,6 +131,131 @@ describeWithRealClis('real claude as a background-session daemon actor (Agent Vi
     expect(existsSync(receiptPath)).toBe(true); // the receipt stays resumable after an ordinary stop
   }, 360_000);
 
+  it('by default (no CCCC_CLAUDE_BACKGROUND) the attached terminal is only an attachment: a killed claude attach is re-opened on the same job, which keeps the actor and takes the next delivery', async () => {
+    const model = teardown.model(await startFakeModel({ steps: [reply('Reattached reply 3f7a')] }));
+    const g = await claudeGroup(model.url, {});
+    await g.client.call('actor_add', { group_id: g.group_id, actor_id: 'peer1', runtime: 'claude', env: g.env });
+    await g.client.call('group_start', { group_id: g.group_id });
+    const probe = actorProbe(g.group, 'peer1', () => `hooks: ${JSON.stringify(readHookPayloads(g.hookDir).map((p) => [p.hook_event_name, p.session_id]))}`);
+    await until(async () => (await probe.actor())?.runner_effective === 'claude_background', 'the actor on its background session (the default)', 90_000, probe.diagnose);
+    const receipt = JSON.parse(readFileSync(join(g.home, 'groups', g.group_id, 'state', 'runners', 'claude-background', 'peer1.json'), 'utf8')) as { session_id: string; job_id: string };
+    const ptyPid = () => {
+      try {
+        return JSON.parse(readFileSync(join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty', 'peer1.json'), 'utf8')).pid as number;
+      } catch {
+        return undefined;
+      }
+    };
+    const attachOf = (pid: number | undefined) => (pid !== undefined && isAlive(pid) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0') : []);
+
+    for (let round = 1; round <= 2; round++) {
+      const tui = ptyPid()!;
+      expect(attachOf(tui)).toEqual(expect.arrayContaining(['attach', receipt.job_id]));
+      process.kill(tui, 'SIGKILL');
+      const reopened = await until(() => {
+        const pid = ptyPid();
+        return pid !== undefined && pid !== tui && attachOf(pid).includes(receipt.job_id) ? pid : undefined;
+      }, `the attachment re-opened (round ${round})`, 30_000, probe.diagnose);
+      expect(reopened).not.toBe(tui);
+      expect(g.jobs()).toContainEqual(expect.objectContaining({ id: receipt.job_id, sessionId: receipt.session_id, kind: 'background' }));
+      expect(await probe.actor()).toMatchObject({ running: true, runner_effective: 'claude_background' });
+    }
+    // No actor.stop: the actor never ended; the same job serves the next delivery.
+    expect(ledgerOf(g.home, g.group_id).filter((e) => e.kind === 'actor.stop')).toEqual([]);
+    const text = 'after reattach 6b0d';
+    const { event } = await g.client.call('send', { group_id: g.group_id, text, to: ['peer1'], message_mode: 'send' });
+    await until(async () => (await probe.status(event.id))?.delivery_confirmation === 'confirmed', 'the delivery through the re-opened attachment confirmed', 90_000, probe.diagnose);
+    await until(() => model.countOccurrences(text) === 1, 'the model asked once', 60_000, probe.diagnose);
+    await until(async () => (await probe.screen()).includes('Reattached reply 3f7a'), 'the reply in the re-opened TUI', 30_000, probe.diagnose);
+    expect(readHookPayloads(g.hookDir).filter((p) => p.hook_event_name === 'UserPromptSubmit').map((p) => p.session_id)).toEqual([receipt.session_id]);
+    await teardown.cccc(['daemon', 'stop']);
+    expect(g.jobs()).toEqual([]);
+  }, 240_000);
+
+  it('a receipt naming a session that cannot be resumed: claude_resume_failed, runtime_session_status resume_failed, the receipt kept, automatic startup paused, no fresh session; actor_new_session clears it', async () => {
+    const model = teardown.model(await startFakeModel({ steps: [reply('Fresh after new session')] }));
+    const g = await claudeGroup(model.url, {});
+    await g.client.call('actor_add', { group_id: g.group_id, actor_id: 'peer1', runtime: 'claude', env: g.env });
+    await g.client.call('group_start', { group_id: g.group_id });
+    const probe = actorProbe(g.group, 'peer1');
+    await until(async () => (await probe.actor())?.runner_effective === 'claude_background', 'the actor on its background session', 90_000, probe.diagnose);
+    // daemon stop keeps the actor enabled and its receipt; the job is confirmed gone.
+    await teardown.cccc(['daemon', 'stop']);
+    expect(g.jobs()).toEqual([]);
+    // The saved conversation now names a provider session that never existed (same launch identity).
+    const receiptPath = join(g.home, 'groups', g.group_id, 'state', 'runners', 'claude-background', 'peer1.json');
+    const missing = '00000000-0000-4000-8000-0000000000a5';
+    const receipt = { ...(JSON.parse(readFileSync(receiptPath, 'utf8')) as Record<string, unknown>), session_id: missing };
+    writeFileSync(receiptPath, JSON.stringify(receipt));
+    const mainRequests = model.requests.filter((r) => r.main).length;
+
+    // The next daemon's automatic start tries the resume, which fails: recorded, nothing fresh.
+    runDaemon(teardown, g.home, {});
+    let client = await daemonUp(g.home);
+    let probe2 = actorProbe({ ...g.group, client }, 'peer1');
+    await until(async () => (await probe2.actor())?.start_failure?.code === 'claude_resume_failed', 'the failed resume reported', 90_000, probe2.diagnose);
+    const listed = await probe2.actor();
+    expect(listed).toMatchObject({ running: false, runtime_session_status: 'resume_failed', runtime_session_resume_eligible: false });
+    expect((listed as { runtime_session_last_resume_error?: string }).runtime_session_last_resume_error).toContain(missing);
+    expect(g.jobs()).toEqual([]);
+    expect(JSON.parse(readFileSync(receiptPath, 'utf8'))).toMatchObject({ session_id: missing });
+    const failurePath = receiptPath.replace(/\.json$/, '.resume-failure.json');
+    expect(JSON.parse(readFileSync(failurePath, 'utf8'))).toMatchObject({ session_id: missing, count: 1 });
+
+    // An explicit actor_start retries the same saved conversation (and fails the same way).
+    const refused = await client.call('actor_start', { group_id: g.group_id, actor_id: 'peer1' }).then(
+      () => undefined,
+      (error: { code?: string }) => error,
+    );
+    expect(refused).toMatchObject({ code: 'claude_resume_failed' });
+    expect(JSON.parse(readFileSync(failurePath, 'utf8'))).toMatchObject({ session_id: missing, count: 2 });
+    expect(g.jobs()).toEqual([]);
+
+    // Automatic startup is now paused: a restarted daemon does not try again.
+    await teardown.cccc(['daemon', 'stop']);
+    runDaemon(teardown, g.home, {});
+    client = await daemonUp(g.home);
+    probe2 = actorProbe({ ...g.group, client }, 'peer1');
+    await until(async () => (await probe2.actor())?.start_failure?.code === 'claude_resume_failed', 'the paused automatic start reported', 60_000, probe2.diagnose);
+    expect((await probe2.actor())?.start_failure?.message).toContain('automatic start paused');
+    expect(JSON.parse(readFileSync(failurePath, 'utf8'))).toMatchObject({ count: 2 });
+    expect(g.jobs()).toEqual([]);
+    expect(model.requests.filter((r) => r.main).length).toBe(mainRequests);
+
+    // actor_new_session selects a fresh conversation and clears the failure.
+    await client.call('actor_new_session', { group_id: g.group_id, actor_id: 'peer1' });
+    await until(async () => (await probe2.actor())?.runner_effective === 'claude_background', 'the fresh background session', 90_000, probe2.diagnose);
+    const after = (await probe2.actor()) as Record<string, unknown>;
+    expect(after.runtime_session_status).toBeUndefined();
+    const fresh = JSON.parse(readFileSync(receiptPath, 'utf8')) as { session_id: string; job_id: string };
+    expect(fresh.session_id).not.toBe(missing);
+    expect(g.jobs()).toContainEqual(expect.objectContaining({ id: fresh.job_id, sessionId: fresh.session_id }));
+    await teardown.cccc(['daemon', 'stop']);
+  }, 300_000);
+
+  it('an untrusted workspace: claude --bg refuses at once, and the start fails with what to do (no hang, no job, the trust decision never written)', async () => {
+    const model = teardown.model(await startFakeModel({ steps: [reply('never')] }));
+    const g = await claudeGroup(model.url, {});
+    // The same home without the scope's accepted trust prompt.
+    const claudeJson = join(g.agentHome, '.claude.json');
+    const seeded = JSON.parse(readFileSync(claudeJson, 'utf8')) as Record<string, unknown>;
+    writeFileSync(claudeJson, JSON.stringify({ ...seeded, projects: {} }));
+    await g.client.call('actor_add', { group_id: g.group_id, actor_id: 'peer1', runtime: 'claude', env: g.env });
+    const began = Date.now();
+    const refused = await g.client.call('actor_start', { group_id: g.group_id, actor_id: 'peer1' }).then(
+      () => undefined,
+      (error: { code?: string; message?: string }) => error,
+    );
+    expect(Date.now() - began).toBeLessThan(60_000);
+    expect(refused).toMatchObject({ code: 'runtime_start_failed' });
+    expect(refused?.message).toContain('is not trusted');
+    expect(refused?.message).toContain('accept the trust prompt');
+    expect(await actorProbe(g.group, 'peer1').actor()).toMatchObject({ running: false });
+    expect(g.jobs()).toEqual([]);
+    expect((JSON.parse(readFileSync(claudeJson, 'utf8')) as { projects: object }).projects).toEqual({});
+    expect(model.requests.filter((r) => r.main)).toEqual([]);
+  }, 120_000);
+
   it('below the version floor it is a deliberate native-PTY fallback: runner_effective pty and a start caveat naming the version', async () => {
     const model = teardown.model(await startFakeModel({ steps: [reply('Native reply')] }));
     const g = await claudeGroup(model.url, { CCCC_CLAUDE_BACKGROUND: '1' });

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { callBash, reply, startFakeModel, type ModelStep } from '../fake-model/index.js';
-import { addClaudeActor } from './claude-actor.js';
+import { addClaudeActor, backgroundLaunchEvidence } from './claude-actor.js';
 import { hookLog, startDaemonGroup } from './daemon-actor.js';
 import { describeWithRealClis } from './index.js';
 import { realCliTeardown, until } from './test-support.js';
@@ -21,7 +21,7 @@ describeWithRealClis('real claude with http hooks as a daemon actor', (clis) => 
     const tools: ModelStep[] = Array.from({ length: TOOL_CALLS }, (_, i) => ({ ...callBash(`echo http-hook-tool-${i}`, `Marker ${i}`), delayMs: i === 0 ? 3_000 : 0 }));
     const model = teardown.model(await startFakeModel({ steps: [reply('First read'), ...tools, reply('Tools done 4b7e')] }));
     const group = await startDaemonGroup(teardown, { title: 'real claude http hooks', env: { CCCC_DELIVERY_CONFIRM_MS: String(CONFIRM_WINDOW_MS) } });
-    const { probe } = await addClaudeActor(teardown, clis, group, model);
+    const { probe, agentHome } = await addClaudeActor(teardown, clis, group, model);
     const { client, groupId: group_id } = group;
     await client.call('group_start', { group_id });
     const send = async (text: string) => (await client.call('send', { group_id, text, to: ['peer1'], message_mode: 'send' })).event.id;
@@ -33,8 +33,13 @@ describeWithRealClis('real claude with http hooks as a daemon actor', (clis) => 
     const launch = await until(() => readdirSync(launchDir)[0], 'the hooked launch', 30_000, probe.diagnose);
     const { pid, hook_enabled } = JSON.parse(readFileSync(join(launchDir, launch), 'utf8')) as { pid: number; hook_enabled: boolean };
     expect(hook_enabled).toBe(true);
-    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    const hooks = (JSON.parse(argv[argv.indexOf('--settings') + 1]!) as { hooks: Record<string, Array<{ hooks: Array<{ type: string; url?: string }> }>> }).hooks;
+    // A background session (the default, spec §8.4): the hooks are in the owner-scoped settings
+    // file the job runs with; the PTY only attaches.
+    const bg = backgroundLaunchEvidence(group.home, group_id, 'peer1', agentHome, pid);
+    const hooks = bg.settings.hooks;
+    const argv = bg.ptyArgv;
+    expect(argv).toEqual(expect.arrayContaining(['attach', bg.receipt.job_id]));
+    expect(bg.jobState).not.toMatch(/launch_token|CCCC_HOOK_LAUNCH_TOKEN/i);
     const injected = (event: string) => hooks[event]!.at(-1)!.hooks[0]!;
     for (const event of ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop']) expect(injected(event)).toMatchObject({ type: 'http', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/claude-state$/) });
     expect(injected('SessionStart').type).toBe('command');

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { callMcpTool, loadDeferredTool, type RecordedRequest, reply, startFakeModel, userInputsOf } from '../fake-model/index.js';
+import { backgroundLaunchEvidence } from './claude-actor.js';
 import { actorProbe, startDaemonGroup, tempDir } from './daemon-actor.js';
 import { claudeEnv, describeWithRealClis, readHookPayloads, recordingHookSettings, seedClaudeHome } from './index.js';
 import { realCliTeardown, until } from './test-support.js';
@@ -72,8 +73,13 @@ describeWithRealClis('real claude as a daemon actor', (clis) => {
     const launchDir = join(cccHome, 'daemon', 'runtime-hook-launch');
     const launch = JSON.parse(readFileSync(join(launchDir, readdirSync(launchDir)[0]!), 'utf8')) as { pid: number; hook_enabled: boolean };
     expect(launch.hook_enabled).toBe(true);
-    const argv = readFileSync(`/proc/${launch.pid}/cmdline`, 'utf8').split('\0');
-    expect(argv).toEqual(expect.arrayContaining(['--dangerously-skip-permissions', '--settings', '--mcp-config']));
+    // A background session (the default, spec §8.4): the PTY attaches to the job, whose `--bg`
+    // command line (Agent View's respawn record) holds the flags and the settings file's path.
+    expect(await probe.actor()).toMatchObject({ runner_effective: 'claude_background' });
+    const bg = backgroundLaunchEvidence(cccHome, group_id, 'peer1', agentHome, launch.pid);
+    expect(bg.ptyArgv).toEqual(expect.arrayContaining(['attach', bg.receipt.job_id]));
+    for (const flag of ['--dangerously-skip-permissions', '--mcp-config', bg.settingsPath]) expect(bg.jobState).toContain(flag);
+    expect(Object.keys(bg.settings.hooks)).toEqual(expect.arrayContaining(['SessionStart', 'UserPromptSubmit', 'Stop']));
     expect(readHookPayloads(hookDir)[0]).toMatchObject({ hook_event_name: 'SessionStart', source: 'startup', cwd: scope });
     expect(model.countOccurrences('You are peer1 (foreman)')).toBe(1);
     expect(model.countOccurrences(first)).toBe(1);

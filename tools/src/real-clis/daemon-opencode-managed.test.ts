@@ -61,6 +61,8 @@ describeWithRealClis('real opencode as a managed daemon actor (ACP)', (clis) => 
     const text = 'managed opencode delivery 3e1f';
     const { event } = await g.client.call('send', { group_id: g.group_id, text, to: ['peer1'], message_mode: 'send' });
     await until(async () => (await probe.actor())?.effective_working_state === 'working', 'working from the session', 60_000, probe.diagnose);
+    // The state comes from the ACP session's updates (not an app-server, not the screen).
+    expect(await probe.actor()).toMatchObject({ state_source: 'managed_session', runtime_state_source: 'managed_session' });
     await until(async () => (await probe.status(event.id))?.delivery_state === 'accepted', 'the delivery accepted', 60_000, probe.diagnose);
     await until(async () => (await probe.actor())?.effective_working_state === 'idle', 'idle after the turn', 60_000, probe.diagnose);
     expect(model.countOccurrences(text)).toBe(1);
@@ -79,6 +81,7 @@ describeWithRealClis('real opencode as a managed daemon actor (ACP)', (clis) => 
     const activity = ledger.filter((e) => e.kind === 'actor.activity').flatMap((e) => e.data.actors as Array<Record<string, unknown>>).filter((a) => a.id === 'peer1' && a.running);
     expect(activity.length).toBeGreaterThan(0);
     expect(new Set(activity.map((a) => a.runner_effective))).toEqual(new Set(['opencode_acp']));
+    expect(new Set(activity.map((a) => a.state_source))).toEqual(new Set(['managed_session']));
 
     // kill -9 of the daemon: the agent lives on as an orphan until the next daemon starts.
     const record = JSON.parse(readFileSync(join(g.home, 'groups', g.group_id, 'state', 'runners', 'pty', 'peer1.opencode_acp.json'), 'utf8')) as { pid: number };

@@ -40,7 +40,7 @@ describe('real-clis install: cache location and state', () => {
     expect(readRealClis(env)).toMatchObject({ ok: false, reason: expect.stringContaining('other pins') });
     writeFileSync(join(dir, MARKER_FILE), JSON.stringify({ pins: REAL_CLI_PINS, versions: {} }));
     expect(readRealClis(env)).toMatchObject({ ok: false, reason: expect.stringMatching(/\.bin\/claude is missing/) });
-    for (const bin of ['claude', 'codex', 'opencode']) writeFileSync(join(dir, 'node_modules', '.bin', bin), '');
+    for (const bin of ['claude', 'codex', 'opencode', 'kilo', 'copilot']) writeFileSync(join(dir, 'node_modules', '.bin', bin), '');
     expect(readRealClis(env)).toEqual({ ok: true, dir, binDir: join(dir, 'node_modules', '.bin'), versions: {} });
   });
 

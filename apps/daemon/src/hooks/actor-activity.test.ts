@@ -58,6 +58,12 @@ describe('actor.activity surface of a managed actor', () => {
     expect(activityEntry('cx', t(managed)).runner_effective).toBe('codex_app_server');
     expect(activityEntry('pt', t(ws('idle')), 'opencode_acp').runner_effective).toBe('pty');
   });
+
+  it('an ACP session (state_source managed_session) names its runner too', () => {
+    const acp: WorkingState = { ...ws('working'), state_source: 'managed_session' };
+    expect(activityEntry('oc', t(acp), 'opencode_acp')).toMatchObject({ runner_effective: 'opencode_acp', state_source: 'managed_session' });
+    expect(activityEntry('cp', t(acp), 'headless').runner_effective).toBe('headless');
+  });
 });
 
 describe('terminal heuristics (labelled fallback)', () => {

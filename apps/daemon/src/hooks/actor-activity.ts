@@ -41,8 +41,9 @@ export function activityEntry(actorId: string, t: TrackedState, managedRunner?: 
   return {
     id: actorId,
     running: t.running,
-    // A managed session's state comes from its app-server: that is the surface it runs on.
-    runner_effective: s.state_source === 'app_server' ? (managedRunner ?? 'codex_app_server') : 'pty',
+    // A managed session's state comes from its provider's events (app-server or ACP session):
+    // that is the surface it runs on.
+    runner_effective: s.state_source === 'app_server' || s.state_source === 'managed_session' ? (managedRunner ?? 'codex_app_server') : 'pty',
     idle_seconds: t.idleSeconds,
     effective_working_state: s.effective_working_state,
     effective_working_reason: s.effective_working_reason,

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { basename } from 'node:path';
 import type { ActorStartProblem } from '@cccc/ipc-protocol';
-import { newLaunchToken, pendingHookState } from '@cccc/hook-fence';
+import { newLaunchToken, pendingHookState, type LaunchIdentity } from '@cccc/hook-fence';
 import type { LaunchCommand } from '@cccc/pty-runtime';
 import { utcNowIso } from '@cccc/groups';
 import { claudeVersionSupportsHooks, claudeVersionSupportsHttpHooks, codexProbeArgv, hookCommand, type HookContributorOptions, type HookLauncher } from '../runtime/hook-contributor.js';
@@ -158,4 +158,18 @@ export async function runHookedSpawn<T extends { pid: number } & object>(
     });
   }
   return child;
+}
+
+/**
+ * A new terminal attached to the same hooked launch (a Claude background job's re-opened
+ * `claude attach`): the launch's token and hook state stay, only the terminal's pid moves. The
+ * launch record is updated only while it is still that launch's (same token), so a newer launch
+ * is never overwritten. The caller holds the actor's hook lock.
+ */
+export async function moveHookedLaunch(channel: HookChannel, ids: { groupId: string; actorId: string }, identity: LaunchIdentity | null, session: { pid: number } & object): Promise<void> {
+  if (!identity) return;
+  const record = await channel.launchRecord(ids.groupId, ids.actorId);
+  if (!record || record.launch_token !== identity.launch_token) return;
+  recordSessionIdentity(session, { ...identity, pid: session.pid });
+  await channel.writeLaunchRecord({ ...record, pid: session.pid });
 }

@@ -1,5 +1,5 @@
 import { utcNowIso, type HomeLayout } from '@cccc/groups';
-import { deriveWorkingState, type LaunchIdentity, type WorkingState } from '@cccc/hook-fence';
+import { deriveWorkingState, type LaunchIdentity, type ManagedStateSource, type WorkingState } from '@cccc/hook-fence';
 import { Emitter, type ManagedState, type TerminalSession } from '@cccc/pty-runtime';
 import { KeyedMutex } from '../concurrency/keyed-mutex.js';
 import type { GroupDocCache } from '../kernel/group-cache.js';
@@ -39,6 +39,8 @@ export interface WorkingStateDeps {
   readonly managed?: (groupId: string, actorId: string) => ManagedState | undefined;
   /** The surface a managed actor runs on (`codex_app_server`, `opencode_acp`), for actor.activity. */
   readonly managedRunner?: (groupId: string, actorId: string) => string | undefined;
+  /** Which provider events a managed actor's state comes from (Codex app-server or an ACP session). */
+  readonly managedStateSource?: (groupId: string, actorId: string) => ManagedStateSource | undefined;
 }
 
 /** A derived state plus the time its effective state last changed (what actor_list shows). */
@@ -78,7 +80,7 @@ export class WorkingStateService implements Disposable {
     const managed = this.deps.managed?.(groupId, actorId);
     if (managed) {
       const idle = managed.working ? 0 : Math.max(0, Math.floor((Date.now() - Date.parse(managed.updated_at)) / 1000));
-      return { running: managed.state !== 'stopped', idleSeconds: idle, state: managedWorkingState(managed) };
+      return { running: managed.state !== 'stopped', idleSeconds: idle, state: managedWorkingState(managed, this.deps.managedStateSource?.(groupId, actorId) ?? 'app_server') };
     }
     const session = this.deps.runtimes.get(groupId, actorId)?.session;
     const live = session && !session.exited ? session : undefined;

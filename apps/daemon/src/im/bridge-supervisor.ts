@@ -69,7 +69,19 @@ export class BridgeSupervisor {
     } catch {
       return;
     }
-    for (const id of ids) void this.reconcile(id);
+    for (const id of ids) void this.migrateThenReconcile(id);
+  }
+
+  /** A reference home's legacy IM fields become canonical before the first bridge reads them. */
+  private async migrateThenReconcile(groupId: string): Promise<void> {
+    try {
+      const { migrated, warnings } = await this.options.im.migrateLegacy(groupId, this.options.env ?? process.env);
+      if (migrated) this.options.logger.log('info', 'im: legacy group.yaml fields migrated', { group_id: groupId });
+      for (const warning of warnings) this.options.logger.log('warn', 'im: legacy migration', { group_id: groupId, note: warning });
+    } catch (err) {
+      this.options.logger.log('error', 'im: legacy migration failed', { group_id: groupId, error: err instanceof Error ? err.message : 'unknown' });
+    }
+    await this.reconcile(groupId);
   }
 
   /** Feed of committed events: lifecycle changes may start or stop a bridge. */

@@ -1,6 +1,7 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { authorizeGroupAction, readSecretMap, updateGroup, updateSecretFile, type HomeLayout } from '@cccc/groups';
-import { applyImConfigPatch, bridgeRunnable, imError, ImErrorCodes, ImAuthority, parseImConfig, type ImConfigDoc, type ImConfigPatch, type ImSecrets } from '@cccc/im';
+import { authorizeGroupAction, loadGroup, readSecretMap, updateGroup, updateSecretFile, type HomeLayout } from '@cccc/groups';
+import { applyImConfigPatch, bridgeRunnable, planLegacyImport, imError, ImErrorCodes, ImAuthority, parseImConfig, type ImConfigDoc, type ImConfigPatch, type ImSecrets } from '@cccc/im';
 import type { ImConfigV1 } from '@cccc/ipc-protocol';
 import type { GroupDocCache } from '../kernel/group-cache.js';
 import type { KeyedMutex } from '../concurrency/keyed-mutex.js';
@@ -79,6 +80,38 @@ export class ImService {
     } catch {
       return false; // a deleted or unreadable group runs no bridge
     }
+  }
+
+  /**
+   * §8.16 one-way migration of what the reference left in group.yaml (tokens in `im`, the former
+   * Rust `im_bridge` durable fields). Order: tokens into secrets, then the authority classes whose
+   * canonical file is absent, and only after those commits the group document, so a crash in
+   * between re-runs to the same result. Returns warnings for the log (never a token).
+   */
+  async migrateLegacy(groupId: string, env: NodeJS.ProcessEnv = process.env): Promise<{ migrated: boolean; warnings: readonly string[] }> {
+    if (!existsSync(this.deps.layout.groupYamlPath(groupId))) return { migrated: false, warnings: [] };
+    return this.deps.groupLocks.run(groupId, async () => {
+      const doc = loadGroup(this.deps.layout, groupId) as unknown as Record<string, unknown>;
+      const plan = planLegacyImport(doc, this.secrets(groupId), env);
+      const hasAuthority = Object.keys(plan.authority).length > 0;
+      if (!plan.changed && !hasAuthority) return { migrated: false, warnings: plan.warnings };
+      try {
+        if (Object.keys(plan.secrets).length > 0) {
+          await updateSecretFile(this.deps.layout, this.secretsPath(groupId), (current) => ({ ...current, ...plan.secrets }) as Record<string, string>);
+        }
+        if (hasAuthority) await new ImAuthority(this.stateDir(groupId)).store.importMissing(plan.authority);
+        await updateGroup(this.deps.layout, groupId, (g) => {
+          const out = g as Record<string, unknown>;
+          if (plan.im === undefined) delete out.im;
+          else out.im = plan.im;
+          if (plan.imBridge === undefined) delete out.im_bridge;
+          else out.im_bridge = plan.imBridge;
+        });
+      } finally {
+        this.deps.groups.invalidate(groupId);
+      }
+      return { migrated: true, warnings: plan.warnings };
+    });
   }
 
   onConfigChange(listener: (groupId: string) => void): () => void {

@@ -60,6 +60,7 @@ export function registerActorsOps(router: OpRouter, deps: ActorsOpsDeps): void {
         runtime_state_source: managed?.stateSource ?? (w.state_source === 'app_server' ? 'app_server' : (view.runtime_state_source ?? 'terminal')),
         ...working,
         ...deps.actorRuntime.startReport(args.group_id, view.id),
+        ...deps.actorRuntime.sessionStatus(args.group_id, view.id),
       };
       actors.push(args.include_unread ? { ...entry, unread_count: await unreadCount(deps, args.group_id, view.id) } : entry);
     }

@@ -20,7 +20,8 @@ import type { LedgerPool } from '../kernel/ledger-pool.js';
 import type { RuntimeRegistry } from './runtime-registry.js';
 import type { HookChannel } from '../hooks/hook-channel.js';
 import { hookActorLockKey } from '../hooks/hook-files.js';
-import { HOOK_UNAVAILABLE_DIAGNOSTIC, hookSpawnPlan, planHookLaunch, runHookedSpawn } from '../hooks/hook-launch.js';
+import { HOOK_UNAVAILABLE_DIAGNOSTIC, hookSpawnPlan, moveHookedLaunch, planHookLaunch, runHookedSpawn } from '../hooks/hook-launch.js';
+import { sessionIdentity } from '../hooks/session-identity.js';
 import { actorLaunch } from './actor-launch.js';
 import type { CliLauncher } from './cli-launcher.js';
 import { reapOrphans } from './orphan-reaper.js';
@@ -35,6 +36,11 @@ import { daemonError, DaemonErrorCodes } from '../errors.js';
 import { ClaudeBackgroundStarter, type BackgroundJob } from './claude-background/background-start.js';
 import { CLAUDE_BACKGROUND_RUNNER } from './claude-background/background-plan.js';
 import { removeClaudeBackgroundState } from './claude-background/background-receipt.js';
+
+/** Re-attachments in a row after which a `claude attach` that keeps exiting ends the actor. */
+const CLAUDE_REATTACH_MAX = 5;
+/** An attachment that lived this long was working: its exit starts a fresh count. */
+const CLAUDE_ATTACH_STABLE_MS = 30_000;
 
 export type { CheckedStart } from './start-reports.js';
 
@@ -107,6 +113,8 @@ export class ActorRuntimeService implements AsyncDisposable {
   private readonly claudeBackground: ClaudeBackgroundStarter;
   /** Pending re-opens of a managed actor's TUI after it exited (the provider lives on). */
   private readonly tuiReopen = new Map<string, { timer: NodeJS.Timeout; attempts: number }>();
+  /** Consecutive re-attachments of a claude background actor's `claude attach` TUI. */
+  private readonly claudeReattach = new Map<string, number>();
 
   constructor(
     private readonly deps: ActorRuntimeDeps,
@@ -117,7 +125,7 @@ export class ActorRuntimeService implements AsyncDisposable {
     private readonly spawner: PtySpawner = defaultPtySpawner(),
   ) {
     this.managed = new ManagedActors(deps.layout);
-    this.claudeBackground = new ClaudeBackgroundStarter(deps.layout, deps.logger, tuning.claudeBackground === true);
+    this.claudeBackground = new ClaudeBackgroundStarter(deps.layout, deps.logger, tuning.claudeBackground !== false);
     this.managed.onEnded((ended) => {
       void this.locks.run(ActorRuntimeService.key(ended.entry.groupId, ended.entry.actorId), () => this.onManagedEnded(ended));
     });
@@ -258,7 +266,13 @@ export class ActorRuntimeService implements AsyncDisposable {
    * problem is recorded, never thrown); answers whether the actor runs right after spawn.
    */
   async ensureRunning(groupId: string, actorId: string, reason: string): Promise<boolean> {
-    const launch = await this.reports.launch(groupId, actorId, reason, true, () => this.start(groupId, actorId));
+    const launch = await this.reports.launch(groupId, actorId, reason, true, () => {
+      // §8.4: a failed Claude resume pauses automatic startup (never a fresh session in its
+      // place); an explicit actor_start / actor_restart retries the same conversation.
+      const paused = this.claudeBackground.resumePaused(groupId, actorId);
+      if (paused && !this.isRunning(groupId, actorId)) throw this.claudeBackground.pausedError(actorId, paused);
+      return this.start(groupId, actorId);
+    });
     if (launch.decided) return launch.decided.result.running;
     void this.reports.watch(groupId, actorId, reason, launch);
     return true;
@@ -274,6 +288,11 @@ export class ActorRuntimeService implements AsyncDisposable {
     const run = options.replace ? () => this.replace(groupId, actorId) : () => this.start(groupId, actorId);
     const launch = await this.reports.launch(groupId, actorId, trigger, options.announce === true, run);
     return launch.decided ?? this.reports.watch(groupId, actorId, trigger, launch);
+  }
+
+  /** `actor_list`'s runtime_session_* fields (a paused Claude resume). */
+  sessionStatus(groupId: string, actorId: string): ReturnType<ClaudeBackgroundStarter['sessionStatus']> {
+    return this.claudeBackground.sessionStatus(groupId, actorId);
   }
 
   /** Why the actor's last start had a problem: a failure while it does not run, a caveat while it runs. */
@@ -362,7 +381,7 @@ export class ActorRuntimeService implements AsyncDisposable {
       if (error instanceof PtySpawnError) {
         throw daemonError(DaemonErrorCodes.runtimeStartFailed, error.message, { actor_id: actorId, reason: error.code });
       }
-      throw this.claudeBackground.toIpcError(error, actorId);
+      throw this.claudeBackground.toIpcError(error, groupId, actorId);
     }
     if (background.prepared && jobId) {
       try {
@@ -371,7 +390,7 @@ export class ActorRuntimeService implements AsyncDisposable {
         // Not the exact session: nothing stays attached to it.
         this.recordPtyOwnership(groupId, actorId, session.pid);
         await this.stopTerminalLocked(groupId, actorId);
-        throw this.claudeBackground.toIpcError(error, actorId);
+        throw this.claudeBackground.toIpcError(error, groupId, actorId);
       }
     }
     this.recordPtyOwnership(groupId, actorId, session.pid);
@@ -384,6 +403,7 @@ export class ActorRuntimeService implements AsyncDisposable {
 
   private async stopLocked(groupId: string, actorId: string): Promise<PtyExit | undefined> {
     this.cancelReopen(groupId, actorId);
+    this.claudeReattach.delete(ActorRuntimeService.key(groupId, actorId));
     try {
       return await this.stopTerminalLocked(groupId, actorId);
     } finally {
@@ -464,9 +484,62 @@ export class ActorRuntimeService implements AsyncDisposable {
         void this.locks.run(ActorRuntimeService.key(groupId, actorId), async () => this.onManagedTerminalExited(groupId, actorId, terminal, session, exit));
         return;
       }
+      if (this.claudeJobs.has(ActorRuntimeService.key(groupId, actorId))) {
+        // The background job is the actor; `claude attach` is only a view onto it.
+        void this.locks.run(ActorRuntimeService.key(groupId, actorId), () => this.onClaudeTerminalExited(groupId, actorId, terminal, session, exit));
+        return;
+      }
       void this.locks.run(ActorRuntimeService.key(groupId, actorId), () => this.onExitedOnItsOwn(groupId, actorId, terminal, session, exit));
     });
     return terminal;
+  }
+
+  /**
+   * The `claude attach` TUI ended while the actor owns a background job (spec §8.4: the terminal
+   * is only an attachment). While Agent View still lists the job, the attachment is re-opened
+   * after a backoff, a bounded number of times in a row; a job that is gone, or an attachment that
+   * keeps dying, ends the actor as an own exit (the job is stopped, the receipt kept).
+   */
+  private async onClaudeTerminalExited(groupId: string, actorId: string, terminal: ActorTerminal, session: TerminalSession, exit: PtyExit): Promise<void> {
+    if (terminal.session !== session) return;
+    const k = ActorRuntimeService.key(groupId, actorId);
+    const job = this.claudeJobs.get(k);
+    // An attachment that lived a while resets the count: only one that keeps dying gives up.
+    const prior = Date.now() - session.startedAt > CLAUDE_ATTACH_STABLE_MS ? 0 : (this.claudeReattach.get(k) ?? 0);
+    const live = job && prior < CLAUDE_REATTACH_MAX && !this.disposed ? await this.claudeBackground.jobLive(job) : false;
+    // Unknown (a failed query) is retried like live: one query failure does not end the session.
+    if (!job || live === false) {
+      this.claudeReattach.delete(k);
+      return this.onExitedOnItsOwn(groupId, actorId, terminal, session, exit);
+    }
+    const identity = sessionIdentity(session);
+    terminal.detachSession();
+    this.deps.inputDrain?.ended(groupId, actorId, session);
+    session[Symbol.dispose]();
+    removeOwnershipRecord(this.deps.layout, groupId, actorId);
+    this.claudeReattach.set(k, prior + 1);
+    this.deps.logger.log('info', 'claude attach exited; the background job lives on, re-attaching', { group_id: groupId, actor_id: actorId, pid: session.pid, job_id: job.jobId, attempt: prior + 1, ...exit });
+    this.cancelReopen(groupId, actorId);
+    const timer = setTimeout(() => {
+      void this.locks.run(k, async () => {
+        this.tuiReopen.delete(k);
+        if (this.disposed || this.session(groupId, actorId) || this.claudeJobs.get(k) !== job) return;
+        try {
+          // Under the hook lock: the launch record follows the new terminal's pid, so the job's
+          // hooks (same launch token) keep counting for working state and delivery confirmation.
+          await this.deps.groupLocks.run(hookActorLockKey(groupId, actorId), async () => {
+            const reopened = terminal.start({ argv: [job.ctx.exe, 'attach', job.jobId], env: { ...job.ctx.env }, cwd: job.ctx.cwd });
+            this.deps.runtimes.set(groupId, actorId, terminal);
+            this.recordPtyOwnership(groupId, actorId, reopened.pid);
+            await moveHookedLaunch(this.deps.hookChannel, { groupId, actorId }, identity, reopened);
+          });
+        } catch (error) {
+          this.deps.logger.log('warn', 'could not re-open claude attach', { group_id: groupId, actor_id: actorId, job_id: job.jobId, ...errorFields(error) });
+        }
+      });
+    }, Math.min(5_000, 250 * 2 ** prior));
+    timer.unref();
+    this.tuiReopen.set(k, { timer, attempts: prior + 1 });
   }
 
   /** The agent ended by itself: it is stopped (desired state unchanged), with its exit status. */

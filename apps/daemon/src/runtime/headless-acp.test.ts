@@ -125,6 +125,57 @@ describe('headless ACP actor (runtime_mode acp) through the daemon', () => {
     await d.call('actor_stop', { group_id, actor_id: 'cop' });
   }, 120_000);
 
+  it('cursor: ask_question and create_plan wait as interactions even under --yolo, answered through headless_control', async () => {
+    const cursorState = join(d.home, 'fake-cursor-state');
+    mkdirSync(cursorState, { recursive: true });
+    const cursorBin = installFakeAcpAs(join(d.home, 'bin'), 'cursor-agent');
+    const cursorLog = (): LogEntry[] =>
+      existsSync(join(cursorState, 'log.jsonl'))
+        ? readFileSync(join(cursorState, 'log.jsonl'), 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as LogEntry)
+        : [];
+    const { group_id } = await d.call('group_create', { title: 'cursor acp' });
+    await d.call('attach', { path: d.projectDir('cursor-acp'), group_id });
+    await d.call('actor_add', { group_id, actor_id: 'lead', runtime: 'custom', command: ['cat'] });
+    // --yolo: tool permissions are auto-allowed, but questions and plans stay a person's decision.
+    await d.call('actor_add', { group_id, actor_id: 'cur', runtime: 'cursor', runtime_mode: 'acp', command: [cursorBin, '--yolo'], env: { FAKE_ACP_STATE_DIR: cursorState } });
+    await d.call('actor_start', { group_id, actor_id: 'cur' });
+    const pendingOf = async () => {
+      const s = (await d.call('headless_control_state', { group_id, actor_id: 'cur' })).state;
+      return s && s.permissions.length > 0 ? s : undefined;
+    };
+    const control = (generation: string, request_id: string, response: unknown) =>
+      d.client.request({ v: 1, op: 'headless_control', args: { group_id, actor_id: 'cur', by: 'user', generation, action: 'interaction', request_id, response } });
+
+    await d.call('send', { group_id, text: 'acp-script:ask', to: ['cur'], message_mode: 'send' });
+    const asked = await waitFor(pendingOf, 20_000, 'a pending question');
+    expect(asked).toMatchObject({ runtime: 'cursor', runtime_mode: 'acp', runner: 'headless', working: true });
+    const question = asked.permissions[0]!;
+    expect(question).toMatchObject({ kind: 'question', summary: { title: 'Setup', questions: [{ id: 'lang', options: [{ id: 'ts' }, { id: 'py' }] }, { id: 'extras', allow_multiple: true }] } });
+    // An answer that does not fit the questions is refused and changes nothing.
+    const bad = await control(asked.generation, question.request_id, { outcome: 'answered', answers: { lang: ['ts', 'py'], extras: ['ci'] } });
+    expect(bad.error).toMatchObject({ code: 'invalid_request', details: { field: 'response' } });
+    expect((await pendingOf())?.permissions[0]?.request_id).toBe(question.request_id);
+    // A permission answer is not an interaction answer.
+    expect((await d.client.request({ v: 1, op: 'headless_control', args: { group_id, actor_id: 'cur', by: 'user', generation: asked.generation, action: 'permission', request_id: question.request_id, allow: true } })).error?.code).toBe('request_not_found');
+    expect((await control(asked.generation, question.request_id, { outcome: 'answered', answers: { lang: ['py'], extras: ['lint', 'ci'] } })).ok).toBe(true);
+    expect((await control(asked.generation, question.request_id, { outcome: 'skipped' })).error?.code).toBe('request_not_found');
+    const answered = await waitFor(() => cursorLog().find((e) => (e as { interaction?: string }).interaction === 'cursor/ask_question'), 20_000, 'the answer at the agent');
+    expect((answered as { answer?: unknown }).answer).toEqual({
+      outcome: { outcome: 'answered', answers: [{ questionId: 'lang', selectedOptionIds: ['py'] }, { questionId: 'extras', selectedOptionIds: ['lint', 'ci'] }] },
+    });
+
+    await d.call('send', { group_id, text: 'acp-script:plan', to: ['cur'], message_mode: 'send' });
+    const planned = await waitFor(pendingOf, 20_000, 'a pending plan');
+    expect(planned.permissions[0]).toMatchObject({ kind: 'plan', summary: { name: 'Refactor', plan: '1. split\n2. test' } });
+    expect((await control(planned.generation, planned.permissions[0]!.request_id, { outcome: 'rejected', reason: 'not now' })).ok).toBe(true);
+    const decided = await waitFor(() => cursorLog().find((e) => (e as { interaction?: string }).interaction === 'cursor/create_plan'), 20_000, 'the plan decision at the agent');
+    expect((decided as { answer?: unknown }).answer).toEqual({ outcome: { outcome: 'rejected', reason: 'not now' } });
+    await d.call('actor_stop', { group_id, actor_id: 'cur' });
+  }, 60_000);
+
   it('after kill -9 of the daemon, the next one retires the orphaned agent and loads the same attempted session', async () => {
     const home = mkdtempSync(join(tmpdir(), 'cccc-acp-crash-'));
     const fakeState = join(home, 'fake-acp-state');

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { utcNowIso, type ActorDoc, type HomeLayout } from '@cccc/groups';
+import type { ManagedStateSource } from '@cccc/hook-fence';
 import { Emitter, ManagedLaunchError, type LaunchCommand, type ManagedExit, type ManagedMcpServer, type ManagedSession, type ManagedState } from '@cccc/pty-runtime';
 import { daemonError, DaemonErrorCodes } from '../errors.js';
 import { markPromptAttempted, markStartupPromptSent, readManagedReceipt, receiptMatches, writeManagedReceipt, type ReceiptIdentity } from './managed-receipt.js';
@@ -31,7 +32,7 @@ export interface ManagedEntry {
   /** Pure headless ACP (acp mode): no native TUI in the actor's PTY. */
   readonly headless: boolean;
   /** `runtime_state_source` while it runs (`app_server`, `managed_session`). */
-  readonly stateSource: string;
+  readonly stateSource: ManagedStateSource;
   /** The effective runtime mode (`acp` for a headless ACP session). */
   readonly runtimeMode: 'default' | 'acp';
   /** The session has had a prompt attempted, recorded in its receipt (see `prompt_attempted`). */

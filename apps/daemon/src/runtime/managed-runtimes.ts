@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { MCP_SERVER_NAME } from '@cccc/mcp/launch';
 import { antigravityProviderHome, codexAppServerAdapter, headlessAcpAdapter, kiloAcpAdapter, opencodeAcpAdapter, type ManagedMcpServer, type RuntimeAdapter } from '@cccc/pty-runtime';
+import type { ManagedStateSource } from '@cccc/hook-fence';
 import type { CliLauncher } from './cli-launcher.js';
 import type { OwnedKind } from './ownership-records.js';
 
@@ -25,7 +26,7 @@ export interface ManagedRuntime {
   /** Pure headless (§8.4 `runtime_mode: "acp"`): no native TUI, nothing runs in the actor's PTY. */
   readonly headless?: boolean;
   /** `runtime_state_source` of its running actors. */
-  readonly stateSource: 'app_server' | 'managed_session';
+  readonly stateSource: ManagedStateSource;
   /**
    * The provider stores no empty session (Copilot, Devin, Cursor): a receipt whose session never
    * had a prompt attempted starts fresh; an attempted one must load or fail (§8.4).
@@ -71,10 +72,12 @@ const MANAGED_RUNTIMES: Readonly<Record<string, ManagedRuntime>> = {
     storage: (env) =>
       [env.XDG_DATA_HOME ?? join(env.HOME ?? '', '.local', 'share'), env.XDG_CONFIG_HOME ?? join(env.HOME ?? '', '.config'), env.OPENCODE_CONFIG ?? ''].join('|'),
     sessionMcp: true,
-    stateSource: 'app_server',
+    // The ACP session's updates decide the state (spec: runtime_state_source managed_session).
+    stateSource: 'managed_session',
   },
   // §8.4: Kilo has opencode's managed-session ownership; its storage identity includes KILO_DB
-  // and its effective home/config roots. Untested on the real Kilo CLI.
+  // and its effective home/config roots (the real Kilo CLI honours KILO_DB; its data and config
+  // otherwise live under the XDG roots, `kilo/kilo.db` and `kilo/`).
   kilo: {
     adapter: kiloAcpAdapter,
     runner: 'kilo_acp',
@@ -89,7 +92,8 @@ const MANAGED_RUNTIMES: Readonly<Record<string, ManagedRuntime>> = {
         env.KILO_CONFIG ?? '',
       ].join('|'),
     sessionMcp: true,
-    stateSource: 'app_server',
+    // The ACP session's updates decide the state (spec: runtime_state_source managed_session).
+    stateSource: 'managed_session',
   },
   // Keyed `<runtime>:acp`: the same runtime in its default mode runs its native TUI instead.
   'antigravity:acp': headlessAcp('antigravity', 'agy --acp', (env) => antigravityProviderHome(env.CCCC_HOME ?? '')),

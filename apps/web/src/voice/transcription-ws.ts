@@ -103,9 +103,12 @@ export class TranscriptionWs {
       spool?.file.destroy();
       if (spool) await rm(spool.dir, { recursive: true, force: true });
     };
-    const appendFinal = async (text: string) => {
-      if (!text) return;
-      const segment_id = `seg_${String(++seq).padStart(4, '0')}`;
+    // Live finals flush the meeting window (meeting_window: they count toward the daemon's
+    // input-batch idle review); the text at stop is the recording's stop flush
+    // (service_transcript: an immediate idle review), sent even when stop adds no text.
+    const appendFinal = async (text: string, at: 'live' | 'stop' = 'live') => {
+      if (!text && at === 'live') return;
+      const segment_id = text ? `seg_${String(++seq).padStart(4, '0')}` : `stop_${String(seq).padStart(4, '0')}`;
       let persisted = false;
       try {
         await this.client.call('assistant_voice_transcript_append', {
@@ -118,12 +121,13 @@ export class TranscriptionWs {
           flush: true,
           ...(start?.document_path ? { document_path: start.document_path } : {}),
           ...(start?.language ? { language: start.language } : {}),
-          trigger: { trigger_kind: 'service_transcript', mode: 'meeting', capture_mode: 'service', recognition_backend: 'assistant_service_local_asr' },
+          trigger: { trigger_kind: at === 'stop' ? 'service_transcript' : 'meeting_window', mode: 'meeting', capture_mode: 'service', recognition_backend: 'assistant_service_local_asr' },
         });
         persisted = true;
       } catch (err) {
         send({ type: 'error', ok: false, error: { code: (err as { code?: string }).code ?? 'transcript_append_failed', message: (err as Error).message } });
       }
+      if (!text) return;
       finals.push({ segment_id, text, persisted });
       send({ type: 'final', segment_id, text, transcript_persisted: persisted });
     };
@@ -166,7 +170,7 @@ export class TranscriptionWs {
       send: (e: Record<string, unknown>) => void;
       fail: (code: string, message: string, details?: Record<string, unknown>) => void;
       stream: AsrStream;
-      appendFinal: (text: string) => Promise<void>;
+      appendFinal: (text: string, at?: 'live' | 'stop') => Promise<void>;
       finals: ReadonlyArray<{ segment_id: string; text: string; persisted: boolean }>;
       setStart: (s: StartFrame) => Promise<string>;
       done: () => void;
@@ -190,7 +194,7 @@ export class TranscriptionWs {
       return c.send({ type: 'ready', ok: true, session_id, sample_rate: 16000, recording_segment_duration_ms: RECORDING_SEGMENT_DURATION_MS });
     }
     if (cmd.type === 'stop') {
-      await c.appendFinal(await c.stream.finish());
+      await c.appendFinal(await c.stream.finish(), 'stop');
       const persisted = c.finals.every((f) => f.persisted);
       c.send({
         type: 'final_asr_text',

@@ -13,7 +13,8 @@ import { startDaemonHome, type DaemonHome } from '../testing/harness.js';
 
 // The Voice Secretary transcription endpoints (issue 27) through the real HTTP server and a real
 // daemon. No real ASR model is reachable from this machine, so every request here ends in an
-// honest refusal; which refusal, in which order, is what is checked.
+// honest refusal; which refusal, in which order, is what is checked. The success paths, with a
+// synthetic energy-detector model (not speech recognition), are in transcription-asr.test.ts.
 
 let daemon: DaemonHome;
 let web: WebServer;

@@ -23,8 +23,9 @@ export const AuthorizedEntry = z.looseObject({
   thread_id: ThreadIdField,
   platform: z.coerce.string().catch(''),
   authorized_at: z.number().catch(0),
-  key_used: z.coerce.string().catch(''),
-  authorization_source: z.coerce.string().catch('binding_key'),
+  // Not z.coerce: a missing field must not become the string "undefined".
+  key_used: z.union([z.string(), z.number()]).transform(String).catch(''),
+  authorization_source: z.string().catch('binding_key'),
 });
 export type AuthorizedEntry = z.infer<typeof AuthorizedEntry>;
 

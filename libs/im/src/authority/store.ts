@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -75,6 +76,23 @@ export class ImAuthorityStore {
       }
     }
     return result;
+  }
+
+  /**
+   * §8.16 one-way migration: writes each imported class only when its canonical file is absent
+   * (canonical wins when present). Returns the classes written.
+   */
+  async importMissing(imported: Partial<ImAuthorityState>): Promise<string[]> {
+    return this.transaction((state) => {
+      const written: string[] = [];
+      for (const name of ['pending', 'authorized', 'subscribers'] as const) {
+        const entries = imported[name];
+        if (!entries || existsSync(this.path(name))) continue;
+        (state as unknown as Record<string, unknown>)[name] = entries;
+        written.push(name);
+      }
+      return written;
+    });
   }
 
   /** Clears all three classes (an explicit IM unset, §8.16). */

@@ -66,12 +66,18 @@ export const ActorListEntry = ActorDoc.extend({
   /** The PTY child process is alive. */
   cli_alive: z.boolean(),
   /** Which evidence decided the state; terminal heuristics and idle time are labelled fallbacks. */
-  state_source: z.enum(['hook', 'terminal', 'idle', 'process', 'unknown', 'app_server']),
+  // `app_server`: a Codex app-server thread's events; `managed_session`: an ACP session's updates.
+  state_source: z.enum(['hook', 'terminal', 'idle', 'process', 'unknown', 'app_server', 'managed_session']),
   // The last start of this daemon, when it had a problem (issue 15): why a not-running actor
   // did not start, or what a running one runs without. Absent after a clean start or a stop.
   start_error: z.string().optional(),
   start_failure: ActorStartProblem.optional(),
   start_warning: ActorStartProblem.optional(),
+  // §8.4 Claude resume failure: present only while a failed resume of the saved conversation
+  // pauses automatic startup (until an explicit start resumes it or actor_new_session).
+  runtime_session_status: z.enum(['resume_failed']).optional(),
+  runtime_session_resume_eligible: z.boolean().optional(),
+  runtime_session_last_resume_error: z.string().optional(),
 });
 export type ActorListEntry = z.infer<typeof ActorListEntry>;
 

@@ -45,6 +45,8 @@ function modelConfig(dir: string, r: Extract<HostRequest, { op: 'load' }>['recog
       return { ...common, paraformer: { encoder: f(r.encoder), decoder: f(r.decoder) } };
     case 'zipformer2_ctc':
       return { ...common, zipformer2Ctc: { model: f(r.model) } };
+    case 'tone_ctc':
+      return { ...common, toneCtc: { model: f(r.model) } };
   }
 }
 

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileLock, fsyncDir, writeFileAtomic } from '@cccc/durable-fs';
 import { voiceError, VoiceErrorCodes } from '../errors.js';
+import { extractArchive } from './extract-archive.js';
 import { fetchArtifact } from './fetch-artifact.js';
 import { loadVoiceModelManifest, type VoiceModelEntry } from './manifest.js';
 import { INSTALLED_RECORD, modelPaths, PREVIOUS_PREFIX, STAGING_PREFIX } from './model-paths.js';
@@ -12,9 +13,12 @@ export interface InstallOptions {
   /** Per-artifact time bound; default 30 minutes. */
   readonly artifactTimeoutMs?: number;
   readonly now?: () => Date;
+  /** Bound on the files one archive artifact may extract to; default 8 GiB. */
+  readonly maxExtractedBytes?: number;
 }
 
 const DEFAULT_ARTIFACT_TIMEOUT_MS = 30 * 60_000;
+const DEFAULT_MAX_EXTRACTED_BYTES = 8 * 1024 ** 3;
 
 /** The manifest entry for `modelId`, or `voice_model_not_found`. */
 export async function findVoiceModel(home: string, modelId: string): Promise<VoiceModelEntry> {
@@ -76,6 +80,7 @@ export async function installVoiceModel(home: string, modelId: string, options: 
         },
       });
     }
+    await unpackArchives(entry, staging, options.maxExtractedBytes ?? DEFAULT_MAX_EXTRACTED_BYTES);
     const record: InstalledRecord = { model_id: entry.model_id, installed_at: now().toISOString(), manifest_sha256: manifestSha256(entry) };
     await writeFileAtomic(join(staging, INSTALLED_RECORD), JSON.stringify(record, null, 2));
     await switchIn(paths.active, staging, paths.root);
@@ -92,6 +97,25 @@ export async function installVoiceModel(home: string, modelId: string, options: 
   }
   lock.release();
   return voiceModelRecord(home, entry);
+}
+
+/**
+ * Extract every verified archive artifact into staging (then drop the archive), and check that
+ * each file the recognizer names is now a regular file there.
+ */
+async function unpackArchives(entry: VoiceModelEntry, staging: string, maxBytes: number): Promise<void> {
+  const archives = entry.artifacts.filter((a) => a.extract);
+  if (archives.length === 0) return;
+  const reserved = new Set([...entry.artifacts.map((a) => a.path), INSTALLED_RECORD]);
+  for (const a of archives) {
+    await extractArchive(join(staging, a.path), staging, a.extract!, { reserved, maxBytes });
+    await rm(join(staging, a.path), { force: true });
+  }
+  const { type: _t, ...roles } = entry.recognizer;
+  for (const file of Object.values(roles)) {
+    const st = await lstat(join(staging, file)).catch(() => undefined);
+    if (!st?.isFile()) throw voiceError(VoiceErrorCodes.modelArchiveInvalid, `recognizer file ${file} is not in the extracted archive`, { file });
+  }
 }
 
 /** Move the old active copy aside, rename staging into place, then drop the old copy. */

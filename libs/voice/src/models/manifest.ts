@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { voiceError, VoiceErrorCodes } from '../errors.js';
+import { isSafeRelativePath } from './archive-entry.js';
 import { BUILTIN_VOICE_MODELS } from './builtin-manifest.js';
 
 /** One downloadable file of a model: where it lands, where it comes from, and what it must be. */
@@ -12,6 +13,11 @@ export const VoiceModelArtifact = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   /** Exact size in bytes: a download is cut off the moment it exceeds this. */
   size: z.number().int().positive(),
+  /**
+   * A `tar.gz` / `tar.bz2` archive (the form most sherpa-onnx models ship in): verified like any
+   * artifact, then extracted into the model directory and removed; its entries are checked.
+   */
+  extract: z.enum(['tar.gz', 'tar.bz2']).optional(),
 });
 export type VoiceModelArtifact = z.infer<typeof VoiceModelArtifact>;
 
@@ -23,6 +29,10 @@ export const StreamingModelConfig = z.discriminatedUnion('type', [
   z.object({ type: z.literal('transducer'), encoder: z.string(), decoder: z.string(), joiner: z.string(), tokens: z.string() }),
   z.object({ type: z.literal('paraformer'), encoder: z.string(), decoder: z.string(), tokens: z.string() }),
   z.object({ type: z.literal('zipformer2_ctc'), model: z.string(), tokens: z.string() }),
+  // T-one CTC layout: raw 8 kHz samples in, CTC log-probs out (the recognizer resamples). The
+  // synthetic test model (test-fixtures/make_synthetic_asr_model.py) uses it because it needs no
+  // filterbank features and a single small state tensor.
+  z.object({ type: z.literal('tone_ctc'), model: z.string(), tokens: z.string() }),
 ]);
 export type StreamingModelConfig = z.infer<typeof StreamingModelConfig>;
 
@@ -38,11 +48,15 @@ export const VoiceModelEntry = z
     artifacts: z.array(VoiceModelArtifact).min(1),
   })
   .superRefine((m, ctx) => {
-    const names = new Set(m.artifacts.map((a) => a.path));
-    if (names.size !== m.artifacts.length) ctx.addIssue({ code: 'custom', message: 'duplicate artifact path' });
+    if (new Set(m.artifacts.map((a) => a.path)).size !== m.artifacts.length) ctx.addIssue({ code: 'custom', message: 'duplicate artifact path' });
+    const plain = new Set(m.artifacts.filter((a) => !a.extract).map((a) => a.path));
+    const archives = m.artifacts.some((a) => a.extract);
     const { type: _t, ...roles } = m.recognizer;
     for (const file of Object.values(roles)) {
-      if (!names.has(file)) ctx.addIssue({ code: 'custom', message: `recognizer file ${file} is not an artifact` });
+      // A plain artifact, or (with an archive) a relative path inside it, checked after extraction.
+      if (!plain.has(file) && !(archives && isSafeRelativePath(file))) {
+        ctx.addIssue({ code: 'custom', message: `recognizer file ${file} is neither a plain artifact nor a safe path inside an archive artifact` });
+      }
     }
   });
 export type VoiceModelEntry = z.infer<typeof VoiceModelEntry>;

@@ -21,7 +21,7 @@ export type VoiceModelRecord = {
   /** While downloading: bytes fetched so far of total_bytes. */
   bytes_done?: number;
   total_bytes?: number;
-  artifacts?: Array<{ path: string; url: string; sha256: string; size: number }>;
+  artifacts?: Array<{ path: string; url: string; sha256: string; size: number; extract?: 'tar.gz' | 'tar.bz2' }>;
 };
 
 /** What an install writes into the model directory last; its presence is what "installed" means. */
@@ -80,7 +80,7 @@ export async function voiceModelRecord(home: string, entry: VoiceModelEntry): Pr
     model_id: entry.model_id,
     status: 'not_installed',
     ...(entry.title ? { title: entry.title } : {}),
-    artifacts: entry.artifacts.map(({ path, url, sha256, size }) => ({ path, url, sha256, size })),
+    artifacts: entry.artifacts.map(({ path, url, sha256, size, extract }) => ({ path, url, sha256, size, ...(extract ? { extract } : {}) })),
   };
   if (running) {
     return { ...base, status: 'downloading', updated_at: state.updated_at, bytes_done: state.bytes_done ?? 0, total_bytes: state.total_bytes ?? 0, ...(installed ? { install_dir: paths.active, installed_manifest_sha256: installed.manifest_sha256 } : {}) };

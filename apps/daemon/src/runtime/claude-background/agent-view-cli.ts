@@ -26,7 +26,7 @@ export const AgentViewJobList = z.array(AgentViewJob);
 export class AgentViewError extends Error {
   constructor(
     /** `command_failed` (exit, timeout, oversized output), `invalid_response` (output not in the verified shape). */
-    readonly code: 'command_failed' | 'invalid_response',
+    readonly code: 'command_failed' | 'invalid_response' | 'workspace_untrusted',
     message: string,
   ) {
     super(message);
@@ -50,7 +50,12 @@ function run(ctx: AgentViewContext, args: readonly string[]): Promise<{ stdout: 
       { cwd: ctx.cwd, env: ctx.env as NodeJS.ProcessEnv, timeout: ctx.timeoutMs ?? 15_000, maxBuffer: OUTPUT_LIMIT, killSignal: 'SIGKILL' },
       (error, stdout, stderr) => {
         // Only the subcommand and the exit go into the message: stderr may echo arguments.
-        if (error) reject(new AgentViewError('command_failed', `claude ${args[0] ?? ''} failed (${error.code ?? error.signal ?? 'error'})`));
+        // The pinned CLI refuses `--bg` in a workspace whose trust prompt was never accepted, at
+        // once and with this line ("Workspace not trusted. Run `claude` in <dir> once ..."):
+        // recognised, so the start fails with what the operator must do, not a bare exit code.
+        if (error && /workspace not trusted/i.test(`${String(stdout)}\n${String(stderr)}`)) {
+          reject(new AgentViewError('workspace_untrusted', `claude ${args[0] ?? ''} refused: the workspace ${ctx.cwd} is not trusted by Claude Code`));
+        } else if (error) reject(new AgentViewError('command_failed', `claude ${args[0] ?? ''} failed (${error.code ?? error.signal ?? 'error'})`));
         else resolve({ stdout: String(stdout), stderr: String(stderr) });
       },
     );

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { backgroundLaunch, parseClaudeVersion, planClaudeBackground, unsupportedCommand, workerVersionProblem } from './background-plan.js';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { agentViewHelpProblem, backgroundLaunch, parseClaudeVersion, planClaudeBackground, unsupportedCommand, workerVersionProblem } from './background-plan.js';
 import { parseBackgroundedId } from './agent-view-cli.js';
+
+const fakeAgent = fileURLToPath(new URL('../../../../../tools/fake-agent/fake-agent.mjs', import.meta.url));
 
 describe('planClaudeBackground', () => {
   const argv = ['/opt/bin/claude', '--dangerously-skip-permissions', '--mcp-config', '{"mcpServers":{}}'];
@@ -71,5 +75,32 @@ describe('workerVersionProblem', () => {
     expect(workerVersionProblem(record({ jobId: 'ffffffff' }), expected)).toContain('another session');
     expect(workerVersionProblem('{oops', expected)).toContain('not JSON');
     expect(workerVersionProblem(undefined, expected)).toContain('no session record');
+  });
+});
+
+describe('agentViewHelpProblem', () => {
+  const pinnedHelp = [
+    'Options:',
+    '  --agents <json-or-file>               JSON object defining custom agents',
+    '  --bg, --background                    Start the session in the background and',
+    'Commands:',
+    '  agents [options]                      Manage background agents',
+    '  attach <id|name>                      Open a background session in this',
+  ].join('\n');
+  it('accepts the pinned help, which lists --bg, attach and agents', () => {
+    expect(agentViewHelpProblem(pinnedHelp)).toBeNull();
+  });
+  it('names what is missing; `--agents` is not the agents subcommand', () => {
+    const noSub = agentViewHelpProblem('  --agents <json>  custom agents\n  --bg  background\n');
+    expect(noSub).toMatchObject({ code: 'claude_agent_view_unavailable' });
+    expect(noSub!.diagnostic).toContain('attach, agents');
+    expect(agentViewHelpProblem(undefined)).toMatchObject({ code: 'claude_agent_view_unavailable' });
+  });
+  it("the project's fake agent help does not pass", () => {
+    const r = spawnSync(process.execPath, [fakeAgent, '--help'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(agentViewHelpProblem(r.stdout)).not.toBeNull();
+    const v = spawnSync(process.execPath, [fakeAgent, '--version'], { encoding: 'utf8' });
+    expect(planClaudeBackground({ enabled: true, argv: ['claude'], versionOutput: v.stdout })).toMatchObject({ mode: 'native', code: 'claude_version_unsupported' });
   });
 });

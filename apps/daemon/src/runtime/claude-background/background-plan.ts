@@ -13,7 +13,12 @@ export const CLAUDE_BACKGROUND_MIN_VERSION = [2, 1, 259] as const;
 export const CLAUDE_BACKGROUND_RUNNER = 'claude_background';
 
 /** Why an actor's claude runs in the native PTY instead (a deliberate, reported fallback). */
-export type NativeFallbackCode = 'claude_background_disabled' | 'claude_version_unsupported' | 'claude_version_unknown' | 'claude_command_unsupported';
+export type NativeFallbackCode =
+  | 'claude_background_disabled'
+  | 'claude_version_unsupported'
+  | 'claude_version_unknown'
+  | 'claude_command_unsupported'
+  | 'claude_agent_view_unavailable';
 
 export type BackgroundPlan =
   | { readonly mode: 'background'; readonly version: string }
@@ -86,6 +91,26 @@ export function planClaudeBackground(input: { readonly enabled: boolean; readonl
     return { mode: 'native', code: 'claude_version_unsupported', diagnostic: `claude ${version} is below ${CLAUDE_BACKGROUND_MIN_VERSION.join('.')}, the first with Agent View background sessions` };
   }
   return { mode: 'background', version };
+}
+
+/**
+ * What `claude --help` must list for CCCC to own a background session: the `--bg` flag and the
+ * `attach` and `agents` subcommands (the pinned 2.1.328 prints each at the start of its own
+ * line). A version number alone is not the evidence: a wrapper or a look-alike (the project's
+ * fake agent prints a Claude-like version) may not have Agent View at all.
+ */
+const AGENT_VIEW_HELP = [
+  { what: '--bg', re: /^\s*--bg\b/m },
+  { what: 'attach', re: /^\s*attach\s/m },
+  { what: 'agents', re: /^\s*agents\s/m },
+] as const;
+
+/** null when the help output shows Agent View, else the native fallback naming what is missing. */
+export function agentViewHelpProblem(helpOutput: string | undefined): { code: NativeFallbackCode; diagnostic: string } | null {
+  if (helpOutput === undefined) return { code: 'claude_agent_view_unavailable', diagnostic: 'claude --help could not be read: Agent View support cannot be verified' };
+  const missing = AGENT_VIEW_HELP.filter((m) => !m.re.test(helpOutput)).map((m) => m.what);
+  if (missing.length === 0) return null;
+  return { code: 'claude_agent_view_unavailable', diagnostic: `claude --help does not list ${missing.join(', ')}: no Agent View background sessions` };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

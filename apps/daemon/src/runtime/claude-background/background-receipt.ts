@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '@cccc/durable-fs';
 import type { HomeLayout } from '@cccc/groups';
+import { clearResumeFailure } from './resume-failure.js';
 
 /**
  * `groups/<gid>/state/runners/claude-background/<actor_id>.json`: the version-2 receipt of an
@@ -77,6 +78,7 @@ export function writeClaudeBackgroundSettings(layout: HomeLayout, groupId: strin
 export function removeClaudeBackgroundState(layout: HomeLayout, groupId: string, actorId: string): void {
   rmSync(claudeBackgroundReceiptPath(layout, groupId, actorId), { force: true });
   rmSync(claudeBackgroundSettingsPath(layout, groupId, actorId), { force: true });
+  clearResumeFailure(layout, groupId, actorId);
 }
 
 export function claudeReceiptMatches(receipt: ClaudeBackgroundReceipt | undefined, identity: ClaudeBackgroundIdentity): boolean {

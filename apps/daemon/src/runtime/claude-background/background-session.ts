@@ -24,7 +24,7 @@ export const JOB_ABSENT_TIMEOUT_MS = 15_000;
 export class ClaudeBackgroundError extends Error {
   constructor(
     /** `resume_failed`: the recorded session could not be continued as itself (never replaced silently); `start_failed`. */
-    readonly code: 'resume_failed' | 'start_failed' | 'stop_unconfirmed',
+    readonly code: 'resume_failed' | 'start_failed' | 'stop_unconfirmed' | 'workspace_untrusted',
     message: string,
   ) {
     super(message);
@@ -53,6 +53,8 @@ export interface PreparedStart {
 }
 
 const wrap = (code: ClaudeBackgroundError['code'], what: string) => (error: unknown) => {
+  // A trust refusal is not a resume failure (the session was never tried): it keeps its own code.
+  if (error instanceof AgentViewError && error.code === 'workspace_untrusted') throw new ClaudeBackgroundError('workspace_untrusted', error.message);
   throw new ClaudeBackgroundError(code, `${what}: ${error instanceof Error ? error.message : String(error)}`);
 };
 

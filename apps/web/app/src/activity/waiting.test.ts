@@ -27,7 +27,7 @@ const rec = (p: Partial<RuntimeActivityRecord> & { at?: number }): RuntimeActivi
   } as RuntimeActivityRecord;
 };
 const apply = (records: RuntimeActivityRecord[], at = T0): ActivityState => records.reduce((s, r) => applyActivity(s, r, at), emptyActivity);
-const actor = (p: { state?: 'waiting' | 'working' | 'idle'; source?: 'hook' | 'terminal' | 'idle'; reason?: string; running?: boolean } = {}) => ({
+const actor = (p: { state?: 'waiting' | 'working' | 'idle'; source?: 'hook' | 'terminal' | 'idle' | 'app_server' | 'managed_session'; reason?: string; running?: boolean } = {}) => ({
   id: 'lead',
   running: p.running ?? true,
   effective_working_state: p.state ?? 'waiting',
@@ -49,6 +49,12 @@ describe('waiting for permission', () => {
     expect(waitingOf(actor({ source: 'terminal' }), s)).toBeNull();
     expect(waitingOf(actor({ state: 'working' }), s)).toBeNull();
     expect(waitingOf(actor({ running: false }), s)).toBeNull();
+  });
+
+  it('a managed session (app-server or ACP session) waiting is waiting on an approval', () => {
+    expect(waitingOf(actor({ source: 'app_server', reason: 'app_server_thread_active' }), emptyActivity)).toEqual({ actorId: 'lead', kind: 'permission', tool: null, toolActivity: null });
+    expect(waitingOf(actor({ source: 'managed_session', reason: 'session/request_permission' }), emptyActivity)).toEqual({ actorId: 'lead', kind: 'permission', tool: null, toolActivity: null });
+    expect(waitingOf(actor({ source: 'managed_session', state: 'working' }), emptyActivity)).toBeNull();
   });
 
   it('without a tool: a PermissionRequest still asks permission, a Notification reads as waiting for input', () => {

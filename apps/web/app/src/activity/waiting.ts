@@ -1,5 +1,6 @@
 import type { ActorListEntry } from '../api/types';
 import { sanitizeToolName, type ActivityState } from './activity-store';
+import { isManagedSource } from '../actors/working-badge';
 
 // "lead is waiting for permission: Bash". The evidence: the actor's working state is `waiting`
 // from its own hooks (a PermissionRequest, or a permission_prompt / needs-input Notification),
@@ -32,9 +33,11 @@ export function openToolOf(state: ActivityState, actorId: string): string | null
 }
 
 export function waitingOf(actor: Evidence, state: ActivityState): Waiting | null {
-  // Authoritative evidence only: hooks, or a managed session's app-server (waiting = an approval).
-  if (!actor.running || (actor.state_source !== 'hook' && actor.state_source !== 'app_server') || actor.effective_working_state !== 'waiting') return null;
-  if (actor.state_source === 'app_server') return { actorId: actor.id, kind: 'permission', tool: null, toolActivity: null };
+  // Authoritative evidence only: hooks, or a managed session's app-server or ACP session (waiting =
+  // an approval).
+  const managed = isManagedSource(actor.state_source);
+  if (!actor.running || (actor.state_source !== 'hook' && !managed) || actor.effective_working_state !== 'waiting') return null;
+  if (managed) return { actorId: actor.id, kind: 'permission', tool: null, toolActivity: null };
   const key = openToolOf(state, actor.id);
   const record = key ? state.get(key)!.record : null;
   const tool = record ? sanitizeToolName(record.tool_name) || null : null;

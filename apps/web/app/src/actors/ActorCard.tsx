@@ -6,7 +6,7 @@ import type { ActorExit } from './actor-exits';
 import { ActorKeys } from './ActorKeys';
 import { HeadlessPermissions } from './HeadlessPermissions';
 import { StartProblem } from './StartProblem';
-import { workingBadge } from './working-badge';
+import { isManagedSource, workingBadge } from './working-badge';
 import { useT } from '../i18n/I18nProvider';
 
 export type ActorAction = 'start' | 'stop' | 'restart' | 'remove';
@@ -54,7 +54,7 @@ export function ActorCard({ groupId, actor: a, activity, exit, busy, terminalOpe
           {waitingText(a.title || a.id, waiting)}
         </p>
       )}
-      {a.running && a.state_source === 'app_server' && a.effective_working_state === 'waiting' && (
+      {a.running && isManagedSource(a.state_source) && a.effective_working_state === 'waiting' && (
         <HeadlessPermissions groupId={groupId} actorId={a.id} version={a.effective_working_updated_at} />
       )}
       <StartProblem actor={a} exit={exit} busy={busy} onRelaunch={() => onAction('start')} />

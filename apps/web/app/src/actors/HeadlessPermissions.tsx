@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { api } from '../api/client';
 import { cardQuestions, interactionResponse, permissionLine, type CardQuestion } from './headless-permissions';
 import { acceptResponse, cardElicitation, type CardElicitation } from './headless-elicitation';
+import { cursorAnswer, cursorPlan, cursorQuestions, type CursorCardQuestion } from './headless-cursor';
 import { useT } from '../i18n/I18nProvider';
 
 type ControlState = Awaited<ReturnType<typeof api.headless_control_state>>['state'];
@@ -51,6 +52,26 @@ export function HeadlessPermissions({ groupId, actorId, version }: { groupId: st
       {state.permissions.map((p) => {
         const questions = cardQuestions(p);
         const elicitation = cardElicitation(p);
+        const send = (response: unknown) => control({ action: 'interaction', request_id: p.request_id, response });
+        const cursorAsked = cursorQuestions(p);
+        if (cursorAsked.length > 0) {
+          return (
+            <li key={p.request_id}>
+              <CursorQuestionForm title={typeof p.summary.title === 'string' ? p.summary.title : ''} questions={cursorAsked} busy={busy} onSend={send} />
+            </li>
+          );
+        }
+        const plan = cursorPlan(p);
+        if (plan) {
+          return (
+            <li key={p.request_id}>
+              <span>{t('headless.plan')}{plan.name ? `: ${plan.name}` : ''}{plan.overview ? ` (${plan.overview})` : ''}</span>
+              <pre>{plan.plan}</pre>
+              <button type="button" disabled={busy} onClick={() => send({ outcome: 'accepted' })}>{t('headless.acceptPlan')}</button>
+              <button type="button" disabled={busy} onClick={() => send({ outcome: 'rejected' })}>{t('headless.rejectPlan')}</button>
+            </li>
+          );
+        }
         if (elicitation) {
           return (
             <li key={p.request_id}>
@@ -142,6 +163,39 @@ function ElicitationForm({ elicitation, busy, onSend }: { elicitation: CardElici
       ))}
       <button type="submit" disabled={busy || accept === null}>{t('headless.accept')}</button>
       <button type="button" disabled={busy} onClick={() => onSend({ action: 'decline' })}>{t('headless.decline')}</button>
+    </form>
+  );
+}
+
+/** Cursor's question request: the options of each question (several where allowed), Send or Skip. */
+function CursorQuestionForm({ title, questions, busy, onSend }: { title: string; questions: readonly CursorCardQuestion[]; busy: boolean; onSend: (response: unknown) => void }) {
+  const t = useT();
+  const [chosen, setChosen] = useState<Record<string, string[]>>({});
+  const answer = cursorAnswer(questions, chosen);
+  const toggle = (q: CursorCardQuestion, id: string, on: boolean) =>
+    setChosen((c) => ({ ...c, [q.id]: q.multiple ? (on ? [...(c[q.id] ?? []), id] : (c[q.id] ?? []).filter((x) => x !== id)) : [id] }));
+  return (
+    <form
+      aria-label={title || t('headless.questions')}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (answer) onSend(answer);
+      }}
+    >
+      {title && <span>{title}</span>}
+      {questions.map((q) => (
+        <fieldset key={q.id}>
+          <legend>{q.prompt}</legend>
+          {q.options.map((o) => (
+            <label key={o.id}>
+              <input type={q.multiple ? 'checkbox' : 'radio'} name={q.id} checked={(chosen[q.id] ?? []).includes(o.id)} onChange={(e) => toggle(q, o.id, e.target.checked)} />
+              {o.label}
+            </label>
+          ))}
+        </fieldset>
+      ))}
+      <button type="submit" disabled={busy || answer === null}>{t('headless.sendAnswer')}</button>
+      <button type="button" disabled={busy} onClick={() => onSend({ outcome: 'skipped' })}>{t('headless.skip')}</button>
     </form>
   );
 }

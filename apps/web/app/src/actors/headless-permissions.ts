@@ -21,7 +21,8 @@ export interface CardQuestion {
 
 /** The questions of a `question` request (kind `question`, answered with action `interaction`); [] for anything else. */
 export function cardQuestions(p: Pick<HeadlessPermission, 'kind' | 'summary'>): CardQuestion[] {
-  if (p.kind !== 'question' || !Array.isArray(p.summary.questions)) return [];
+  // Cursor's questions are answered with option ids (headless-cursor.ts), not these answers.
+  if (p.kind !== 'question' || p.summary.format === 'cursor' || !Array.isArray(p.summary.questions)) return [];
   return (p.summary.questions as Array<Record<string, unknown>>).flatMap((q) => {
     if (typeof q.id !== 'string') return [];
     const options = Array.isArray(q.options) ? (q.options as Array<{ label?: unknown }>).flatMap((o) => (typeof o.label === 'string' ? [o.label] : [])) : [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // The working-state badge names its evidence (REFERENCE_NOTES §4); pure, no DOM.
-import { workingBadge } from './working-badge';
+import { isManagedSource, workingBadge } from './working-badge';
 
 describe('working-state badge', () => {
   it('reads "<state> · <source>" for a running actor', () => {
@@ -12,6 +12,9 @@ describe('working-state badge', () => {
     });
     expect(workingBadge({ running: true, effective_working_state: 'idle', state_source: 'terminal' }).label).toBe('idle · screen');
     expect(workingBadge({ running: true, effective_working_state: 'working', state_source: 'app_server' }).label).toBe('working · app-server');
+    expect(workingBadge({ running: true, effective_working_state: 'working', state_source: 'managed_session' }).label).toBe('working · ACP session');
+    // Both managed sources wait on requests the card answers; hooks and the screen do not.
+    expect(['app_server', 'managed_session', 'hook', 'terminal', undefined].map(isManagedSource)).toEqual([true, true, false, false, false]);
     expect(workingBadge({ running: true, effective_working_state: 'working', state_source: 'idle' })).toMatchObject({ source: 'idle', label: 'working · output timing' });
   });
 

@@ -24,8 +24,18 @@ const SOURCE_WORDS: Record<string, string> = {
   process: 'process',
   // A managed session's own protocol events (Codex app-server): authoritative, like a hook.
   app_server: 'app-server',
+  // An ACP session's own updates (opencode, Kilo, headless ACP): authoritative too.
+  managed_session: 'ACP session',
   unknown: 'no evidence',
 };
+
+/**
+ * The state comes from a managed session's own protocol (Codex app-server, or an ACP session):
+ * its `waiting` is a pending request answered on the card (headless_control).
+ */
+export function isManagedSource(source: string | undefined): boolean {
+  return source === 'app_server' || source === 'managed_session';
+}
 
 export function workingBadge(actor: Partial<Pick<ActorListEntry, 'effective_working_state' | 'state_source' | 'effective_working_reason' | 'running' | 'input_state'>>): WorkingBadge {
   const state = actor.effective_working_state ?? (actor.running === false ? 'stopped' : 'unknown');

@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, type RouteResult } from '../api/client';
 import { ApiError } from '../api/http';
+import { useT } from '../i18n/I18nProvider';
 
 type ImConfig = RouteResult<'im_config'>['im'];
 type Pending = RouteResult<'im_pending'>['pending'][number];
 type Platform = 'telegram' | 'slack' | 'discord';
 
 const describe = (e: Error) => (e instanceof ApiError ? `${e.code}: ${e.message}` : e.message);
-const target = (chat: unknown, thread: unknown) => (thread === undefined || thread === 0 ? String(chat) : `${String(chat)} · thread ${String(thread)}`);
 
 /**
  * The group's IM bridge (§8.16): platform, bot token (write-only: the daemon stores it as a
@@ -24,6 +24,9 @@ export function ImPanel({ groupId }: { groupId: string }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const t = useT();
+  const target = (chat: unknown, thread: unknown) =>
+    thread === undefined || thread === 0 ? String(chat) : t('im.thread', { chat: String(chat), thread: String(thread) });
 
   const refresh = useCallback(async () => {
     const [c, p, a] = await Promise.all([api.im_config(groupId), api.im_pending(groupId), api.im_authorized(groupId)]);
@@ -59,79 +62,80 @@ export function ImPanel({ groupId }: { groupId: string }) {
     });
 
   return (
-    <fieldset className="im-panel" aria-label="IM bridge">
-      <legend>IM bridge</legend>
+    <fieldset className="im-panel" aria-label={t('im.legend')}>
+      <legend>{t('im.legend')}</legend>
       <p role="status" className="im-status">
         {config === undefined
-          ? 'Loading…'
+          ? t('im.loading')
           : config === null
-            ? 'Not configured.'
-            : `${config.platform}: ${config.enabled ? 'enabled' : 'disabled'}, bot token ${config.bot_token_present ? 'stored' : 'missing'}${config.platform === 'slack' ? `, app token ${config.app_token_present ? 'stored' : 'missing'}` : ''}`}
+            ? t('im.notConfigured')
+            : t('im.status', { platform: config.platform, state: t(config.enabled ? 'im.enabled' : 'im.disabled'), bot: t(config.bot_token_present ? 'im.stored' : 'im.missing') }) +
+              (config.platform === 'slack' ? t('im.statusApp', { app: t(config.app_token_present ? 'im.stored' : 'im.missing') }) : '')}
       </p>
-      <p className="muted">An enabled bridge runs while the group runs.</p>
+      <p className="muted">{t('im.runsWithGroup')}</p>
       <label className="field">
-        <span>Platform</span>
-        <select aria-label="IM platform" value={platform} onChange={(e) => setPlatform(e.target.value as Platform)}>
+        <span>{t('im.platform')}</span>
+        <select aria-label={t('im.platformAria')} value={platform} onChange={(e) => setPlatform(e.target.value as Platform)}>
           <option value="telegram">Telegram</option>
           <option value="slack">Slack</option>
           <option value="discord">Discord</option>
         </select>
       </label>
       <label className="field">
-        <span>Bot token</span>
-        <input type="password" autoComplete="off" aria-label="Bot token" value={token} placeholder={config?.bot_token_present ? 'stored (type to replace)' : ''} onChange={(e) => setToken(e.target.value)} />
-        <small className="muted">Stored as a secret by the daemon; never shown again.</small>
+        <span>{t('im.botToken')}</span>
+        <input type="password" autoComplete="off" aria-label={t('im.botToken')} value={token} placeholder={config?.bot_token_present ? t('im.tokenStoredPlaceholder') : ''} onChange={(e) => setToken(e.target.value)} />
+        <small className="muted">{t('im.tokenHint')}</small>
       </label>
       {platform === 'slack' && (
         <label className="field">
-          <span>App token</span>
-          <input type="password" autoComplete="off" aria-label="App token" value={appToken} onChange={(e) => setAppToken(e.target.value)} />
+          <span>{t('im.appToken')}</span>
+          <input type="password" autoComplete="off" aria-label={t('im.appToken')} value={appToken} onChange={(e) => setAppToken(e.target.value)} />
         </label>
       )}
       <div className="row">
         <button type="button" disabled={busy} onClick={() => save()}>
-          Save IM settings
+          {t('im.save')}
         </button>
         {config && (
           <button type="button" disabled={busy} onClick={() => save(!config.enabled)}>
-            {config.enabled ? 'Disable bridge' : 'Enable bridge'}
+            {t(config.enabled ? 'im.disable' : 'im.enable')}
           </button>
         )}
       </div>
 
-      <h4>Pending keys</h4>
+      <h4>{t('im.pendingTitle')}</h4>
       {pending.length === 0 ? (
-        <p className="muted">No chat is waiting. A new chat that messages the bot gets a one-time key.</p>
+        <p className="muted">{t('im.noPending')}</p>
       ) : (
         <ul className="im-pending">
           {pending.map((p) => (
             <li key={p.key} data-key={p.key}>
-              <code>{p.key}</code> {p.platform} {target(p.chat_id, p.thread_id)} <span className="muted">({p.expires_in_seconds}s left)</span>{' '}
+              <code>{p.key}</code> {p.platform} {target(p.chat_id, p.thread_id)} <span className="muted">{t('im.secondsLeft', { seconds: String(p.expires_in_seconds) })}</span>{' '}
               <button type="button" disabled={busy} onClick={() => run(() => api.im_bind(groupId, { key: p.key }))}>
-                Bind
+                {t('im.bind')}
               </button>{' '}
               <button type="button" disabled={busy} onClick={() => run(() => api.im_reject(groupId, { key: p.key }))}>
-                Reject
+                {t('im.reject')}
               </button>
             </li>
           ))}
         </ul>
       )}
       <div className="row">
-        <input aria-label="Bind key" value={key} placeholder="key from the chat" onChange={(e) => setKey(e.target.value)} />
+        <input aria-label={t('im.bindKeyAria')} value={key} placeholder={t('im.bindKeyPlaceholder')} onChange={(e) => setKey(e.target.value)} />
         <button type="button" disabled={busy || key.trim() === ''} onClick={() =>
             run(async () => {
               await api.im_bind(groupId, { key: key.trim() });
               setKey('');
             })
           }>
-          Bind key
+          {t('im.bindKey')}
         </button>
       </div>
 
-      <h4>Authorized chats</h4>
+      <h4>{t('im.authorizedTitle')}</h4>
       {authorized.length === 0 ? (
-        <p className="muted">No authorized chats.</p>
+        <p className="muted">{t('im.noAuthorized')}</p>
       ) : (
         <ul className="im-authorized">
           {authorized.map((a) => (
@@ -142,7 +146,7 @@ export function ImPanel({ groupId }: { groupId: string }) {
                 disabled={busy}
                 onClick={() => run(() => api.im_revoke(groupId, { chat_id: String(a['chat_id']), thread_id: a['thread_id'] as number | string }))}
               >
-                Revoke
+                {t('im.revoke')}
               </button>
             </li>
           ))}

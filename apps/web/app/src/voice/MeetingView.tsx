@@ -172,6 +172,8 @@ export function MeetingView({ groupId, assistant, models = [], onChanged }: { gr
             return (
               <li key={id} data-model-id={id} data-status={status}>
                 <code>{id}</code> {status}
+                {/* The manifest's title says what a model is (e.g. a synthetic test model, not speech recognition). */}
+                {m.title ? <span className="muted"> · {str(m.title)}</span> : null}
                 {m.error ? ` (${str((m.error as Rec).code)})` : ''}
                 {(status === 'not_installed' || status === 'failed' || m.update_available === true) && (
                   <button

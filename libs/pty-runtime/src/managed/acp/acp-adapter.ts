@@ -18,7 +18,8 @@ export const opencodeAcpAdapter: RuntimeAdapter = {
 /**
  * The managed runtime for `kilo` (§8.4: the same managed-session ownership as opencode: `kilo acp`
  * with its authenticated loopback backend, `kilo attach` to the exact session). The spec names no
- * Kilo version floor, so none is checked. Untested on the real Kilo CLI (not installable here).
+ * Kilo version floor, so none is checked. Verified on the real Kilo CLI (@kilocode/cli 7.7.7:
+ * tools/src/real-clis/kilo-acp.test.ts, daemon-kilo-managed.test.ts).
  */
 export const kiloAcpAdapter: RuntimeAdapter = {
   runtime: 'kilo',

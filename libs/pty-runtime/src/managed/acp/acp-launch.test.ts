@@ -31,7 +31,7 @@ describe('opencode managed launch plan', () => {
     expect(launch.terminal('ses_1', '/w')).toBeNull();
   });
 
-  it('kilo: the same managed shape under its own executable and backend credentials (spec-derived, untested on the real CLI)', () => {
+  it('kilo: the same managed shape under its own executable and backend credentials (the real CLI: tools/src/real-clis/kilo-acp.test.ts)', () => {
     const plan = planOpencodeLaunch(['/x/kilo', '--model', 'k/m'], KILO_FLAVOR);
     expect(plan).toEqual({ executable: '/x/kilo', model: 'k/m', shared: [], auto: false, tuiOnly: [] });
     const launch = opencodeAcpLaunch(plan, '/w', KILO_FLAVOR);

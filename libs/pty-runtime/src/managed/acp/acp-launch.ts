@@ -28,6 +28,11 @@ export interface AcpLaunch {
    * agent still sends is answered with its one-time allow option at once, never surfaced.
    */
   readonly autoAllow?: boolean;
+  /**
+   * Cursor's blocking `cursor/ask_question` and `cursor/create_plan` requests are served: they
+   * wait as interactions (kinds `question` / `plan`), never auto-answered.
+   */
+  readonly cursorExtensions?: boolean;
   /** `_meta` of `initialize`'s client capabilities and of new/load requests (runtime opt-ins). */
   readonly initializeMeta?: Readonly<Record<string, unknown>>;
   readonly sessionMeta?: Readonly<Record<string, unknown>>;

@@ -15,9 +15,13 @@ const sessions: AcpSession[] = [];
 const dirs: string[] = [];
 
 async function start(resumeSessionId?: string): Promise<AcpSession> {
+  return startWith(launch, resumeSessionId);
+}
+
+async function startWith(how: AcpLaunch, resumeSessionId?: string): Promise<AcpSession> {
   const cwd = mkdtempSync(join(tmpdir(), 'acp-session-'));
   dirs.push(cwd);
-  const session = await AcpSession.start(launch, { argv: [], cwd, env: { PATH: process.env.PATH ?? '' }, stateDir: cwd, sessionName: 't', ...(resumeSessionId ? { resumeSessionId } : {}) });
+  const session = await AcpSession.start(how, { argv: [], cwd, env: { PATH: process.env.PATH ?? '' }, stateDir: cwd, sessionName: 't', ...(resumeSessionId ? { resumeSessionId } : {}) });
   sessions.push(session);
   return session;
 }
@@ -98,5 +102,54 @@ describe('AcpSession against a scripted ACP agent', () => {
     const s = await start('fake-session-1');
     expect(s).toMatchObject({ sessionId: 'fake-session-1', resumed: true });
     await expect(start('nope')).rejects.toMatchObject({ code: 'resume_failed' });
+  });
+
+  it('cursor/ask_question waits as a question (never auto-answered); a wrong answer changes nothing, the right one reaches the agent once', async () => {
+    const s = await startWith({ ...launch, cursorExtensions: true, autoAllow: true });
+    const turns: ManagedTurnEvent[] = [];
+    s.onTurn((t) => turns.push(t));
+    const outcome = await s.deliver('ask');
+    expect(outcome.outcome).toBe('accepted');
+    const pending = await expect.poll(() => s.state().permissions[0]).toBeDefined().then(() => s.state().permissions[0]!);
+    expect(pending).toMatchObject({ kind: 'question', turn_id: (outcome as { turnId: string }).turnId, summary: { title: 'Setup', questions: [{ id: 'lang' }, { id: 'extras', allow_multiple: true }] } });
+    expect(pending.request_id).toMatch(/^ask_[0-9a-f]{24}$/);
+    expect(s.state()).toMatchObject({ state: 'waiting', working: true });
+    // A question is not a permission, and a half answer is refused while it stays pending.
+    expect(() => s.answerPermission(pending.request_id, true)).toThrow(expect.objectContaining({ code: 'request_not_found' }));
+    expect(() => s.answerInteraction(pending.request_id, { outcome: 'answered', answers: { lang: ['ts'] } })).toThrow(expect.objectContaining({ code: 'invalid_response' }));
+    expect(s.state().permissions).toHaveLength(1);
+    s.answerInteraction(pending.request_id, { outcome: 'answered', answers: { lang: ['py'], extras: ['ci'] } });
+    expect(() => s.answerInteraction(pending.request_id, { outcome: 'skipped' })).toThrow(expect.objectContaining({ code: 'request_not_found' }));
+    await expect.poll(() => turns.find((t) => t.phase === 'completed')).toMatchObject({ status: 'completed' });
+    expect(s.state().permissions).toEqual([]);
+  });
+
+  it('cursor/create_plan waits as a plan; accepting answers it; a cancel retires a pending one as cancelled', async () => {
+    const s = await startWith({ ...launch, cursorExtensions: true });
+    const turns: ManagedTurnEvent[] = [];
+    s.onTurn((t) => turns.push(t));
+    expect((await s.deliver('plan')).outcome).toBe('accepted');
+    await expect.poll(() => s.state().permissions.length).toBe(1);
+    const plan = s.state().permissions[0]!;
+    expect(plan).toMatchObject({ kind: 'plan', summary: { name: 'Refactor', overview: 'Split the module', plan: '1. split\n2. test', todos: ['split'] } });
+    expect(() => s.answerInteraction(plan.request_id, { outcome: 'answered', answers: {} })).toThrow(expect.objectContaining({ code: 'invalid_response' }));
+    s.answerInteraction(plan.request_id, { outcome: 'accepted' });
+    await expect.poll(() => turns.filter((t) => t.phase === 'completed').length).toBe(1);
+
+    expect((await s.deliver('plan')).outcome).toBe('accepted');
+    await expect.poll(() => s.state().permissions.length).toBe(1);
+    const second = s.state().permissions[0]!;
+    await s.cancel();
+    expect(s.state().permissions).toEqual([]);
+    expect(() => s.answerInteraction(second.request_id, { outcome: 'accepted' })).toThrow(expect.objectContaining({ code: 'request_not_found' }));
+  });
+
+  it('without cursorExtensions an agent\'s cursor/* request is not served (method not found), and nothing waits', async () => {
+    const s = await start();
+    const turns: ManagedTurnEvent[] = [];
+    s.onTurn((t) => turns.push(t));
+    expect((await s.deliver('ask')).outcome).toBe('accepted');
+    await expect.poll(() => turns.find((t) => t.phase === 'completed')).toMatchObject({ status: 'failed' });
+    expect(s.state().permissions).toEqual([]);
   });
 });

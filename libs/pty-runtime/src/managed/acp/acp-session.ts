@@ -27,6 +27,17 @@ import {
 } from '../runtime-adapter.js';
 import type { AcpLaunch } from './acp-launch.js';
 import { chooseOption, permissionKindOf, permissionSummaryOf, turnStatusOf } from './acp-mapping.js';
+import {
+  CANCELLED,
+  CURSOR_ASK_QUESTION,
+  CURSOR_CREATE_PLAN,
+  CursorAskQuestionParams,
+  CursorCreatePlanParams,
+  planResult,
+  planSummary,
+  questionResult,
+  questionSummary,
+} from './cursor-interactions.js';
 
 const START_TIMEOUT_MS = 60_000;
 /** ACP accepts one `session/prompt` at a time: later deliveries wait here, in order. */
@@ -46,10 +57,15 @@ interface ActiveTurn {
   readonly settle: (outcome: ManagedDeliverOutcome) => void;
 }
 
+/** A permission (answered allow/deny) or an interaction (answered with a response) waiting on a person. */
 interface PendingPermission {
   readonly permission: ManagedPermission;
-  readonly options: readonly PermissionOption[];
-  readonly respond: (response: RequestPermissionResponse) => void;
+  /** A permission's options; absent for an interaction. */
+  readonly options?: readonly PermissionOption[];
+  /** An interaction's answer as the agent's result; throws `invalid_response` (it stays pending). */
+  readonly answer?: (response: unknown) => unknown;
+  /** Every pending request takes `{ outcome: { outcome: "cancelled" } }` when retired. */
+  readonly respond: (response: unknown) => void;
 }
 
 const now = () => new Date().toISOString();
@@ -147,7 +163,8 @@ export class AcpSession implements ManagedSession {
           this.permissions.set(request_id, {
             permission: { request_id, turn_id: this.active?.id ?? null, kind: permissionKindOf(params), summary: permissionSummaryOf(params), created_at: now() },
             options: params.options,
-            respond: resolve,
+            // What it is answered with: a selected option, or the shared cancelled outcome.
+            respond: (response) => resolve(response as RequestPermissionResponse),
           });
           signal.addEventListener('abort', () => {
             if (this.permissions.delete(request_id)) this.changed('session/request_permission:withdrawn');
@@ -155,6 +172,12 @@ export class AcpSession implements ManagedSession {
           this.changed('session/request_permission');
         }),
       );
+    if (this.launch.cursorExtensions) {
+      // Blocking questions and plans stay a person's decision, even under an unrestricted policy.
+      app
+        .onRequest(CURSOR_ASK_QUESTION, CursorAskQuestionParams, ({ params, signal }) => this.interaction('question', questionSummary(params), (r) => questionResult(params, r), signal))
+        .onRequest(CURSOR_CREATE_PLAN, CursorCreatePlanParams, ({ params, signal }) => this.interaction('plan', planSummary(params), planResult, signal));
+    }
     const stdin = Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>;
     const stdout = Readable.toWeb(this.child.stdout!) as ReadableStream<Uint8Array>;
     const conn = app.connect(ndJsonStream(stdin, stdout));
@@ -286,16 +309,38 @@ export class AcpSession implements ManagedSession {
 
   answerPermission(requestId: string, allow: boolean): void {
     const pending = this.permissions.get(requestId);
-    if (!pending || pending.permission.kind === 'question') throw new ManagedControlError('request_not_found', `no pending request ${requestId}`);
+    if (!pending?.options) throw new ManagedControlError('request_not_found', `no pending request ${requestId}`);
     const option = chooseOption(pending.options, allow);
     this.permissions.delete(requestId);
     pending.respond(option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } });
     this.changed('session/request_permission:answered');
   }
 
-  answerInteraction(requestId: string, _response: unknown): void {
-    // Standard ACP agents ask no questions outside permissions (Cursor's extensions are not built).
-    throw new ManagedControlError('request_not_found', `no pending question ${requestId}`);
+  answerInteraction(requestId: string, response: unknown): void {
+    // Standard ACP asks nothing outside permissions; Cursor's extensions do (cursorExtensions).
+    const pending = this.permissions.get(requestId);
+    if (!pending?.answer) throw new ManagedControlError('request_not_found', `no pending question ${requestId}`);
+    const result = pending.answer(response); // an answer that does not fit changes nothing
+    this.permissions.delete(requestId);
+    pending.respond(result);
+    this.changed('interaction:answered');
+  }
+
+  /**
+   * A blocking provider question or plan review, pending under an opaque token bound to the
+   * prompt in flight; outside a turn, or once the session ended, it is cancelled at once.
+   */
+  private interaction(kind: 'question' | 'plan', summary: Record<string, unknown>, answer: (response: unknown) => unknown, signal: AbortSignal): Promise<unknown> {
+    return new Promise((resolve) => {
+      if (this.exited || !this.active) return resolve(CANCELLED);
+      this.admit(); // asking is the agent working on the prompt in flight
+      const request_id = token(kind === 'question' ? 'ask' : 'plan');
+      this.permissions.set(request_id, { permission: { request_id, turn_id: this.active.id, kind, summary, created_at: now() }, answer, respond: resolve });
+      signal.addEventListener('abort', () => {
+        if (this.permissions.delete(request_id)) this.changed(`${kind}:withdrawn`);
+      });
+      this.changed(kind === 'question' ? CURSOR_ASK_QUESTION : CURSOR_CREATE_PLAN);
+    });
   }
 
   async cancel(): Promise<void> {
@@ -329,7 +374,7 @@ export class AcpSession implements ManagedSession {
     for (const [id, pending] of this.permissions) {
       if (turnId !== null && pending.permission.turn_id !== turnId) continue;
       this.permissions.delete(id);
-      pending.respond({ outcome: { outcome: 'cancelled' } });
+      pending.respond(CANCELLED);
     }
   }
 

@@ -3,9 +3,10 @@ import { ManagedLaunchError, type ManagedMcpServer } from '../runtime-adapter.js
 import type { AcpLaunch } from './acp-launch.js';
 
 // §8.4 `runtime_mode: "acp"`: Antigravity, Copilot, Devin and Cursor as pure headless ACP agents
-// (no native TUI). Each CLI is started in its documented ACP mode; none of these binaries can be
-// installed here, so these plans follow the spec and the CLIs' documentation, untested on the
-// real programs (the daemon test drives a scripted ACP agent installed under their names).
+// (no native TUI). Each CLI is started in its documented ACP mode. Copilot's plan is verified on
+// the real GitHub Copilot CLI (tools/src/real-clis/daemon-copilot-acp.test.ts); Antigravity, Devin
+// and Cursor cannot be installed here, so theirs follow the spec and the CLIs' documentation,
+// untested on the real programs (the daemon test drives a scripted ACP agent under their names).
 
 export type HeadlessAcpRuntime = 'antigravity' | 'copilot' | 'devin' | 'cursor';
 export const HEADLESS_ACP_RUNTIMES: readonly HeadlessAcpRuntime[] = ['antigravity', 'copilot', 'devin', 'cursor'];
@@ -127,6 +128,8 @@ export function headlessAcpLaunch(plan: HeadlessAcpPlan, context: HeadlessAcpCon
       agentEnv,
       ...(plan.model ? { model: plan.model } : {}),
       autoAllow: plan.unrestricted,
+      // Cursor's blocking questions and plan reviews (§8.9), answered through headless_control.
+      cursorExtensions: plan.runtime === 'cursor',
       terminal: () => null,
     },
     sessionMcp: rules.mcp === 'session',

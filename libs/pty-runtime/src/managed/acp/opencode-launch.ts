@@ -13,7 +13,8 @@ const BACKEND_WAIT_MS = 15_000;
 /**
  * opencode and its fork Kilo share the managed-session shape (§8.4: "Kilo uses the same
  * managed-session ownership as OpenCode"); they differ in executable and variable names. Kilo's
- * are from its documentation (`KILO_SERVER_PASSWORD`, user `kilo`): untested on the real binary.
+ * are `KILO_SERVER_PASSWORD` / `KILO_SERVER_USERNAME` (default user `kilo`), as `kilo attach --help`
+ * of the pinned Kilo CLI documents them and its real tests use them.
  */
 export interface OpencodeFlavor {
   readonly runtime: 'opencode' | 'kilo';
