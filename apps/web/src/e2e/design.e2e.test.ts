@@ -115,6 +115,72 @@ describe('languages', () => {
 });
 
 
+/**
+ * Words a translated page may still show: product and protocol names, the runtimes' own names,
+ * and the data this test creates (actor id, runtime, command, slot ids). Anything else of three
+ * or more Latin letters in the main region is an English leftover.
+ */
+const PROPER_NAMES = new Set(['CCCC', 'MCP', 'IM', 'Web', 'URL', 'PATH', 'CLI', 'argv', 'lead', 'custom', 'cat', 'cccc_presentation', 'profile_in_use', 'Enter', 'slot-', 'CCCC_HELP', 'Tailscale']);
+
+async function englishLeftovers(page: Page, extra: ReadonlySet<string>): Promise<string[]> {
+  // Content is not UI: the daemon's help document, its own texts and code/pre blocks are left out, and
+  // recipient tokens (@all, @foreman, @peers) are addresses, not words.
+  const text = await page.evaluate<string>(
+    "(() => { const m = document.querySelector('main.pane-main').cloneNode(true); m.querySelectorAll('pre, code, textarea, [data-daemon-text]').forEach((e) => e.remove()); document.body.appendChild(m); const t = m.innerText; m.remove(); return t; })()",
+  );
+  const words = text.replace(/@[\w-]+/g, ' ').match(/[A-Za-z][A-Za-z_-]{2,}/g) ?? [];
+  return [...new Set(words.filter((w) => !PROPER_NAMES.has(w) && !extra.has(w) && !extra.has(w.toLowerCase())))];
+}
+
+/**
+ * The areas whose strings are in the catalogs, visited by position (their labels are in the
+ * language under test): Chat (with its onboarding), Inbox, Board, Memory, and the Settings tabs
+ * Messaging, Delivery, Transcript, Guidance, Profiles, Web Access, Remote access and Copy Groups.
+ */
+const VIEW_INDEX = { chat: 0, inbox: 1, board: 2, memory: 4, settings: 7 } as const;
+const SETTINGS_TAB_INDEX = [0, 1, 2, 3, 7, 8, 9, 10] as const;
+
+describe('translated areas', () => {
+  for (const locale of ['zh-CN', 'ja'] as const) {
+    it(`${locale}: each translated area's main region has no English leftovers`, async () => {
+      const gid = await groupWithActor(locale === 'ja' ? '翻訳チェック' : '翻译检查');
+      const { context, page } = await browser.newPage();
+      await page.goto(`${web.url}/`);
+      await page.evaluate(`localStorage.setItem('cccc.lang', '${locale}')`);
+      await page.goto(`${web.url}/?group=${gid}`);
+      const views = page.locator('nav.view-tabs').getByRole('button');
+      await expect.poll(() => page.evaluate<string>('document.documentElement.lang'), { timeout: 30_000 }).toBe(locale);
+      await views.nth(VIEW_INDEX.settings).filter({ hasNotText: 'Settings' }).waitFor({ timeout: 30_000 });
+      // Runtime names (claude, codex, ...) are proper names wherever the onboarding lists them.
+      const runtimes = new Set(
+        await page.evaluate<string[]>("fetch('/api/v1/runtimes').then((r) => r.json()).then((j) => j.result.runtimes.map((r) => r.runtime))"),
+      );
+      const found: string[] = [];
+      const check = async (area: string) => {
+        await page.waitForTimeout(300); // let the area's first load render
+        const left = await englishLeftovers(page, runtimes);
+        if (left.length > 0) found.push(`${area}: ${left.join(', ')}`);
+      };
+      for (const [area, index] of Object.entries(VIEW_INDEX)) {
+        if (area === 'settings') continue;
+        await views.nth(index).click();
+        await page.locator('main.pane-main > *').first().waitFor({ timeout: 30_000 });
+        await check(area);
+      }
+      await views.nth(VIEW_INDEX.settings).click();
+      const tabs = page.getByRole('tablist').getByRole('tab');
+      await tabs.first().waitFor({ timeout: 30_000 });
+      for (const index of SETTINGS_TAB_INDEX) {
+        await tabs.nth(index).click();
+        await page.getByRole('tabpanel').first().waitFor({ timeout: 30_000 });
+        await check(`settings tab ${index}`);
+      }
+      expect(found).toEqual([]);
+      await context.close();
+    }, 120_000);
+  }
+});
+
 describe('settings tabs', () => {
   const TABS = ['Messaging', 'Delivery', 'Transcript', 'Guidance', 'Automation', 'IM', 'Capabilities', 'Profiles', 'Web Access', 'Remote access', 'Copy Groups', 'Space', 'Voice'];
 

@@ -16,6 +16,12 @@ export function registerGuidanceRoutes(api: ApiRoutes): void {
   api.op('actor_notes_set');
   api.op('actor_notes_clear');
   api.op('actor_profiles');
+  api.op('actor_profile_upsert');
+  api.op('actor_profile');
+  api.op('actor_profile_delete');
+  // Key names only: the masked previews stay in the daemon, so no part of a value reaches a browser.
+  api.op('actor_profile_secret_keys', { result: (r) => ({ profile_id: r.profile_id, keys: r.keys, masked_values: {} }) });
+  api.op('actor_profile_secret_update');
 }
 
 /** An optional string arg from the query; an empty value counts as absent. */

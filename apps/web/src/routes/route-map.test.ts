@@ -129,6 +129,11 @@ const KNOWN = [
   'PUT /groups/:group_id/actor-notes/:target_actor_id',
   'DELETE /groups/:group_id/actor-notes/:target_actor_id',
   'GET /actor-profiles',
+  'PUT /actor-profiles',
+  'GET /actor-profiles/:profile_id',
+  'DELETE /actor-profiles/:profile_id',
+  'GET /actor-profiles/:profile_id/secrets',
+  'POST /actor-profiles/:profile_id/secrets',
 ];
 
 describe('the route table', () => {

@@ -191,8 +191,14 @@ export const webRoutes = {
   actor_notes: { method: 'GET', path: '/groups/:group_id/actor-notes', op: 'actor_notes_get', input: 'query', query: ['target_actor_id'] },
   actor_notes_set: { method: 'PUT', path: '/groups/:group_id/actor-notes/:target_actor_id', op: 'actor_notes_set', input: 'body' },
   actor_notes_clear: { method: 'DELETE', path: '/groups/:group_id/actor-notes/:target_actor_id', op: 'actor_notes_clear', input: 'none' },
-  // Settings › Profiles: the global actor profiles (read here; edited through the CLI / MCP)
+  // Settings › Profiles: the global actor profiles, admin only (shared by every group). Secrets
+  // are write-only: the Web reads key names and sets/unsets/clears values, never reads them.
   actor_profiles: { method: 'GET', path: '/actor-profiles', op: 'actor_profile_list', input: 'none', admin: true },
+  actor_profile_upsert: { method: 'PUT', path: '/actor-profiles', op: 'actor_profile_upsert', input: 'body', admin: true },
+  actor_profile: { method: 'GET', path: '/actor-profiles/:profile_id', op: 'actor_profile_get', input: 'none', admin: true },
+  actor_profile_delete: { method: 'DELETE', path: '/actor-profiles/:profile_id', op: 'actor_profile_delete', input: 'none', admin: true },
+  actor_profile_secret_keys: { method: 'GET', path: '/actor-profiles/:profile_id/secrets', op: 'actor_profile_secret_keys', input: 'none', admin: true },
+  actor_profile_secret_update: { method: 'POST', path: '/actor-profiles/:profile_id/secrets', op: 'actor_profile_secret_update', input: 'body', admin: true },
 
   // Access tokens (the Web's own access_tokens.yaml, no daemon op)
   access_tokens: { method: 'GET', path: '/access-tokens', input: 'none', admin: true },

@@ -39,7 +39,7 @@ export function ActorCard({ groupId, actor: a, activity, exit, busy, terminalOpe
       <div className="actor-line">
         <span className="actor-name" title={a.id}>
           {a.title || a.id}
-          {a.role === 'foreman' && <span className="actor-role">foreman</span>}
+          {a.role === 'foreman' && <span className="actor-role">{t('actors.foreman')}</span>}
         </span>
         <span className="working-badge" data-state={badge.state} data-source={badge.source} title={badge.title}>
           {badge.label}

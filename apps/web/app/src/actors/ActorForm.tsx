@@ -5,11 +5,13 @@ import { loadRuntimes, type RuntimeInfo } from '../api/runtimes';
 import type { ActorListEntry, SubmitMode } from '../api/types';
 import { ArgvEditor } from './ArgvEditor';
 import { PrivateEnvEditor, type PrivateEnvChange } from './PrivateEnvEditor';
+import { useT } from '../i18n/I18nProvider';
 
 const sameArgv = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** Add (actor = null) or edit one actor; private env values are write-only. */
 export function ActorForm({ groupId, actor, onDone }: { groupId: string; actor: ActorListEntry | null; onDone: () => void }) {
+  const t = useT();
   const [runtimes, setRuntimes] = useState<RuntimeInfo[] | null>(null);
   const [actorId, setActorId] = useState('');
   const [title, setTitle] = useState(actor?.title ?? '');
@@ -79,25 +81,25 @@ export function ActorForm({ groupId, actor, onDone }: { groupId: string; actor: 
   const installed = runtimes?.filter((r) => r.installed) ?? [];
   const missing = runtimes?.filter((r) => !r.installed && r.runtime !== 'custom') ?? [];
   return (
-    <form className="actor-form" onSubmit={onSubmit} aria-label={actor ? `Edit ${actor.id}` : 'Add actor'}>
-      <h3>{actor ? `Edit ${actor.id}` : 'Add actor'}</h3>
+    <form className="actor-form" onSubmit={onSubmit} aria-label={actor ? t('actorForm.edit', { actor: actor.id }) : t('actorForm.add')}>
+      <h3>{actor ? t('actorForm.edit', { actor: actor.id }) : t('actorForm.add')}</h3>
       {!actor && (
         <label>
-          Actor id
-          <input value={actorId} onChange={(e) => setActorId(e.target.value)} placeholder="auto (runtime-N)" spellCheck={false} />
+          {t('actorForm.id')}
+          <input value={actorId} onChange={(e) => setActorId(e.target.value)} placeholder={t('actorForm.idAuto')} spellCheck={false} />
         </label>
       )}
       <label>
-        Title
+        {t('actorForm.title')}
         <input value={title} onChange={(e) => setTitle(e.target.value)} />
       </label>
       <label>
-        Runtime
+        {t('profiles.runtime')}
         <select value={runtime} onChange={(e) => chooseRuntime(e.target.value)} disabled={!runtimes}>
-          {!runtimes && <option value={runtime}>{runtime || 'loading…'}</option>}
-          <option value="custom">custom (your own command)</option>
+          {!runtimes && <option value={runtime}>{runtime || t('app.loading')}</option>}
+          <option value="custom">{t('actorForm.custom')}</option>
           {installed.length > 0 && (
-            <optgroup label="Installed">
+            <optgroup label={t('actorForm.installed')}>
               {installed.filter((r) => r.runtime !== 'custom').map((r) => (
                 <option key={r.runtime} value={r.runtime}>
                   {r.runtime}
@@ -106,10 +108,10 @@ export function ActorForm({ groupId, actor, onDone }: { groupId: string; actor: 
             </optgroup>
           )}
           {missing.length > 0 && (
-            <optgroup label="Not found on this machine">
+            <optgroup label={t('actorForm.missing')}>
               {missing.map((r) => (
                 <option key={r.runtime} value={r.runtime}>
-                  {r.runtime} (not installed)
+                  {t('actorForm.notInstalled', { runtime: r.runtime })}
                 </option>
               ))}
             </optgroup>
@@ -118,11 +120,11 @@ export function ActorForm({ groupId, actor, onDone }: { groupId: string; actor: 
       </label>
       <ArgvEditor argv={command} onChange={setCommand} />
       <label>
-        Submit with
+        {t('actorForm.submit')}
         <select value={submit} onChange={(e) => setSubmit(e.target.value as SubmitMode)}>
-          <option value="enter">Enter</option>
-          <option value="newline">Newline</option>
-          <option value="none">Nothing (paste only)</option>
+          <option value="enter">{t('actorForm.submit.enter')}</option>
+          <option value="newline">{t('actorForm.submit.newline')}</option>
+          <option value="none">{t('actorForm.submit.none')}</option>
         </select>
       </label>
       <PrivateEnvEditor keys={envKeys} change={env} onChange={setEnv} />
@@ -133,10 +135,10 @@ export function ActorForm({ groupId, actor, onDone }: { groupId: string; actor: 
       )}
       <div className="actor-form-actions">
         <button type="submit" disabled={saving || !runtime}>
-          {actor ? 'Save' : 'Add'}
+          {actor ? t('actorForm.save') : t('actorForm.addButton')}
         </button>
         <button type="button" onClick={onDone}>
-          Cancel
+          {t('actorForm.cancel')}
         </button>
       </div>
     </form>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { KeyRefused, sendKey, type KeyName } from '../terminal/send-keys';
+import { useT } from '../i18n/I18nProvider';
 
 const BUTTONS: ReadonlyArray<{ key: KeyName; label: string; name: string }> = [
   { key: 'interrupt', label: '^C', name: 'Ctrl-C' },
@@ -13,6 +14,7 @@ const BUTTONS: ReadonlyArray<{ key: KeyName; label: string; name: string }> = [
  * permission prompt).
  */
 export function ActorKeys({ groupId, actorId }: { groupId: string; actorId: string }) {
+  const t = useT();
   const [note, setNote] = useState<{ text: string; bad: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
   const press = (key: KeyName, name: string) => {
@@ -24,10 +26,10 @@ export function ActorKeys({ groupId, actorId }: { groupId: string; actorId: stri
     ).finally(() => setBusy(false));
   };
   return (
-    <div className="actor-keys" role="group" aria-label={`Keys for ${actorId}`}>
-      <span className="keys-label">Keys</span>
+    <div className="actor-keys" role="group" aria-label={t('keys.for', { actor: actorId })}>
+      <span className="keys-label">{t('keys.label')}</span>
       {BUTTONS.map((b) => (
-        <button key={b.key} type="button" className="key" disabled={busy} aria-label={`Send ${b.name} to ${actorId}`} title={`Send ${b.name} to ${actorId}'s terminal`} onClick={() => press(b.key, b.name)}>
+        <button key={b.key} type="button" className="key" disabled={busy} aria-label={t('keys.send', { key: b.name, actor: actorId })} title={t('keys.sendTitle', { key: b.name, actor: actorId })} onClick={() => press(b.key, b.name)}>
           {b.label}
         </button>
       ))}

@@ -69,7 +69,7 @@ export function ActorsPanel({ onOpenTerminal, activeTerminal, addRequest }: { on
       </header>
       {error && <p className="actor-error" role="alert">{error}</p>}
       {actionError && <p className="actor-error" role="alert">{actionError}</p>}
-      {activity.error && <p className="actor-hint">activity unavailable: {activity.error}</p>}
+      {activity.error && <p className="actor-hint">{t('actors.activityUnavailable', { error: activity.error })}</p>}
       {actors === null ? (
         <p className="actor-hint">{t('app.loading')}</p>
       ) : actors.length === 0 ? (

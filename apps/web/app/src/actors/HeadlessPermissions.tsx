@@ -3,6 +3,7 @@ import { api } from '../api/client';
 import { cardQuestions, interactionResponse, permissionLine, type CardQuestion } from './headless-permissions';
 import { acceptResponse, cardElicitation, type CardElicitation } from './headless-elicitation';
 import { cursorAnswer, cursorPlan, cursorQuestions, type CursorCardQuestion } from './headless-cursor';
+import { useT } from '../i18n/I18nProvider';
 
 type ControlState = Awaited<ReturnType<typeof api.headless_control_state>>['state'];
 
@@ -19,6 +20,7 @@ const REREAD_MS = 2_000;
  * approval, then the MCP server's question) leaves the working state, and `version`, as it was.
  */
 export function HeadlessPermissions({ groupId, actorId, version }: { groupId: string; actorId: string; version: string }) {
+  const t = useT();
   const [state, setState] = useState<ControlState>(null);
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -46,7 +48,7 @@ export function HeadlessPermissions({ groupId, actorId, version }: { groupId: st
     ).finally(() => setBusy(false));
   };
   return (
-    <ul className="headless-permissions" aria-label={`Requests of ${actorId}`}>
+    <ul className="headless-permissions" aria-label={t('headless.requestsOf', { actor: actorId })}>
       {state.permissions.map((p) => {
         const questions = cardQuestions(p);
         const elicitation = cardElicitation(p);
@@ -63,10 +65,10 @@ export function HeadlessPermissions({ groupId, actorId, version }: { groupId: st
         if (plan) {
           return (
             <li key={p.request_id}>
-              <span>Plan{plan.name ? `: ${plan.name}` : ''}{plan.overview ? ` (${plan.overview})` : ''}</span>
+              <span>{t('headless.plan')}{plan.name ? `: ${plan.name}` : ''}{plan.overview ? ` (${plan.overview})` : ''}</span>
               <pre>{plan.plan}</pre>
-              <button type="button" disabled={busy} onClick={() => send({ outcome: 'accepted' })}>Accept plan</button>
-              <button type="button" disabled={busy} onClick={() => send({ outcome: 'rejected' })}>Reject plan</button>
+              <button type="button" disabled={busy} onClick={() => send({ outcome: 'accepted' })}>{t('headless.acceptPlan')}</button>
+              <button type="button" disabled={busy} onClick={() => send({ outcome: 'rejected' })}>{t('headless.rejectPlan')}</button>
             </li>
           );
         }
@@ -84,8 +86,8 @@ export function HeadlessPermissions({ groupId, actorId, version }: { groupId: st
         ) : (
           <li key={p.request_id}>
             <span>{permissionLine(p)}</span>
-            <button type="button" disabled={busy} onClick={() => control({ action: 'permission', request_id: p.request_id, allow: true })}>Approve</button>
-            <button type="button" disabled={busy} onClick={() => control({ action: 'permission', request_id: p.request_id, allow: false })}>Deny</button>
+            <button type="button" disabled={busy} onClick={() => control({ action: 'permission', request_id: p.request_id, allow: true })}>{t('headless.approve')}</button>
+            <button type="button" disabled={busy} onClick={() => control({ action: 'permission', request_id: p.request_id, allow: false })}>{t('headless.deny')}</button>
           </li>
         );
       })}
@@ -96,6 +98,7 @@ export function HeadlessPermissions({ groupId, actorId, version }: { groupId: st
 
 /** One question request: an option list (and free text where allowed) per question, sent at once. */
 function QuestionForm({ questions, busy, onSend }: { questions: readonly CardQuestion[]; busy: boolean; onSend: (response: unknown) => void }) {
+  const t = useT();
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const response = interactionResponse(questions, answers);
   const set = (id: string, value: string) => setAnswers((a) => ({ ...a, [id]: value }));
@@ -111,7 +114,7 @@ function QuestionForm({ questions, busy, onSend }: { questions: readonly CardQue
           <span>{q.text}</span>
           {q.options.length > 0 && (
             <select value={q.options.includes(answers[q.id] ?? '') ? answers[q.id] : ''} onChange={(e) => set(q.id, e.target.value)}>
-              <option value="">Choose…</option>
+              <option value="">{t('headless.choose')}</option>
               {q.options.map((o) => (
                 <option key={o} value={o}>{o}</option>
               ))}
@@ -120,19 +123,20 @@ function QuestionForm({ questions, busy, onSend }: { questions: readonly CardQue
           {q.other && <input type={q.secret ? 'password' : 'text'} placeholder={q.options.length > 0 ? 'or your own answer' : 'your answer'} onChange={(e) => set(q.id, e.target.value)} />}
         </label>
       ))}
-      <button type="submit" disabled={busy || response === null}>Send answer</button>
+      <button type="submit" disabled={busy || response === null}>{t('headless.sendAnswer')}</button>
     </form>
   );
 }
 
 /** One MCP elicitation: the server's message, its form (or URL), Accept / Decline. */
 function ElicitationForm({ elicitation, busy, onSend }: { elicitation: CardElicitation; busy: boolean; onSend: (response: unknown) => void }) {
+  const t = useT();
   const [values, setValues] = useState<Record<string, string | boolean>>({});
   const accept = acceptResponse(elicitation, values);
   const set = (name: string, value: string | boolean) => setValues((v) => ({ ...v, [name]: value }));
   return (
     <form
-      aria-label={`Request of ${elicitation.server}`}
+      aria-label={t('headless.requestOf', { server: elicitation.server })}
       onSubmit={(e) => {
         e.preventDefault();
         if (accept) onSend(accept);
@@ -145,7 +149,7 @@ function ElicitationForm({ elicitation, busy, onSend }: { elicitation: CardElici
           <span>{f.label}{f.required ? ' *' : ''}</span>
           {f.kind === 'choice' ? (
             <select value={typeof values[f.name] === 'string' ? (values[f.name] as string) : ''} onChange={(e) => set(f.name, e.target.value)}>
-              <option value="">Choose…</option>
+              <option value="">{t('headless.choose')}</option>
               {f.options.map((o) => (
                 <option key={o} value={o}>{o}</option>
               ))}
@@ -157,21 +161,22 @@ function ElicitationForm({ elicitation, busy, onSend }: { elicitation: CardElici
           )}
         </label>
       ))}
-      <button type="submit" disabled={busy || accept === null}>Accept</button>
-      <button type="button" disabled={busy} onClick={() => onSend({ action: 'decline' })}>Decline</button>
+      <button type="submit" disabled={busy || accept === null}>{t('headless.accept')}</button>
+      <button type="button" disabled={busy} onClick={() => onSend({ action: 'decline' })}>{t('headless.decline')}</button>
     </form>
   );
 }
 
 /** Cursor's question request: the options of each question (several where allowed), Send or Skip. */
 function CursorQuestionForm({ title, questions, busy, onSend }: { title: string; questions: readonly CursorCardQuestion[]; busy: boolean; onSend: (response: unknown) => void }) {
+  const t = useT();
   const [chosen, setChosen] = useState<Record<string, string[]>>({});
   const answer = cursorAnswer(questions, chosen);
   const toggle = (q: CursorCardQuestion, id: string, on: boolean) =>
     setChosen((c) => ({ ...c, [q.id]: q.multiple ? (on ? [...(c[q.id] ?? []), id] : (c[q.id] ?? []).filter((x) => x !== id)) : [id] }));
   return (
     <form
-      aria-label={title || 'Questions'}
+      aria-label={title || t('headless.questions')}
       onSubmit={(e) => {
         e.preventDefault();
         if (answer) onSend(answer);
@@ -189,8 +194,8 @@ function CursorQuestionForm({ title, questions, busy, onSend }: { title: string;
           ))}
         </fieldset>
       ))}
-      <button type="submit" disabled={busy || answer === null}>Send answer</button>
-      <button type="button" disabled={busy} onClick={() => onSend({ outcome: 'skipped' })}>Skip</button>
+      <button type="submit" disabled={busy || answer === null}>{t('headless.sendAnswer')}</button>
+      <button type="button" disabled={busy} onClick={() => onSend({ outcome: 'skipped' })}>{t('headless.skip')}</button>
     </form>
   );
 }

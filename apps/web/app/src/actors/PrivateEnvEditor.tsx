@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useT } from '../i18n/I18nProvider';
 
 export interface PrivateEnvChange {
   readonly set: Record<string, string>;
@@ -10,22 +11,23 @@ export interface PrivateEnvChange {
  * values), new values are typed into password fields and leave the browser once, on save.
  */
 export function PrivateEnvEditor({ keys, change, onChange }: { keys: readonly string[]; change: PrivateEnvChange; onChange: (c: PrivateEnvChange) => void }) {
+  const t = useT();
   const [key, setKey] = useState('');
   const [value, setValue] = useState('');
   const validKey = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key);
   const shown = [...new Set([...keys, ...Object.keys(change.set)])].filter((k) => !change.unset.includes(k)).sort();
   return (
     <fieldset className="env-editor">
-      <legend>Private env (write-only)</legend>
-      {shown.length === 0 && <p className="actor-hint">No private keys.</p>}
+      <legend>{t('env.title')}</legend>
+      {shown.length === 0 && <p className="actor-hint">{t('env.none')}</p>}
       <ul>
         {shown.map((k) => (
           <li key={k}>
             <code>{k}</code>
-            <span className="actor-hint">{k in change.set ? 'new value on save' : 'set'}</span>
+            <span className="actor-hint">{k in change.set ? t('env.newOnSave') : t('env.set')}</span>
             <button
               type="button"
-              aria-label={`Remove private key ${k}`}
+              aria-label={t('env.remove', { key: k })}
               onClick={() => {
                 const { [k]: _dropped, ...set } = change.set;
                 onChange({ set, unset: keys.includes(k) ? [...change.unset, k] : change.unset });
@@ -37,8 +39,8 @@ export function PrivateEnvEditor({ keys, change, onChange }: { keys: readonly st
         ))}
       </ul>
       <div className="env-add">
-        <input aria-label="Private env key" placeholder="KEY" value={key} onChange={(e) => setKey(e.target.value.trim())} spellCheck={false} />
-        <input aria-label="Private env value" placeholder="value" type="password" autoComplete="new-password" value={value} onChange={(e) => setValue(e.target.value)} />
+        <input aria-label={t('env.key')} placeholder={t('env.keyPlaceholder')} value={key} onChange={(e) => setKey(e.target.value.trim())} spellCheck={false} />
+        <input aria-label={t('env.value')} placeholder={t('env.valuePlaceholder')} type="password" autoComplete="new-password" value={value} onChange={(e) => setValue(e.target.value)} />
         <button
           type="button"
           disabled={!validKey}
@@ -48,7 +50,7 @@ export function PrivateEnvEditor({ keys, change, onChange }: { keys: readonly st
             setValue('');
           }}
         >
-          Add key
+          {t('env.add')}
         </button>
       </div>
     </fieldset>

@@ -1,6 +1,7 @@
 import type { ActorListEntry } from '../api/types';
 import { exitText, type ActorExit } from './actor-exits';
 import { fullDate } from '../chat/time';
+import { useI18n } from '../i18n/I18nProvider';
 
 /** How many of the agent's last output lines the card shows at once (the daemon keeps up to 20). */
 const SHOWN_TAIL_LINES = 6;
@@ -12,6 +13,7 @@ const SHOWN_TAIL_LINES = 6;
  * failed version probe: no hooks).
  */
 export function StartProblem({ actor, exit, busy, onRelaunch }: { actor: ActorListEntry; exit: ActorExit | undefined; busy: boolean; onRelaunch: () => void }) {
+  const { t, locale } = useI18n();
   const failure = !actor.running ? actor.start_failure : undefined;
   const warning = actor.running ? actor.start_warning : undefined;
   const problem = failure ?? warning;
@@ -20,14 +22,14 @@ export function StartProblem({ actor, exit, busy, onRelaunch }: { actor: ActorLi
   const tail = problem?.output_tail ?? [];
   const relaunch = !actor.running && (
     <button type="button" className="relaunch" disabled={busy} onClick={onRelaunch}>
-      Relaunch
+      {t('actors.relaunch')}
     </button>
   );
   if (exited) {
     return (
       <div className="start-problem" data-kind="exit" role="status">
         <p>
-          <strong>Not running:</strong> {exitText(exited)} by itself at <time title={fullDate(exited.at)}>{new Date(exited.at).toLocaleTimeString()}</time>.
+          <strong>{t('start.notRunning')}</strong> {t('start.exitedAt', { how: exitText(exited) })} <time title={fullDate(exited.at, locale)}>{new Date(exited.at).toLocaleTimeString(locale)}</time>.
         </p>
         {relaunch}
       </div>
@@ -37,12 +39,12 @@ export function StartProblem({ actor, exit, busy, onRelaunch }: { actor: ActorLi
     <div className="start-problem" data-kind={failure ? 'failure' : 'warning'} data-code={problem!.code} role="status">
       <p>
         {/* The message already names the exit code or signal. */}
-        <strong>{failure ? 'Did not start' : 'Started with a warning'}:</strong> {problem!.message}
+        <strong>{failure ? t('start.failed') : t('start.warning')}</strong> {problem!.message}
       </p>
-      {tail.length > 0 && <pre aria-label={`last output of ${actor.id}`}>{tail.slice(-SHOWN_TAIL_LINES).join('\n')}</pre>}
+      {tail.length > 0 && <pre aria-label={t('start.lastOutput', { actor: actor.id })}>{tail.slice(-SHOWN_TAIL_LINES).join('\n')}</pre>}
       {tail.length > SHOWN_TAIL_LINES && (
         <details>
-          <summary>All {tail.length} last lines</summary>
+          <summary>{t('start.allLines', { count: tail.length })}</summary>
           <pre>{tail.join('\n')}</pre>
         </details>
       )}

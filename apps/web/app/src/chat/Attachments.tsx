@@ -1,5 +1,6 @@
 import { routeUrl } from '../api/client';
 import type { Attachment } from './message';
+import { useT } from '../i18n/I18nProvider';
 
 /** Raster types the browser shows inline; SVG, HTML and the rest are downloads (see routes/blobs.ts). */
 const PREVIEW_TYPES = /^image\/(png|jpeg|gif|webp)$/;
@@ -21,8 +22,9 @@ const isPreviewable = (a: Attachment) => (a.mime_type ? PREVIEW_TYPES.test(a.mim
 
 /** Images as thumbnails that open the full picture; other files as cards that download. */
 export function Attachments({ groupId, attachments }: { groupId: string; attachments: readonly Attachment[] }) {
+  const t = useT();
   return (
-    <ul className="msg-attachments" aria-label="Attachments">
+    <ul className="msg-attachments" aria-label={t('chat.attachments')}>
       {attachments.map((a) => {
         const href = blobHref(groupId, a.path);
         const name = a.title ?? a.path.split('/').pop()?.replace(/^[0-9a-f]{64}_/, '') ?? a.path;

@@ -40,7 +40,7 @@ export function ChatSearch({ found, onSearch }: { found: number | null; onSearch
             onSearch('');
           }}
         >
-          Back to chat ({found} found)
+          {t('chat.search.back', { found })}
         </button>
       )}
     </form>

@@ -61,7 +61,7 @@ export function ChatView({ groupId, onOpenTerminal, onAddCustomActor }: { groupI
     [groupId],
   );
 
-  const { locale } = useI18n();
+  const { locale, t } = useI18n();
   const shown = results ?? history.events;
   const items = useMemo(() => {
     const ctx = { statuses, repliedByUser: userReplyTargets(history.events) };
@@ -108,17 +108,17 @@ export function ChatView({ groupId, onOpenTerminal, onAddCustomActor }: { groupI
   const error = history.error ?? searchError;
   const empty = history.loaded && history.events.length === 0 && !results;
   return (
-    <section className="chat" aria-label="Chat">
+    <section className="chat" aria-label={t('app.view.chat')}>
       <div className="chat-tools">
         <ChatSearch found={results ? results.length : null} onSearch={runSearch} />
         <ChatFilters value={filter} onChange={setFilter} />
       </div>
       {error && <p className="form-error">{error}</p>}
       {!history.loaded && !error ? (
-        <p className="muted pad">Loading messages…</p>
+        <p className="muted pad">{t('chat.loadingMessages')}</p>
       ) : empty ? (
         <div className="chat-empty">
-          <Onboarding groupId={groupId} onAddCustomActor={onAddCustomActor} setUp={<p className="empty">No messages yet.</p>} />
+          <Onboarding groupId={groupId} onAddCustomActor={onAddCustomActor} setUp={<p className="empty">{t('chat.noMessages')}</p>} />
         </div>
       ) : items.length === 0 ? (
         <p className="empty chat-empty">{results ? 'No messages match.' : 'No messages match this filter.'}</p>
@@ -126,7 +126,7 @@ export function ChatView({ groupId, onOpenTerminal, onAddCustomActor }: { groupI
         <VirtualList
           key={results ? 'search' : `timeline:${filter}`}
           className="timeline"
-          label="Messages"
+          label={t('chat.messages')}
           items={items}
           keyOf={keyOf}
           render={renderItem}

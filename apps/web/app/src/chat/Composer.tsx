@@ -131,7 +131,7 @@ export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Pr
       {replyTo && (
         <div className="composer-reply">
           <span>
-            Replying to <b>{replyTo.by}</b>: <q>{chatFields(replyTo).text.slice(0, 100)}</q>
+            {t('composer.replyingTo')} <b>{replyTo.by}</b>: <q>{chatFields(replyTo).text.slice(0, 100)}</q>
           </span>
           <button type="button" aria-label={t('composer.cancelReply')} onClick={onCancelReply}>
             ×
@@ -142,11 +142,11 @@ export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Pr
         actors={actors}
         selected={selected}
         mentioned={mentioned}
-        fallback={replyTo ? `${replyTo.by} (the sender)` : 'the group default (Settings)'}
+        fallback={replyTo ? t('composer.fallbackSender', { by: replyTo.by }) : t('composer.fallbackDefault')}
         onToggle={(token) => setChosen((c) => (c.includes(token) ? c.filter((t) => t !== token) : [...c, token]))}
       />
       {options.length > 0 && (
-        <ul className="mention-list" role="listbox" aria-label="Recipients">
+        <ul className="mention-list" role="listbox" aria-label={t('chat.recipients')}>
           {options.map((c, i) => (
             <li
               key={c.token}
@@ -190,10 +190,10 @@ export function Composer({ groupId, actors, replyTo, onCancelReply, onSent }: Pr
         )}
         {files.length > 0 && (
           <span className="muted">
-            {files.length} file{files.length > 1 ? 's' : ''}
+            {t(files.length > 1 ? 'composer.fileCount' : 'composer.fileCount1', { count: files.length })}
             <button
               type="button"
-              aria-label="Remove files"
+              aria-label={t('composer.removeFiles')}
               onClick={() => {
                 setFiles([]);
                 if (fileInput.current) fileInput.current.value = '';

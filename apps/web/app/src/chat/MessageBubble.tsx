@@ -48,12 +48,12 @@ export const MessageBubble = memo(function MessageBubble({ groupId, event, actor
             {sender.name}
           </span>
           {sender.foreman && (
-            <span className="foreman-mark" title="foreman: the first actor, who coordinates the others">
+            <span className="foreman-mark" title={t('chat.foremanHint')}>
               {t('chat.foreman')}
             </span>
           )}
           {sender.runtime && <span className="runtime-tag">{sender.runtime}</span>}
-          <span className="msg-to" title="Recipients">
+          <span className="msg-to" title={t('chat.recipients')}>
             <span className="muted">{t('chat.to')}</span>
             {(m.to.length > 0 ? m.to : ['default']).map((to) => (
               <span key={to} className="to-chip">
@@ -62,14 +62,14 @@ export const MessageBubble = memo(function MessageBubble({ groupId, event, actor
             ))}
           </span>
           <span className="mode-chip" data-mode={m.mode ?? 'normal'}>
-            {modeLabel(m.mode)}
+            {modeLabel(m.mode, t)}
           </span>
           <time className="msg-time" dateTime={event.ts} title={fullDate(event.ts, locale)}>
             {relativeTime(event.ts, now, locale)}
           </time>
         </header>
         {m.replyTo && (
-          <button type="button" className="msg-quote" data-reply-to={m.replyTo} onClick={() => onJumpTo(m.replyTo!)} title="Show the message this answers">
+          <button type="button" className="msg-quote" data-reply-to={m.replyTo} onClick={() => onJumpTo(m.replyTo!)} title={t('chat.showQuoted')}>
             {m.quote ?? `reply to ${m.replyTo.slice(0, 8)}`}
           </button>
         )}

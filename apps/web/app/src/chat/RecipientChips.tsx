@@ -19,7 +19,7 @@ export function RecipientChips({ actors, selected, mentioned, fallback, onToggle
   const t = useT();
   const none = selected.length === 0 && mentioned.length === 0;
   return (
-    <div className="recipient-chips" role="group" aria-label="Send to">
+    <div className="recipient-chips" role="group" aria-label={t('composer.sendTo')}>
       <span className="to-label">{t('composer.to')}</span>
       {chips.map((c) => {
         const inText = mentioned.includes(c.token);

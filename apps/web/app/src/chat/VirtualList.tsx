@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useT } from '../i18n/I18nProvider';
 
 /** First index i with offsets[i + 1] > y (the row that covers y), clamped to [0, n]. */
 function rowAt(offsets: Float64Array, n: number, y: number): number {
@@ -37,6 +38,7 @@ export interface VirtualListProps<T> {
  * visible row still when rows are prepended (older pages) or re-measured above it.
  */
 export function VirtualList<T>({ items, keyOf, render, estimate = 72, overscan = 800, onReachTop, onRenderedChange, className, label, focus }: VirtualListProps<T>) {
+  const t = useT();
   const scroller = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
   const [, setMeasured] = useState(0);
@@ -182,7 +184,7 @@ export function VirtualList<T>({ items, keyOf, render, estimate = 72, overscan =
             el.scrollTop = el.scrollHeight;
           }}
         >
-          ↓ Jump to latest
+          {t('chat.jumpLatest')}
         </button>
       )}
     </div>

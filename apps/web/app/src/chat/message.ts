@@ -1,6 +1,11 @@
 import type { AttachmentRefV1 } from '@cccc/ipc-protocol';
 import { isEventOfKind } from '@cccc/ipc-protocol/browser';
 import type { LedgerEvent, RecipientStatus } from '../api/types';
+import { en, type MessageKey } from '../i18n/catalogs/en';
+
+/** Labels are catalog keys; callers pass the page's `t`, and English is the default. */
+type Translate = (key: MessageKey) => string;
+const english: Translate = (key) => en[key];
 
 // Pure helpers over chat.message events and their per-recipient status (no React, no IO).
 
@@ -44,39 +49,39 @@ export function chatFields(event: LedgerEvent): ChatFields {
 }
 
 /** Chip text for a mode: a reply in send mode is still "send"; legacy rows are "normal". */
-export function modeLabel(mode: Mode | null): string {
-  return mode === 'request_reply' ? 'request reply' : mode ?? 'normal';
+export function modeLabel(mode: Mode | null, t: Translate = english): string {
+  return t(mode ? `composer.mode.${mode}` : 'chat.mode.normal');
 }
 
 export type StatusTone = 'ok' | 'warn' | 'bad' | 'muted';
 
 /** The labels one recipient's status shows, most important first. */
-export function statusLabels(status: RecipientStatus, mode: Mode | null): Array<{ text: string; tone: StatusTone }> {
+export function statusLabels(status: RecipientStatus, mode: Mode | null, t: Translate = english): Array<{ text: string; tone: StatusTone }> {
   const out: Array<{ text: string; tone: StatusTone }> = [];
   switch (status.delivery_state) {
     case 'claimed':
-      out.push({ text: 'delivering', tone: 'muted' });
+      out.push({ text: t('status.delivering'), tone: 'muted' });
       break;
     case 'accepted':
       // A hooked runtime confirms the prompt was submitted; "unconfirmed" means the text was
       // typed into the terminal but no UserPromptSubmit followed within the window.
-      if (status.delivery_confirmation === 'unconfirmed') out.push({ text: 'typed but not submitted', tone: 'warn' });
-      else out.push({ text: status.delivery_confirmation === 'confirmed' ? 'delivered · submitted' : 'delivered', tone: 'ok' });
+      if (status.delivery_confirmation === 'unconfirmed') out.push({ text: t('status.typedNotSubmitted'), tone: 'warn' });
+      else out.push({ text: t(status.delivery_confirmation === 'confirmed' ? 'status.submitted' : 'status.delivered'), tone: 'ok' });
       break;
     case 'failed':
-      out.push({ text: 'delivery failed', tone: 'bad' });
+      out.push({ text: t('status.failed'), tone: 'bad' });
       break;
     case 'ambiguous':
-      out.push({ text: 'delivery ambiguous', tone: 'warn' });
+      out.push({ text: t('status.ambiguous'), tone: 'warn' });
       break;
     default:
-      out.push({ text: mode === 'mail' ? 'in inbox' : 'not delivered yet', tone: 'muted' });
+      out.push({ text: t(mode === 'mail' ? 'status.inInbox' : 'status.pending'), tone: 'muted' });
   }
-  if (mode === 'mail') out.push(status.read ? { text: 'read', tone: 'ok' } : { text: 'unread', tone: 'muted' });
+  if (mode === 'mail') out.push(status.read ? { text: t('status.read'), tone: 'ok' } : { text: t('status.unread'), tone: 'muted' });
   if (status.reply_requested || status.replied || status.cancelled) {
-    if (status.replied) out.push({ text: 'replied', tone: 'ok' });
-    else if (status.cancelled) out.push({ text: 'reply cancelled', tone: 'muted' });
-    else out.push({ text: 'awaiting reply', tone: 'warn' });
+    if (status.replied) out.push({ text: t('status.replied'), tone: 'ok' });
+    else if (status.cancelled) out.push({ text: t('status.replyCancelled'), tone: 'muted' });
+    else out.push({ text: t('status.awaitingReply'), tone: 'warn' });
   }
   return out;
 }

@@ -90,7 +90,7 @@ export function GroupControls({ groupId, onChanged }: { groupId: string; onChang
           {scopes.map((s) => (
             <li key={s.scope_key} data-active={s.scope_key === group?.active_scope_key ? 'true' : undefined}>
               <code title={s.scope_key}>{s.url}</code>
-              <button aria-label={`Detach ${s.url}`} disabled={busy} onClick={() => act(() => api.group_detach_scope(groupId, s.scope_key))}>
+              <button aria-label={t('groups.detachScope', { url: s.url })} disabled={busy} onClick={() => act(() => api.group_detach_scope(groupId, s.scope_key))}>
                 ×
               </button>
             </li>

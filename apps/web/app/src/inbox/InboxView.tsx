@@ -8,6 +8,7 @@ import { useLedgerStream } from '../api/use-ledger-stream';
 import { chatFields } from '../chat/message';
 import { MessageText } from '../chat/MessageText';
 import { fullDate, relativeTime } from '../chat/time';
+import { useI18n } from '../i18n/I18nProvider';
 
 const INBOX_KINDS = ['chat.message', 'mail.read', ...ACTOR_KINDS];
 
@@ -19,6 +20,7 @@ type Peek = RouteResult<'inbox_peek'>;
  * the agent itself show up.
  */
 export function InboxView({ groupId }: { groupId: string }) {
+  const { t, locale } = useI18n();
   const { actors, reload: reloadActors } = useActors(groupId, true);
   const [actorId, setActorId] = useState<string | null>(null);
   const [peek, setPeek] = useState<Peek | null>(null);
@@ -68,13 +70,13 @@ export function InboxView({ groupId }: { groupId: string }) {
     );
   };
 
-  if (actors.length === 0) return <p className="empty">No actors in this group: Mail is addressed to actors.</p>;
+  if (actors.length === 0) return <p className="empty">{t('inbox.noActors')}</p>;
   return (
-    <section className="inbox" aria-label="Inbox">
+    <section className="inbox" aria-label={t('app.view.inbox')}>
       <div className="inbox-bar">
         <label>
-          Actor{' '}
-          <select aria-label="Inbox actor" value={current ?? ''} onChange={(e) => setActorId(e.target.value)}>
+          {t('inbox.actor')}{' '}
+          <select aria-label={t('inbox.actorSelect')} value={current ?? ''} onChange={(e) => setActorId(e.target.value)}>
             {actors.map((a) => (
               <option key={a.id} value={a.id}>
                 {a.id}
@@ -83,16 +85,16 @@ export function InboxView({ groupId }: { groupId: string }) {
             ))}
           </select>
         </label>
-        <button onClick={refresh}>Refresh</button>
+        <button onClick={refresh}>{t('inbox.refresh')}</button>
         <button onClick={markRead} disabled={busy || !peek || peek.messages.length === 0}>
-          Mark read
+          {t('inbox.markRead')}
         </button>
       </div>
       {error && <p className="form-error">{error}</p>}
       {peek && peek.messages.length === 0 ? (
-        <p className="empty">No unread Mail for {current}.</p>
+        <p className="empty">{t('inbox.empty', { actor: current ?? '' })}</p>
       ) : (
-        <ul className="inbox-list" aria-label="Unread mail">
+        <ul className="inbox-list" aria-label={t('inbox.unread')}>
           {peek?.messages.map((e) => {
             const m = chatFields(e);
             return (
@@ -101,10 +103,10 @@ export function InboxView({ groupId }: { groupId: string }) {
                   <span className="msg-sender">{m.senderTitle ?? e.by}</span>
                   <span className="msg-to">→ {m.to.join(', ')}</span>
                   <span className="mode-chip" data-mode="mail">
-                    mail
+                    {t('composer.mode.mail')}
                   </span>
-                  <time className="msg-time" dateTime={e.ts} title={fullDate(e.ts)}>
-                    {relativeTime(e.ts, Date.now())}
+                  <time className="msg-time" dateTime={e.ts} title={fullDate(e.ts, locale)}>
+                    {relativeTime(e.ts, Date.now(), locale)}
                   </time>
                 </header>
                 {m.quote && <blockquote className="msg-quote">{m.quote}</blockquote>}

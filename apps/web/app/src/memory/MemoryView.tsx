@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { api, type RouteResult } from '../api/client';
 import { ApiError } from '../api/http';
+import { useI18n } from '../i18n/I18nProvider';
+import { formatNumber } from '../i18n/format';
 
 type Search = RouteResult<'memory_reme_search'>;
 
@@ -18,6 +20,7 @@ function Snippet({ text }: { text: string }) {
  * memory_reme_search: best hit first, with its file, line range, score and snippet.
  */
 export function MemoryView({ groupId }: { groupId: string }) {
+  const { t, locale } = useI18n();
   const [query, setQuery] = useState('');
   const [result, setResult] = useState<Search | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -50,18 +53,18 @@ export function MemoryView({ groupId }: { groupId: string }) {
           search();
         }}
       >
-        <input aria-label="Search memory" placeholder="Search the group's memory" value={query} onChange={(e) => setQuery(e.target.value)} />
-        <button type="submit" disabled={busy || !query.trim()}>Search</button>
+        <input aria-label={t('memory.search')} placeholder={t('memory.placeholder')} value={query} onChange={(e) => setQuery(e.target.value)} />
+        <button type="submit" disabled={busy || !query.trim()}>{t('memory.submit')}</button>
       </form>
       {error && <p className="error">{error}</p>}
-      {result && result.count === 0 && <p className="empty">No memory matches “{query.trim()}”.</p>}
+      {result && result.count === 0 && <p className="empty">{t('memory.none', { query: query.trim() })}</p>}
       {result && result.count > 0 && (
         <ol className="memory-hits">
           {result.hits.map((h) => (
             <li key={`${h.path}:${h.start_line}`} data-path={h.path}>
               <div className="memory-hit-where">
-                <code>{h.path.split('/state/memory/')[1] ?? h.path}</code> lines {h.start_line}–{h.end_line}
-                <span className="memory-hit-score"> score {h.score.toFixed(2)}</span>
+                <code>{h.path.split('/state/memory/')[1] ?? h.path}</code> {t('memory.lines', { start: h.start_line, end: h.end_line })}
+                <span className="memory-hit-score"> {t('memory.score', { score: formatNumber(locale, h.score, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) })}</span>
               </div>
               <Snippet text={h.snippet} />
             </li>

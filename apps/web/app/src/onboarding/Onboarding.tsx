@@ -6,6 +6,7 @@ import { installedFirst, loadRuntimes, type RuntimeInfo } from '../api/runtimes'
 import type { GroupDoc } from '../api/types';
 import { useGroupLive } from '../group/GroupLive';
 import { currentStep, onboardingSteps, type StepId } from './steps';
+import { useT } from '../i18n/I18nProvider';
 
 const GROUP_KINDS = ['group.attach', 'group.detach_scope', 'group.start', 'group.stop'];
 
@@ -17,6 +18,7 @@ const message = (e: unknown) => (e instanceof ApiError ? `${e.code}: ${e.message
  * the group shows; the card goes away once an agent runs.
  */
 export function Onboarding({ groupId, onAddCustomActor, setUp }: { groupId: string; onAddCustomActor: () => void; setUp: ReactNode }) {
+  const t = useT();
   const live = useGroupLive();
   const [group, setGroup] = useState<GroupDoc | null>(null);
   const [runtimes, setRuntimes] = useState<RuntimeInfo[] | null>(null);
@@ -73,16 +75,16 @@ export function Onboarding({ groupId, onAddCustomActor, setUp }: { groupId: stri
           if (p) act(() => api.attach(groupId, { path: p }).then(() => setPath('')));
         }}
       >
-        <input aria-label="Project folder" placeholder="/path/to/project" value={path} onChange={(e) => setPath(e.target.value)} spellCheck={false} />
+        <input aria-label={t('onboarding.folder')} placeholder="/path/to/project" value={path} onChange={(e) => setPath(e.target.value)} spellCheck={false} />
         <button type="submit" disabled={busy || !path.trim()}>
-          Attach folder
+          {t('onboarding.attach')}
         </button>
       </form>
     ),
     agent: (
       <div className="onboarding-runtimes">
-        {runtimes === null && <span className="muted">Looking for agent CLIs…</span>}
-        {runtimes !== null && installed.length === 0 && <span className="muted">No agent CLI found on this machine's PATH.</span>}
+        {runtimes === null && <span className="muted">{t('onboarding.looking')}</span>}
+        {runtimes !== null && installed.length === 0 && <span className="muted">{t('onboarding.noCli')}</span>}
         {installed.map((r) => (
           <button
             key={r.runtime}
@@ -92,15 +94,15 @@ export function Onboarding({ groupId, onAddCustomActor, setUp }: { groupId: stri
             title={`${r.command.join(' ')}${r.path ? `\n${r.path}` : ''}`}
             onClick={() => act(() => api.actor_add(groupId, { runtime: r.runtime }))}
           >
-            Add {r.runtime}
+            {t('onboarding.add', { runtime: r.runtime })}
           </button>
         ))}
         <button type="button" onClick={onAddCustomActor}>
-          Custom command…
+          {t('onboarding.custom')}
         </button>
         {missing.length > 0 && (
           <details className="runtimes-missing">
-            <summary>Not found on this machine ({missing.length})</summary>
+            <summary>{t('onboarding.missing', { count: missing.length })}</summary>
             <span className="muted">{missing.map((r) => r.runtime).join(', ')}</span>
           </details>
         )}
@@ -109,16 +111,16 @@ export function Onboarding({ groupId, onAddCustomActor, setUp }: { groupId: stri
     start: (
       <div className="row">
         <button type="button" className="primary" disabled={busy} onClick={() => act(() => api.group_start(groupId))}>
-          Start the group
+          {t('onboarding.step.start')}
         </button>
-        {group.running && <span className="muted">The group runs but no agent does: each actor card says why.</span>}
+        {group.running && <span className="muted">{t('onboarding.noAgentRuns')}</span>}
       </div>
     ),
   };
 
   return (
-    <section className="onboarding" aria-label="Get started">
-      <h2>Get started</h2>
+    <section className="onboarding" aria-label={t('onboarding.title')}>
+      <h2>{t('onboarding.title')}</h2>
       <ol>
         {steps.map((s, i) => (
           <li key={s.id} data-step={s.id} data-done={s.done || undefined} data-current={s.id === current || undefined}>
@@ -127,8 +129,8 @@ export function Onboarding({ groupId, onAddCustomActor, setUp }: { groupId: stri
             </span>
             <div className="step-body">
               <span className="step-title">
-                <strong>{s.title}</strong>
-                {s.done && <span className="muted"> · done</span>}
+                <strong>{t(`onboarding.step.${s.id}`)}</strong>
+                {s.done && <span className="muted"> · {t('onboarding.done')}</span>}
               </span>
               {s.id === current && body[s.id]}
             </div>

@@ -3,6 +3,8 @@ import { api, routeUrl, type RouteResult } from '../api/client';
 import { ApiError } from '../api/http';
 import { useLedgerStream } from '../api/use-ledger-stream';
 import { MessageText } from '../chat/MessageText';
+import { useI18n, useT } from '../i18n/I18nProvider';
+import { formatDateTime } from '../i18n/format';
 
 type Snapshot = RouteResult<'presentation'>['presentation'];
 type Card = NonNullable<Snapshot['slots'][number]['card']>;
@@ -18,6 +20,7 @@ const errorText = (e: Error) => (e instanceof ApiError ? `${e.code}: ${e.message
  * highlighted slot (the latest publish) is marked.
  */
 export function PresentationBoard({ groupId }: { groupId: string }) {
+  const t = useT();
   const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(() => {
@@ -32,10 +35,10 @@ export function PresentationBoard({ groupId }: { groupId: string }) {
   useEffect(load, [load]);
   useLedgerStream(groupId, PRESENTATION_KINDS, load);
 
-  if (!snapshot) return <section className="board">{error ? <p className="form-error">{error}</p> : <p className="muted pad">Loading…</p>}</section>;
+  if (!snapshot) return <section className="board">{error ? <p className="form-error">{error}</p> : <p className="muted pad">{t('app.loading')}</p>}</section>;
   const clear = (slot: Card['slot_id']) => api.presentation_clear(groupId, { slot }).then(load, (e: Error) => setError(errorText(e)));
   return (
-    <section className="board" aria-label="Presentation">
+    <section className="board" aria-label={t('board.title')}>
       {error && <p className="form-error">{error}</p>}
       <div className="board-grid">
         {snapshot.slots.map((slot) => (
@@ -46,13 +49,13 @@ export function PresentationBoard({ groupId }: { groupId: string }) {
                 <>
                   <strong className="board-title">{slot.card.title}</strong>
                   <span className="state-badge">{slot.card.card_type}</span>
-                  <button type="button" onClick={() => void clear(slot.slot_id)} aria-label={`Clear ${slot.slot_id}`}>
-                    Clear
+                  <button type="button" onClick={() => void clear(slot.slot_id)} aria-label={t('board.clearSlot', { slot: slot.slot_id })}>
+                    {t('board.clear')}
                   </button>
                 </>
               )}
             </header>
-            {slot.card ? <CardBody groupId={groupId} card={slot.card} /> : <p className="muted">Empty. Agents publish here with cccc_presentation.</p>}
+            {slot.card ? <CardBody groupId={groupId} card={slot.card} /> : <p className="muted">{t('board.empty')}</p>}
           </article>
         ))}
       </div>
@@ -61,6 +64,7 @@ export function PresentationBoard({ groupId }: { groupId: string }) {
 }
 
 function CardBody({ groupId, card }: { groupId: string; card: Card }) {
+  const { t, locale } = useI18n();
   const { content } = card;
   return (
     <div className="board-body">
@@ -92,11 +96,11 @@ function CardBody({ groupId, card }: { groupId: string; card: Card }) {
       )}
       {content.workspace_rel_path && (
         <p>
-          Workspace file <code>{content.workspace_rel_path}</code>
+          {t('board.workspaceFile')} <code>{content.workspace_rel_path}</code>
         </p>
       )}
       <footer className="muted board-meta">
-        by {card.published_by} · {card.published_at}
+        {t('board.publishedBy', { by: card.published_by, at: formatDateTime(locale, card.published_at) })}
         {card.source_label && ` · ${card.source_label}`}
       </footer>
     </div>

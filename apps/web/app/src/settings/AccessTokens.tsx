@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { api } from '../api/client';
 import { ApiError } from '../api/http';
 import { routePath, webRoutes, type AccessTokenEntry } from '../../../src/routes/route-map';
+import { useT } from '../i18n/I18nProvider';
 
 /**
  * Access tokens (admin routes). The list shows token prefixes only; a new token's full string
@@ -10,6 +11,7 @@ import { routePath, webRoutes, type AccessTokenEntry } from '../../../src/routes
  * browser can no longer manage tokens).
  */
 export function AccessTokens({ groupId }: { groupId: string }) {
+  const t = useT();
   const [tokens, setTokens] = useState<AccessTokenEntry[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [admin, setAdmin] = useState(true);
@@ -25,7 +27,7 @@ export function AccessTokens({ groupId }: { groupId: string }) {
         setTokens(r.tokens);
         setError(null);
       },
-      (e: Error) => live && setError(e instanceof ApiError && e.status === 403 ? 'Only an admin token can manage access tokens.' : e.message),
+      (e: Error) => live && setError(e instanceof ApiError && e.status === 403 ? t('tokens.adminOnly') : e.message),
     );
     return () => {
       live = false;
@@ -36,16 +38,16 @@ export function AccessTokens({ groupId }: { groupId: string }) {
 
   return (
     <fieldset className="tokens">
-      <legend>Access tokens</legend>
+      <legend>{t('tokens.title')}</legend>
       {error && <p className="form-error">{error}</p>}
-      {tokens && tokens.length === 0 && <p className="muted">No tokens: this Web is open to anyone who can reach it.</p>}
+      {tokens && tokens.length === 0 && <p className="muted">{t('tokens.none')}</p>}
       {tokens && tokens.length > 0 && (
-        <ul className="token-list" aria-label="Access tokens">
-          {tokens.map((t) => (
-            <li key={t.id}>
-              <code>{t.id}…</code> {t.is_admin ? <span className="state-badge">admin</span> : <span className="muted">{(t.allowed_groups ?? []).join(', ')}</span>}
-              <button aria-label={`Revoke ${t.id}`} onClick={() => api.access_token_revoke(t.id).then(reload, fail)}>
-                Revoke
+        <ul className="token-list" aria-label={t('tokens.title')}>
+          {tokens.map((tok) => (
+            <li key={tok.id}>
+              <code>{tok.id}…</code> {tok.is_admin ? <span className="state-badge">{t('tokens.admin')}</span> : <span className="muted">{(tok.allowed_groups ?? []).join(', ')}</span>}
+              <button aria-label={t('tokens.revokeId', { id: tok.id })} onClick={() => api.access_token_revoke(tok.id).then(reload, fail)}>
+                {t('tokens.revoke')}
               </button>
             </li>
           ))}
@@ -54,9 +56,9 @@ export function AccessTokens({ groupId }: { groupId: string }) {
       {tokens && (
         <div className="row">
           <label>
-            <input type="checkbox" checked={admin} onChange={(e) => setAdmin(e.target.checked)} /> admin
+            <input type="checkbox" checked={admin} onChange={(e) => setAdmin(e.target.checked)} /> {t('tokens.admin')}
           </label>
-          {!admin && <span className="muted">limited to this group</span>}
+          {!admin && <span className="muted">{t('tokens.groupOnly')}</span>}
           <button
             onClick={() =>
               api.access_token_create(admin ? { is_admin: true } : { allowed_groups: [groupId] }).then(async (r) => {
@@ -70,16 +72,16 @@ export function AccessTokens({ groupId }: { groupId: string }) {
               }, fail)
             }
           >
-            Create token
+            {t('tokens.create')}
           </button>
         </div>
       )}
       {created && (
         <div className="token-created" role="status">
           <p>
-            New token (shown once): <code data-testid="new-token">{created.token}</code>
+            {t('tokens.created')} <code data-testid="new-token">{created.token}</code>
           </p>
-          {created.first && <p>This Web now requires a token; this browser is signed in with the new one.</p>}
+          {created.first && <p>{t('tokens.firstCreated')}</p>}
         </div>
       )}
     </fieldset>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { api, type RouteResult } from '../api/client';
 import { ApiError } from '../api/http';
+import { useT } from '../i18n/I18nProvider';
 
 type Preview = RouteResult<'group_copy_preview_import'>['preview'];
 
@@ -23,6 +24,7 @@ function fileBase64(file: File): Promise<string> {
  * use `cccc group export|import`.
  */
 export function CopyGroupsPanel({ groupId }: { groupId: string }) {
+  const t = useT();
   const [download, setDownload] = useState<{ url: string; filename: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -75,7 +77,7 @@ export function CopyGroupsPanel({ groupId }: { groupId: string }) {
       .group_copy_import({ package_b64: pkg, ...(title.trim() ? { title: title.trim() } : {}), ...(workspaceRoot.trim() ? { workspace_root: workspaceRoot.trim() } : {}) })
       .then(
         (r) => {
-          setImported(`Imported ${r.source_group_id} as ${r.group_id}${r.group_id_conflict ? ' (new id: the source id is taken here)' : ''}, stopped.`);
+          setImported(t(r.group_id_conflict ? 'copy.importedNewId' : 'copy.imported', { source: r.source_group_id, id: r.group_id }));
           setPreview(null);
           setPkg(null);
         },
@@ -85,50 +87,50 @@ export function CopyGroupsPanel({ groupId }: { groupId: string }) {
   };
 
   return (
-    <fieldset className="copy-groups" aria-label="Copy Groups">
-      <legend>Copy Groups</legend>
-      <p className="muted">A package holds this group&apos;s state (ledger, actors, settings) — never workspace files, private env, profile secrets or tokens.</p>
+    <fieldset className="copy-groups" aria-label={t('settings.tab.copyGroups')}>
+      <legend>{t('settings.tab.copyGroups')}</legend>
+      <p className="muted">{t('copy.hint')}</p>
       <div className="row">
         <button type="button" disabled={busy} onClick={exportGroup}>
-          Export this group
+          {t('copy.export')}
         </button>
         {download && (
           <a href={download.url} download={download.filename} className="copy-download">
-            Download {download.filename}
+            {t('copy.download', { file: download.filename })}
           </a>
         )}
       </div>
       <label className="field">
-        <span>Import a package</span>
-        <input type="file" accept=".zip,application/zip" aria-label="Copy package" disabled={busy} onChange={(e) => pick(e.target.files?.[0])} />
+        <span>{t('copy.import')}</span>
+        <input type="file" accept=".zip,application/zip" aria-label={t('copy.package')} disabled={busy} onChange={(e) => pick(e.target.files?.[0])} />
       </label>
       {preview && (
-        <div className="copy-preview" aria-label="Import preview">
+        <div className="copy-preview" aria-label={t('copy.preview')}>
           <p>
-            <strong>{preview.source_title}</strong> <code>{preview.source_group_id}</code> — {preview.actor_count} actor(s)
+            <strong>{preview.source_title}</strong> <code>{preview.source_group_id}</code> — {t('copy.actorCount', { count: preview.actor_count })}
             {preview.actors.length > 0 && `: ${preview.actors.map((a) => String(a.id)).join(', ')}`}
           </p>
-          <p>Group id conflict: {preview.group_id_conflict ? 'yes — a new id will be allocated' : 'no'}</p>
+          <p>{t('copy.conflict')} {preview.group_id_conflict ? t('copy.conflictYes') : t('copy.conflictNo')}</p>
           <p>
-            Workspace root: <code>{preview.source_workspace_root || '—'}</code> {preview.source_workspace_root && (preview.workspace_root_exists ? '(exists here)' : '(missing here)')}
+            {t('copy.root')} <code>{preview.source_workspace_root || '—'}</code> {preview.source_workspace_root && (preview.workspace_root_exists ? t('copy.rootExists') : t('copy.rootMissing'))}
           </p>
           {(preview.warnings ?? []).length > 0 && (
-            <ul className="copy-warnings" aria-label="Import warnings">
+            <ul className="copy-warnings" aria-label={t('copy.warnings')}>
               {(preview.warnings ?? []).map((w) => (
                 <li key={w}>{w}</li>
               ))}
             </ul>
           )}
           <label className="field">
-            <span>Title</span>
-            <input aria-label="Imported title" value={title} onChange={(e) => setTitle(e.target.value)} />
+            <span>{t('actorForm.title')}</span>
+            <input aria-label={t('copy.importedTitle')} value={title} onChange={(e) => setTitle(e.target.value)} />
           </label>
           <label className="field">
-            <span>Workspace root (optional)</span>
-            <input aria-label="Workspace root" value={workspaceRoot} onChange={(e) => setWorkspaceRoot(e.target.value)} placeholder={preview.source_workspace_root} />
+            <span>{t('copy.rootOptional')}</span>
+            <input aria-label={t('copy.rootLabel')} value={workspaceRoot} onChange={(e) => setWorkspaceRoot(e.target.value)} placeholder={preview.source_workspace_root} />
           </label>
           <button type="button" disabled={busy} onClick={importGroup}>
-            Import as a new group
+            {t('copy.importNew')}
           </button>
         </div>
       )}

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, type RouteResult } from '../api/client';
 import { ApiError } from '../api/http';
+import { useT } from '../i18n/I18nProvider';
 
 type RemoteAccess = RouteResult<'remote_access_state'>['remote_access'];
 
@@ -12,6 +13,7 @@ const describe = (e: Error) => (e instanceof ApiError ? `${e.code}: ${e.message}
  * the daemon refuses otherwise (remote_access_admin_token_required) and this panel shows why.
  */
 export function RemoteAccessPanel() {
+  const t = useT();
   const [state, setState] = useState<RemoteAccess | null>(null);
   const [provider, setProvider] = useState<'off' | 'manual' | 'tailscale'>('off');
   const [host, setHost] = useState('');
@@ -56,52 +58,53 @@ export function RemoteAccessPanel() {
     );
 
   return (
-    <fieldset className="remote-access" aria-label="Remote access">
-      <legend>Remote access</legend>
+    <fieldset className="remote-access" aria-label={t('remote.title')}>
+      <legend>{t('remote.title')}</legend>
       {state && (
         <p role="status" className="remote-status">
-          Provider <strong>{state.provider}</strong>, status <strong data-status={state.status}>{state.status}</strong>
+          {t('remote.provider')} <strong>{state.provider === 'off' ? t('remote.off') : state.provider === 'manual' ? t('remote.manualShort') : state.provider === 'tailscale' ? 'Tailscale' : state.provider}</strong>{t('remote.statusSep')} <strong data-status={state.status}>{t(`remote.status.${state.status}`)}</strong>
           {state.endpoint ? (
             <>
               {' '}
-              at <code>{state.endpoint}</code>
+              {t('remote.at')} <code>{state.endpoint}</code>
             </>
           ) : null}
         </p>
       )}
       <label className="field">
-        <span>Provider</span>
-        <select aria-label="Remote provider" value={provider} onChange={(e) => setProvider(e.target.value as typeof provider)}>
-          <option value="off">off</option>
-          <option value="manual">manual (my own endpoint)</option>
-          <option value="tailscale">tailscale</option>
+        <span>{t('remote.provider')}</span>
+        <select aria-label={t('remote.providerSelect')} value={provider} onChange={(e) => setProvider(e.target.value as typeof provider)}>
+          <option value="off">{t('remote.off')}</option>
+          <option value="manual">{t('remote.manual')}</option>
+          <option value="tailscale">Tailscale</option>
         </select>
       </label>
       <label className="field">
-        <span>Web host</span>
-        <input aria-label="Web host" value={host} onChange={(e) => setHost(e.target.value)} />
+        <span>{t('remote.host')}</span>
+        <input aria-label={t('remote.host')} value={host} onChange={(e) => setHost(e.target.value)} />
       </label>
       <label className="field">
-        <span>Web port</span>
-        <input aria-label="Web port" type="number" min={1} max={65535} value={port} onChange={(e) => setPort(e.target.value)} />
+        <span>{t('remote.port')}</span>
+        <input aria-label={t('remote.port')} type="number" min={1} max={65535} value={port} onChange={(e) => setPort(e.target.value)} />
       </label>
       <label className="field">
-        <span>Public URL</span>
-        <input aria-label="Public URL" value={publicUrl} onChange={(e) => setPublicUrl(e.target.value)} placeholder="https://cccc.example.com/" />
+        <span>{t('remote.publicUrl')}</span>
+        <input aria-label={t('remote.publicUrl')} value={publicUrl} onChange={(e) => setPublicUrl(e.target.value)} placeholder="https://cccc.example.com/" />
       </label>
       <div className="row">
         <button type="button" disabled={busy} onClick={save}>
-          Save remote access
+          {t('remote.save')}
         </button>
         <button type="button" disabled={busy} onClick={() => run(api.remote_access_start())}>
-          Start
+          {t('remote.start')}
         </button>
         <button type="button" disabled={busy} onClick={() => run(api.remote_access_stop())}>
-          Stop
+          {t('remote.stop')}
         </button>
       </div>
+      {/* The daemon writes the next steps (in English); they are shown as it wrote them. */}
       {state?.next_steps && state.next_steps.length > 0 && (
-        <ul className="muted" aria-label="Next steps">
+        <ul className="muted" data-daemon-text aria-label={t('remote.nextSteps')}>
           {state.next_steps.map((s) => (
             <li key={s}>{s}</li>
           ))}

@@ -5,6 +5,7 @@ import { useGroupLive } from '../group/GroupLive';
 import { prefersViewer } from './prefers-viewer';
 import type { TermMode, TermSession, TermStatus } from './term-session';
 import { terminalStateLabel } from './terminal-state';
+import { useT } from '../i18n/I18nProvider';
 
 /**
  * One actor's terminal tab. xterm.js and the session glue load on first use (a separate chunk),
@@ -12,6 +13,7 @@ import { terminalStateLabel } from './terminal-state';
  * (it never resizes a terminal it does not control) until the user takes control.
  */
 export function TerminalView({ groupId, actorId, onClose }: { groupId: string; actorId: string; onClose: () => void }) {
+  const t = useT();
   const host = useRef<HTMLDivElement>(null);
   const session = useRef<TermSession | null>(null);
   const [status, setStatus] = useState<TermStatus | null>(null);
@@ -59,30 +61,30 @@ export function TerminalView({ groupId, actorId, onClose }: { groupId: string; a
   const label = terminalStateLabel(status, { running, exit: exit ? exitDetail(exit) : null });
 
   return (
-    <section className="terminal-view" aria-label={`Terminal of ${actorId}`}>
+    <section className="terminal-view" aria-label={t('term.of', { actor: actorId })}>
       <header className="terminal-bar">
         <strong className="terminal-title">{actor?.title || actorId}</strong>
         <span className="terminal-state" data-phase={status?.phase ?? 'loading'} data-mode={status?.mode} data-writable={status?.writable ? 'true' : 'false'} data-connection={label.connection}>
           {label.text}
         </span>
         {status?.mode === 'viewer' || readOnly ? (
-          <button onClick={() => reattach('control', true)}>Take control</button>
+          <button onClick={() => reattach('control', true)}>{t('term.takeControl')}</button>
         ) : (
           <button onClick={() => reattach('viewer')} disabled={status?.phase !== 'open'}>
-            View only
+            {t('term.viewOnly')}
           </button>
         )}
-        {status?.phase === 'closed' && running !== false && <button onClick={() => reattach(status.mode)}>Reconnect</button>}
+        {status?.phase === 'closed' && running !== false && <button onClick={() => reattach(status.mode)}>{t('term.reconnect')}</button>}
         <span className="terminal-scroll">
-          <button aria-label="Scroll up" onClick={() => session.current?.scrollPages(-1)}>↑</button>
-          <button aria-label="Scroll down" onClick={() => session.current?.scrollPages(1)}>↓</button>
+          <button aria-label={t('term.scrollUp')} onClick={() => session.current?.scrollPages(-1)}>↑</button>
+          <button aria-label={t('term.scrollDown')} onClick={() => session.current?.scrollPages(1)}>↓</button>
         </span>
-        <button className="terminal-close" aria-label="Close terminal" onClick={onClose}>
+        <button className="terminal-close" aria-label={t('term.close')} onClick={onClose}>
           ×
         </button>
       </header>
       {viewOnlyHere && status?.mode === 'viewer' && status.phase === 'open' && (
-        <p className="terminal-hint">View only on this screen: the agent's terminal keeps its size. Take control to type here (it resizes to this screen).</p>
+        <p className="terminal-hint">{t('term.viewOnlyHint')}</p>
       )}
       {(status?.message || loadError) && (
         <p className="terminal-message" role="status">
