@@ -32,10 +32,14 @@ export async function startDaemonGroup(teardown: RealCliTeardown, options: { tit
   return { home, client, groupId: group_id, scope };
 }
 
-/** A temp folder (removed after the test). */
+/**
+ * A temp folder (removed after the test). The removal retries for about 10 s: a claude home can
+ * still be written by Agent View's own supervisor, which is not our child and lingers ~5 s after
+ * its last session ends (ENOTEMPTY in CI otherwise).
+ */
 export function tempDir(teardown: RealCliTeardown, prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  teardown.cleanups.push(() => rmSync(dir, { recursive: true, force: true, maxRetries: 3 }));
+  teardown.cleanups.push(() => rmSync(dir, { recursive: true, force: true, maxRetries: 8, retryDelay: 300 }));
   return dir;
 }
 
