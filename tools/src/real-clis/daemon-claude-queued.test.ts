@@ -10,15 +10,13 @@ import { realCliTeardown, until } from './test-support.js';
 // turn's prompt_id. It must still be confirmed, and by its own prompt hook: the next delivery is
 // sent at once, without waiting for anything to settle, and is confirmed too.
 
-// The native hooked PTY on purpose: the queueing under test is the native TUI's, typed into while
-// its own Stop hooks run; a background session's attached TUI and worker split that timing.
 const teardown = realCliTeardown();
 const CONFIRM_WINDOW_MS = 15_000;
 
 describeWithRealClis('real claude: a delivery typed while the previous turn\'s Stop hooks run', (clis) => {
   it('is queued by claude with a repeated prompt_id, and still confirmed; the delivery right after it is confirmed by its own prompt hook', async () => {
     const model = teardown.model(await startFakeModel({ steps: [reply('First read'), reply('Queued read'), reply('Next read')] }));
-    const group = await startDaemonGroup(teardown, { title: 'real claude queued', env: { CCCC_DELIVERY_CONFIRM_MS: String(CONFIRM_WINDOW_MS), CCCC_CLAUDE_BACKGROUND: '0' } });
+    const group = await startDaemonGroup(teardown, { title: 'real claude queued', env: { CCCC_DELIVERY_CONFIRM_MS: String(CONFIRM_WINDOW_MS) } });
     // Each Stop hook runs 12 s after it fires: a delivery made on Stop lands while they run.
     // Claude draws no echo of a paste while its Stop hooks run, so claude's submit rule waits its
     // full 8 s for one and then types Enter anyway: into the running hooks, where claude queues it.
