@@ -6,7 +6,7 @@ import { DiscordApiError, DiscordGatewayError } from './errors.js';
 import { runGatewayConnection, type GatewaySession } from './gateway-connection.js';
 import { outboundChannel, toInboundMessage } from './gateway-protocol.js';
 import { DiscordRest } from './rest.js';
-import { backoffMs, sleep, withRateLimitRetry } from './retry.js';
+import { backoffMs, sleep, withRateLimitRetry } from '../retry.js';
 
 /** Reconnect, re-offer and invalid-session pacing; tests shorten it. */
 export interface DiscordAdapterTiming {

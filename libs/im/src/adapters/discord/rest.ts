@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ImAuthError, ImRateLimitError } from '../../adapter.js';
 import { DiscordApiError } from './errors.js';
-import { sleep } from './retry.js';
+import { sleep } from '../retry.js';
 
 const rateLimitBodySchema = z.object({ retry_after: z.number().nonnegative(), global: z.boolean().optional() });
 const errorBodySchema = z.object({ code: z.number().optional() });

@@ -4,7 +4,7 @@ import { ImAuthError } from '../../adapter.js';
 import type { SlackAdapterConfig } from './config.js';
 import { SlackApiError } from './errors.js';
 import { toInboundMessage, toThreadTs } from './events.js';
-import { backoffMs, sleep, withRateLimitRetry } from './retry.js';
+import { backoffMs, sleep, withRateLimitRetry } from '../retry.js';
 import { runSocketConnection } from './socket-connection.js';
 import { callSlackApi } from './web-api.js';
 

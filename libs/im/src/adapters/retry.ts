@@ -1,8 +1,9 @@
+// Shared by the Slack and Discord adapters: rate-limit waits, abortable sleep and reconnect backoff.
 import { setTimeout as delay } from 'node:timers/promises';
-import { ImRateLimitError } from '../../adapter.js';
+import { ImRateLimitError } from '../adapter.js';
 
 /** A rate-limited request is tried at most this many times before the 429 reaches the caller. */
-export const SLACK_MAX_RATE_LIMIT_ATTEMPTS = 5;
+export const MAX_RATE_LIMIT_ATTEMPTS = 5;
 
 /** Resolves after `ms`, or early (with `false`) when `signal` aborts; leaves no timer behind. */
 export async function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
@@ -15,7 +16,7 @@ export async function sleep(ms: number, signal: AbortSignal | undefined): Promis
   }
 }
 
-/** Runs `attempt`, waiting out each ImRateLimitError for as long as Slack asked. */
+/** Runs `attempt`, waiting out each ImRateLimitError for as long as the platform asked. */
 export async function withRateLimitRetry<T>(
   attempt: () => Promise<T>,
   signal: AbortSignal | undefined,
@@ -25,7 +26,7 @@ export async function withRateLimitRetry<T>(
     try {
       return await attempt();
     } catch (error) {
-      if (!(error instanceof ImRateLimitError) || tries >= SLACK_MAX_RATE_LIMIT_ATTEMPTS) throw error;
+      if (!(error instanceof ImRateLimitError) || tries >= MAX_RATE_LIMIT_ATTEMPTS) throw error;
       onWait?.(error.retryAfterMs);
       if (!(await sleep(error.retryAfterMs, signal))) throw signal?.reason ?? error;
     }
