@@ -1,9 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { requireOnFirstUse } from '@cccc/durable-fs';
 import { spaceError } from './errors.js';
 import { newId, nowIso } from './ids.js';
 import type { Lane } from './lanes.js';
+
+// The native addon loads when a database is first opened, not with the package (idle memory).
+const sqlite = requireOnFirstUse<typeof Database>(import.meta.url, 'better-sqlite3');
 
 export const JOB_STATES = ['pending', 'running', 'succeeded', 'failed', 'canceled'] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -91,7 +95,7 @@ export class SpaceJobQueue {
 
   constructor(readonly file: string) {
     mkdirSync(dirname(file), { recursive: true });
-    this.db = new Database(file);
+    this.db = new (sqlite())(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');

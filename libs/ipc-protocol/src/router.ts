@@ -41,6 +41,11 @@ interface Route {
   readonly spec: OpSpec;
   /** The handler, called with what `spec.args` parsed the request's args into. */
   readonly call: (parsedArgs: unknown, context: RequestContext) => ReturnType<OpHandler<OpName>>;
+  /** Read from the args schema at the op's first request, which is when that schema is built. */
+  facts?: RouteFacts;
+}
+
+interface RouteFacts {
   readonly requiresGroupId: boolean;
   readonly requiresActorId: boolean;
   /**
@@ -58,6 +63,10 @@ function isEmptyObject(value: Record<string, unknown>): boolean {
 function passesEmptyArgs(spec: OpSpec): boolean {
   const parsed = spec.args.safeParse({});
   return parsed.success && typeof parsed.data === 'object' && parsed.data !== null && Object.keys(parsed.data).length === 0;
+}
+
+function factsOf(spec: OpSpec): RouteFacts {
+  return { requiresGroupId: requiresKey(spec, 'group_id'), requiresActorId: requiresKey(spec, 'actor_id'), emptyArgsPass: passesEmptyArgs(spec) };
 }
 
 const isBlank = (value: unknown) =>
@@ -122,9 +131,6 @@ export class OpRouter {
       spec,
       // `run` passes only the output of this op's own args schema, which is `OpArgs<K>`.
       call: (parsedArgs, context) => handler(parsedArgs as OpArgs<K>, context),
-      requiresGroupId: requiresKey(spec, 'group_id'),
-      requiresActorId: requiresKey(spec, 'actor_id'),
-      emptyArgsPass: passesEmptyArgs(spec),
     });
     return this;
   }
@@ -182,13 +188,14 @@ export class OpRouter {
         };
       }
     }
-    if (route.requiresGroupId && isBlank(rawArgs.group_id)) {
+    const facts = (route.facts ??= factsOf(route.spec));
+    if (facts.requiresGroupId && isBlank(rawArgs.group_id)) {
       return { response: errorResponse(ErrorCodes.missingGroupId, 'missing group_id') };
     }
-    if (route.requiresActorId && isBlank(rawArgs.actor_id)) {
+    if (facts.requiresActorId && isBlank(rawArgs.actor_id)) {
       return { response: errorResponse(ErrorCodes.missingActorId, 'missing actor_id') };
     }
-    if (route.emptyArgsPass && isEmptyObject(rawArgs)) return this.run(route, op as OpName, {});
+    if (facts.emptyArgsPass && isEmptyObject(rawArgs)) return this.run(route, op as OpName, {});
     const args = route.spec.args.safeParse(rawArgs);
     if (!args.success) {
       return {

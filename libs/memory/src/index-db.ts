@@ -1,7 +1,11 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { requireOnFirstUse } from '@cccc/durable-fs';
 import type { Chunk } from './chunk.js';
+
+// The native addon loads when a database is first opened, not with the package (idle memory).
+const sqlite = requireOnFirstUse<typeof Database>(import.meta.url, 'better-sqlite3');
 
 /** What the index knows of one file (paths are relative to the memory root). */
 export interface IndexedFile {
@@ -64,7 +68,7 @@ export class MemoryIndexDb {
 
   private static open(file: string): Database.Database {
     const tryOpen = () => {
-      const db = new Database(file);
+      const db = new (sqlite())(file);
       try {
         db.pragma('journal_mode = WAL');
         db.pragma('synchronous = NORMAL');

@@ -1,10 +1,14 @@
 import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { requireOnFirstUse } from '@cccc/durable-fs';
 import { spaceError } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import type { ProviderState, QueryAnswer, RemoteSpace, SourceInput, SpaceArtifact, SpaceProvider, SpaceSource } from '../provider.js';
 import { bestSentence, matchExpression, queryTerms } from './fts-terms.js';
+
+// The native addon loads when a database is first opened, not with the package (idle memory).
+const sqlite = requireOnFirstUse<typeof Database>(import.meta.url, 'better-sqlite3');
 
 /** The extension provider's name: a group uses it once bound with `provider: "local"`. */
 export const LOCAL_PROVIDER = 'local';
@@ -82,7 +86,7 @@ export class LocalSpaceProvider implements SpaceProvider {
 
   constructor(readonly file: string) {
     mkdirSync(dirname(file), { recursive: true });
-    this.db = new Database(file);
+    this.db = new (sqlite())(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');

@@ -19,8 +19,8 @@ import {
 
 export const actor_list = defineOp({
   summary: 'List the actors of a group with role and running state.',
-  args: z.object({ group_id: GroupIdArg, include_unread: z.boolean().optional() }),
-  result: z.object({ actors: z.array(ActorListEntry) }),
+  args: () => z.object({ group_id: GroupIdArg, include_unread: z.boolean().optional() }),
+  result: () => z.object({ actors: z.array(ActorListEntry) }),
 });
 
 /**
@@ -30,7 +30,7 @@ export const actor_list = defineOp({
  */
 export const actor_add = defineOp({
   summary: 'Register an actor in a group (may start it when the group is active or idle).',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     actor_id: z.string().optional(),
     title: z.string().optional(),
@@ -47,7 +47,7 @@ export const actor_add = defineOp({
     submit: SubmitMode.optional(),
     by: ByArg,
   }),
-  result: z.object({
+  result: () => z.object({
     actor: ActorDoc,
     event: CCCSEventV1,
     running: z.boolean().optional(),
@@ -81,7 +81,7 @@ export type ActorPatch = z.infer<typeof ActorPatch>;
 
 export const actor_update = defineOp({
   summary: 'Edit an actor, link it to a profile or convert it back to custom.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     actor_id: ActorIdArg,
     by: ByArg,
@@ -89,13 +89,13 @@ export const actor_update = defineOp({
     profile_id: z.string().optional(),
     profile_action: z.literal('convert_to_custom').optional(),
   }),
-  result: z.object({ actor: ActorDoc, event: CCCSEventV1 }),
+  result: () => z.object({ actor: ActorDoc, event: CCCSEventV1 }),
 });
 
 export const actor_remove = defineOp({
   summary: 'Remove an actor, ending its current generation.',
-  args: z.object({ group_id: GroupIdArg, actor_id: ActorIdArg, by: ByArg }),
-  result: z.object({ actor_id: z.string(), event: CCCSEventV1 }),
+  args: () => z.object({ group_id: GroupIdArg, actor_id: ActorIdArg, by: ByArg }),
+  result: () => z.object({ actor_id: z.string(), event: CCCSEventV1 }),
 });
 
 /** Key names only, strict: a handler that leaks a value fails result validation. */
@@ -103,12 +103,12 @@ export const PrivateEnvKeysResult = z.strictObject({ group_id: z.string(), actor
 
 export const actor_env_private_keys = defineOp({
   summary: "List an actor's private env keys (never values).",
-  args: z.object({ group_id: GroupIdArg, actor_id: ActorIdArg, by: ByArg }),
-  result: PrivateEnvKeysResult,
+  args: () => z.object({ group_id: GroupIdArg, actor_id: ActorIdArg, by: ByArg }),
+  result: () => PrivateEnvKeysResult,
 });
 
 export const actor_env_private_update = defineOp({
   summary: "Set, unset or clear an actor's private env (write-only).",
-  args: z.object({ group_id: GroupIdArg, actor_id: ActorIdArg, by: ByArg, ...secretUpdateArgs }),
-  result: PrivateEnvKeysResult,
+  args: () => z.object({ group_id: GroupIdArg, actor_id: ActorIdArg, by: ByArg, ...secretUpdateArgs }),
+  result: () => PrivateEnvKeysResult,
 });

@@ -14,7 +14,7 @@ const Json = z.record(z.string(), z.unknown());
  */
 export const assistant_state = defineOp({
   summary: 'Read the group-scoped state of the built-in assistants (Voice Secretary).',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     assistant_id: z.string().optional(),
     view: z.string().optional(),
@@ -22,7 +22,7 @@ export const assistant_state = defineOp({
     document_path: z.string().optional(),
     suppress_retry_notify: LooseBooleanArg.optional(),
   }),
-  result: z.object({
+  result: () => z.object({
     group_id: z.string(),
     assistants: z.array(Json).optional(),
     assistants_by_id: Json.optional(),
@@ -69,7 +69,7 @@ export const PublicVoiceLease = z.object({
  */
 export const assistant_voice_recording_lease = defineOp({
   summary: 'Acquire, refresh, release or inspect the Voice Secretary recording lease.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     by: ByArg,
     action: VoiceLeaseAction,
@@ -80,7 +80,7 @@ export const assistant_voice_recording_lease = defineOp({
     recognition_backend: z.string().optional(),
     dispatch_target: z.string().optional(),
   }),
-  result: z.object({
+  result: () => z.object({
     group_id: z.string(),
     action: VoiceLeaseAction,
     acquired: z.boolean(),
@@ -100,14 +100,14 @@ export const VoiceLifecycle = z.enum(['disabled', 'idle', 'running', 'working', 
  */
 export const assistant_status_update = defineOp({
   summary: 'Update the lifecycle / health of a built-in assistant (Voice Secretary).',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     by: ByArg,
     assistant_id: z.string().min(1),
     lifecycle: VoiceLifecycle,
     health: Json.optional(),
   }),
-  result: z.object({ group_id: z.string(), assistant: Json, event: CCCSEventV1 }),
+  result: () => z.object({ group_id: z.string(), assistant: Json, event: CCCSEventV1 }),
 });
 
 export const VoiceRecognitionBackend = z.enum(['mock', 'assistant_service_local_asr', 'browser_asr', 'external_provider_asr']);
@@ -140,8 +140,8 @@ export const VoiceSettingsPatch = z.object({
  */
 export const assistant_settings_update = defineOp({
   summary: 'Update the Voice Secretary settings (and its hidden voice-secretary actor).',
-  args: z.object({ group_id: GroupIdArg, by: ByArg, assistant_id: z.string().min(1), patch: VoiceSettingsPatch }),
-  result: z.object({ group_id: z.string(), assistant: Json, event: CCCSEventV1, actor_started: z.boolean().optional() }),
+  args: () => z.object({ group_id: GroupIdArg, by: ByArg, assistant_id: z.string().min(1), patch: VoiceSettingsPatch }),
+  result: () => z.object({ group_id: z.string(), assistant: Json, event: CCCSEventV1, actor_started: z.boolean().optional() }),
 });
 
 const DocResult = z.object({ group_id: z.string(), document: Json, event: CCCSEventV1 });
@@ -154,8 +154,8 @@ const LibraryResult = z.object({
 /** assistant_voice_document_list: reconciles repository edits (and discovers new .md files) before answering. */
 export const assistant_voice_document_list = defineOp({
   summary: 'List the Voice Secretary working documents (reconciled with the repository).',
-  args: z.object({ group_id: GroupIdArg, include_archived: LooseBooleanArg.optional() }),
-  result: z.object({
+  args: () => z.object({ group_id: GroupIdArg, include_archived: LooseBooleanArg.optional() }),
+  result: () => z.object({
     group_id: z.string(),
     documents: z.array(Json),
     documents_by_id: Json,
@@ -170,7 +170,7 @@ export const assistant_voice_document_list = defineOp({
 /** assistant_voice_document_save: Web's write of a working document (repository Markdown), registered and selected. */
 export const assistant_voice_document_save = defineOp({
   summary: 'Save or create a Voice Secretary working Markdown document.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     by: ByArg,
     document_path: z.string().optional(),
@@ -180,30 +180,30 @@ export const assistant_voice_document_save = defineOp({
     status: z.enum(['active', 'archived']).optional(),
     create_new: LooseBooleanArg.optional(),
   }),
-  result: DocResult,
+  result: () => DocResult,
 });
 
 export const assistant_voice_document_archive = defineOp({
   summary: 'Archive a Voice Secretary working document (the file stays).',
-  args: z.object({ group_id: GroupIdArg, by: ByArg, document_path: z.string().min(1) }),
-  result: DocResult,
+  args: () => z.object({ group_id: GroupIdArg, by: ByArg, document_path: z.string().min(1) }),
+  result: () => DocResult,
 });
 
 export const assistant_voice_document_delete = defineOp({
   summary: 'Delete a registered Voice Secretary document file and mark its entry deleted.',
-  args: z.object({ group_id: GroupIdArg, by: ByArg, document_path: z.string().min(1) }),
-  result: DocResult,
+  args: () => z.object({ group_id: GroupIdArg, by: ByArg, document_path: z.string().min(1) }),
+  result: () => DocResult,
 });
 
 export const assistant_voice_document_library = defineOp({
   summary: 'Read the Voice Secretary library (folders, order, non-deleted documents).',
-  args: z.object({ group_id: GroupIdArg }),
-  result: LibraryResult,
+  args: () => z.object({ group_id: GroupIdArg }),
+  result: () => LibraryResult,
 });
 
 export const assistant_voice_document_library_update = defineOp({
   summary: 'Update Voice Secretary library metadata or restore an archived document.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     by: ByArg,
     action: z.enum(['create_folder', 'rename_folder', 'remove_folder', 'reorder_root', 'rename', 'move', 'restore']),
@@ -212,13 +212,13 @@ export const assistant_voice_document_library_update = defineOp({
     document_path: z.string().optional(),
     root_order: z.array(z.string()).optional(),
   }),
-  result: LibraryResult,
+  result: () => LibraryResult,
 });
 
 /** assistant_voice_session_update: a Web-owned completion projection (diarization) into the canonical session. */
 export const assistant_voice_session_update = defineOp({
   summary: 'Persist a Voice Secretary session projection (diarization completion).',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     session_id: z.string().min(1),
     by: ByArg,
@@ -235,20 +235,20 @@ export const assistant_voice_session_update = defineOp({
       latest_partial: z.string().optional(),
     }),
   }),
-  result: z.object({ group_id: z.string(), session: Json, completion_event_id: z.string().optional() }),
+  result: () => z.object({ group_id: z.string(), session: Json, completion_event_id: z.string().optional() }),
 });
 
 /** assistant_voice_session_transcript_clear: clear a session's display transcript and its document transcript. */
 export const assistant_voice_session_transcript_clear = defineOp({
   summary: 'Clear a Voice Secretary session transcript (document Markdown is kept).',
-  args: z.object({ group_id: GroupIdArg, session_id: z.string().optional(), document_path: z.string().optional(), by: ByArg }),
-  result: z.object({ group_id: z.string(), session_id: z.string(), cleared: z.boolean() }),
+  args: () => z.object({ group_id: GroupIdArg, session_id: z.string().optional(), document_path: z.string().optional(), by: ByArg }),
+  result: () => z.object({ group_id: z.string(), session_id: z.string(), cleared: z.boolean() }),
 });
 
 /** assistant_voice_document_instruction: a user instruction for one active document, into the Voice Secretary input stream. */
 export const assistant_voice_document_instruction = defineOp({
   summary: 'Append a user instruction for one Voice Secretary document to its input stream.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     by: ByArg,
     document_path: z.string().min(1),
@@ -258,7 +258,7 @@ export const assistant_voice_document_instruction = defineOp({
     source_text: z.string().optional(),
     trigger: Json.optional(),
   }),
-  result: z.object({
+  result: () => z.object({
     group_id: z.string(),
     assistant: Json.optional(),
     document: Json,
@@ -280,8 +280,8 @@ export const assistant_voice_document_instruction = defineOp({
 /** assistant_voice_document_input_read: unread inputs since the last read; reading advances the daemon's cursor. */
 export const assistant_voice_document_input_read = defineOp({
   summary: 'Read the unread Voice Secretary input (advances the daemon-owned cursor).',
-  args: z.object({ group_id: GroupIdArg, by: ByArg }),
-  result: z.object({
+  args: () => z.object({ group_id: GroupIdArg, by: ByArg }),
+  result: () => z.object({
     group_id: z.string(),
     item_count: z.number().int().nonnegative(),
     document_count: z.number().int().nonnegative(),
@@ -306,7 +306,7 @@ export const assistant_voice_document_input_read = defineOp({
 /** assistant_voice_instruction_feedback: progress / result of an Ask, from the voice-secretary actor or principal only. */
 export const assistant_voice_instruction_feedback = defineOp({
   summary: 'Report progress or the result of a Voice Secretary Ask (voice-secretary only).',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     by: ByArg,
     request_id: z.string().min(1),
@@ -320,14 +320,14 @@ export const assistant_voice_instruction_feedback = defineOp({
     checked_at: z.string().optional(),
     source_urls: z.array(z.string()).optional(),
   }),
-  result: z.object({ group_id: z.string(), assistant: Json, ask_request: Json, event: CCCSEventV1 }),
+  result: () => z.object({ group_id: z.string(), assistant: Json, ask_request: Json, event: CCCSEventV1 }),
 });
 
 /** assistant_voice_ask_requests_clear: hide Ask history (display only; in-flight asks still accept feedback). */
 export const assistant_voice_ask_requests_clear = defineOp({
   summary: 'Hide Voice Secretary Ask history from the projection.',
-  args: z.object({ group_id: GroupIdArg, keep_active: LooseBooleanArg.optional(), by: ByArg }),
-  result: z.object({
+  args: () => z.object({ group_id: GroupIdArg, keep_active: LooseBooleanArg.optional(), by: ByArg }),
+  result: () => z.object({
     group_id: z.string(),
     assistant: Json,
     ask_requests: z.array(Json),
@@ -345,7 +345,7 @@ export const assistant_voice_ask_requests_clear = defineOp({
  */
 export const assistant_voice_request = defineOp({
   summary: 'Send a structured Voice Secretary action request to @foreman or one actor.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     by: ByArg,
     target: z.string().optional(),
@@ -356,7 +356,7 @@ export const assistant_voice_request = defineOp({
     source_event_id: z.string().optional(),
     priority: z.enum(['low', 'normal', 'high', 'urgent']).optional(),
   }),
-  result: z.object({ group_id: z.string(), assistant: Json, request: Json, notify_event: CCCSEventV1, event: CCCSEventV1 }),
+  result: () => z.object({ group_id: z.string(), assistant: Json, request: Json, notify_event: CCCSEventV1, event: CCCSEventV1 }),
 });
 
 const DeliveryFields = {
@@ -379,7 +379,7 @@ const DeliveryFields = {
  */
 export const assistant_voice_transcript_append = defineOp({
   summary: 'Append a stable Voice Secretary transcript segment (and its semantic input).',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     by: ByArg,
     session_id: z.string().min(1),
@@ -407,7 +407,7 @@ export const assistant_voice_transcript_append = defineOp({
     source_model_id: z.string().optional(),
     revision_only: LooseBooleanArg.optional(),
   }),
-  result: z.object({
+  result: () => z.object({
     group_id: z.string(),
     assistant: Json,
     session_id: z.string(),
@@ -424,7 +424,7 @@ export const assistant_voice_transcript_append = defineOp({
 /** assistant_voice_input_append: a general Ask or a composer refinement request, persisted before one targeted notify. */
 export const assistant_voice_input_append = defineOp({
   summary: 'Append a Voice Secretary Ask or composer refinement request to its input stream.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     by: ByArg,
     kind: z.enum(['voice_instruction', 'prompt_refine']),
@@ -439,7 +439,7 @@ export const assistant_voice_input_append = defineOp({
     composer_context: Json.optional(),
     composer_snapshot_hash: z.string().optional(),
   }),
-  result: z.object({
+  result: () => z.object({
     group_id: z.string(),
     assistant: Json.optional(),
     request_id: z.string(),
@@ -456,7 +456,7 @@ const PromptDraftResult = z.object({ group_id: z.string(), assistant: Json, prom
 /** assistant_voice_prompt_draft_submit: the secretary's draft for a refinement request (voice-secretary only). */
 export const assistant_voice_prompt_draft_submit = defineOp({
   summary: 'Submit the Voice Secretary prompt draft for a refinement request (voice-secretary only).',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     by: ByArg,
     request_id: z.string().min(1),
@@ -466,14 +466,14 @@ export const assistant_voice_prompt_draft_submit = defineOp({
     operation: z.string().optional(),
     composer_snapshot_hash: z.string().optional(),
   }),
-  result: PromptDraftResult,
+  result: () => PromptDraftResult,
 });
 
 /** assistant_voice_prompt_draft_ack: applied / dismissed / stale; the draft leaves the active projection. */
 export const assistant_voice_prompt_draft_ack = defineOp({
   summary: 'Acknowledge a Voice Secretary prompt draft (applied, dismissed or stale).',
-  args: z.object({ group_id: GroupIdArg, by: ByArg, request_id: z.string().min(1), status: z.enum(['applied', 'dismissed', 'stale']) }),
-  result: PromptDraftResult,
+  args: () => z.object({ group_id: GroupIdArg, by: ByArg, request_id: z.string().min(1), status: z.enum(['applied', 'dismissed', 'stale']) }),
+  result: () => PromptDraftResult,
 });
 
 export const VoiceModelStatus = z.enum(['not_installed', 'downloading', 'ready', 'failed', 'unknown']);
@@ -487,8 +487,8 @@ export const VoiceModelStatus = z.enum(['not_installed', 'downloading', 'ready',
  */
 export const assistant_voice_model_install = defineOp({
   summary: 'Download, verify and switch in a local Voice Secretary ASR model.',
-  args: z.object({ group_id: GroupIdArg, by: ByArg, model_id: z.string().min(1) }),
-  result: z.object({
+  args: () => z.object({ group_id: GroupIdArg, by: ByArg, model_id: z.string().min(1) }),
+  result: () => z.object({
     group_id: z.string(),
     assistant: Json,
     model: z.looseObject({

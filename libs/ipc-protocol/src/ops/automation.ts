@@ -70,14 +70,14 @@ const ExpectedVersion = z.number().int().optional();
 
 export const group_automation_update = defineOp({
   summary: 'Replace the group automation rules and snippets (foreman or user).',
-  args: z.object({ group_id: GroupIdArg, by: ByArg, expected_version: ExpectedVersion, ruleset: AutomationRuleSet }),
-  result: AutomationView.extend({ event: eventOfKind('group.automation_update') }),
+  args: () => z.object({ group_id: GroupIdArg, by: ByArg, expected_version: ExpectedVersion, ruleset: AutomationRuleSet }),
+  result: () => AutomationView.extend({ event: eventOfKind('group.automation_update') }),
 });
 
 export const group_automation_state = defineOp({
   summary: 'Effective automation rules, per-rule status and version (peers see group rules and their own).',
-  args: z.object({ group_id: GroupIdArg, by: ByArg }),
-  result: AutomationView,
+  args: () => z.object({ group_id: GroupIdArg, by: ByArg }),
+  result: () => AutomationView,
 });
 
 export const AutomationManageAction = z.discriminatedUnion('type', [
@@ -94,8 +94,8 @@ export type AutomationManageAction = z.infer<typeof AutomationManageAction>;
 
 export const group_automation_manage = defineOp({
   summary: 'Apply create/update/enable/delete/replace actions to the automation rules, all or nothing.',
-  args: z.object({ group_id: GroupIdArg, by: ByArg, expected_version: ExpectedVersion, actions: z.array(AutomationManageAction).min(1) }),
-  result: z.object({
+  args: () => z.object({ group_id: GroupIdArg, by: ByArg, expected_version: ExpectedVersion, actions: z.array(AutomationManageAction).min(1) }),
+  result: () => z.object({
     ...automationView,
     config_path: z.string().optional(),
     applied_actions: z.array(z.record(z.string(), z.unknown())),
@@ -106,6 +106,6 @@ export const group_automation_manage = defineOp({
 
 export const group_automation_reset_baseline = defineOp({
   summary: 'Reset the automation rules to the built-in baseline (standup, disabled).',
-  args: z.object({ group_id: GroupIdArg, by: ByArg, expected_version: ExpectedVersion }),
-  result: AutomationView.extend({ event: eventOfKind('group.automation_update') }),
+  args: () => z.object({ group_id: GroupIdArg, by: ByArg, expected_version: ExpectedVersion }),
+  result: () => AutomationView.extend({ event: eventOfKind('group.automation_update') }),
 });

@@ -22,13 +22,13 @@ export const MAX_BLOB_UPLOAD_BYTES = 20 * 1024 * 1024;
 export const blob_upload = defineOp({
   summary: 'Upgrade to a raw upload of one file into the group blob store; answers with its attachment record.',
   upgrade: 'raw_stream',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     name: z.string().min(1).max(1024),
     bytes: z.number().int().nonnegative(),
     by: ByArg,
   }),
-  result: z.object({ group_id: z.string(), max_bytes: z.number().int().positive() }),
+  result: () => z.object({ group_id: z.string(), max_bytes: z.number().int().positive() }),
 });
 
 /** The line that ends a blob_upload. */
@@ -50,6 +50,6 @@ export const BLOB_NAME_PATTERN = /^[0-9a-f]{64}_[A-Za-z0-9._-]{1,120}$/;
 export const blob_read = defineOp({
   summary: 'Upgrade to a raw download of one stored blob of the group.',
   upgrade: 'raw_stream',
-  args: z.object({ group_id: GroupIdArg, name: z.string().min(1).max(256), by: ByArg }),
-  result: z.object({ group_id: z.string(), name: z.string(), bytes: z.number().int().nonnegative() }),
+  args: () => z.object({ group_id: GroupIdArg, name: z.string().min(1).max(256), by: ByArg }),
+  result: () => z.object({ group_id: z.string(), name: z.string(), bytes: z.number().int().nonnegative() }),
 });

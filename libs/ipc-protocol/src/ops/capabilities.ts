@@ -87,12 +87,12 @@ export const CapabilityOverviewItem = z.looseObject({
 
 export const capability_overview = defineOp({
   summary: 'Global capability library snapshot (catalog, sources, global blocks, allowlist revision).',
-  args: z.object({
+  args: () => z.object({
     query: z.string().optional(),
     limit: z.number().int().positive().optional(),
     include_indexed: LooseBooleanArg.optional(),
   }),
-  result: z.looseObject({
+  result: () => z.looseObject({
     items: z.array(CapabilityOverviewItem),
     count: z.number().int().nonnegative(),
     query: z.string(),
@@ -128,7 +128,7 @@ export const CapabilitySearchItem = z.looseObject({
 
 export const capability_search = defineOp({
   summary: 'Search the capability registry (built-in packs, local catalog, remote fallback).',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     actor_id: z.string().optional(),
     by: ByArg,
@@ -140,7 +140,7 @@ export const capability_search = defineOp({
     include_external: LooseBooleanArg.optional(),
     limit: z.number().int().positive().optional(),
   }),
-  result: z.looseObject({
+  result: () => z.looseObject({
     group_id: z.string(),
     actor_id: z.string().optional(),
     default_profile: z.literal('core'),
@@ -211,7 +211,7 @@ export type CapabilityEnableResult = z.infer<typeof CapabilityEnableResult>;
 
 export const capability_enable = defineOp({
   summary: 'Enable or disable a capability for a group, an actor or a session (TTL).',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     capability_id: CapabilityIdArg,
     scope: EnableScope.optional(),
@@ -222,12 +222,12 @@ export const capability_enable = defineOp({
     by: ByArg,
     actor_id: z.string().optional(),
   }),
-  result: CapabilityEnableResult,
+  result: () => CapabilityEnableResult,
 });
 
 export const capability_block = defineOp({
   summary: 'Block or unblock a capability for a group or globally (revokes bindings at once).',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     capability_id: CapabilityIdArg,
     scope: BlockScope.optional(),
@@ -237,7 +237,7 @@ export const capability_block = defineOp({
     by: ByArg,
     actor_id: z.string().optional(),
   }),
-  result: z.looseObject({
+  result: () => z.looseObject({
     action_id: z.string(),
     group_id: z.string(),
     actor_id: z.string(),
@@ -266,14 +266,14 @@ const ActorRef = z.looseObject({ actor_id: z.string(), actor_title: z.string().o
 
 export const capability_state = defineOp({
   summary: "An actor's effective capabilities and the MCP tools it sees.",
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     actor_id: z.string().optional(),
     by: ByArg,
     capability_id: z.string().optional(),
     view: z.literal('mcp_catalog').optional(),
   }),
-  result: z.looseObject({
+  result: () => z.looseObject({
     group_id: z.string(),
     actor_id: z.string(),
     default_profile: z.literal('core'),
@@ -314,7 +314,7 @@ export const capability_state = defineOp({
 
 export const capability_visibility = defineOp({
   summary: "Hide or show a capability on one actor's UI/menu surfaces (bindings unchanged).",
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     by: ByArg,
     actor_id: z.string().optional(),
@@ -322,7 +322,7 @@ export const capability_visibility = defineOp({
     hidden: LooseBooleanArg,
     reason: z.string().max(500).optional(),
   }),
-  result: z.looseObject({
+  result: () => z.looseObject({
     action_id: z.string(),
     group_id: z.string(),
     actor_id: z.string(),
@@ -364,7 +364,7 @@ export type CapabilityImportRecord = z.infer<typeof CapabilityImportRecord>;
 
 export const capability_import = defineOp({
   summary: 'Import one normalized capability record (mcp:* or skill:*), optionally enabling it.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     by: ByArg,
     actor_id: z.string().optional(),
@@ -376,7 +376,7 @@ export const capability_import = defineOp({
     ttl_seconds: TtlArg.optional(),
     reason: z.string().max(500).optional(),
   }),
-  result: z.looseObject({
+  result: () => z.looseObject({
     action_id: z.string(),
     group_id: z.string(),
     actor_id: z.string(),
@@ -426,31 +426,31 @@ const OverlayChange = {
 
 export const capability_allowlist_get = defineOp({
   summary: 'Read the allowlist default, overlay and effective policy with its revision.',
-  args: z.object({ by: ByArg }),
-  result: z.looseObject({ ...AllowlistSnapshot, ...PolicySources }),
+  args: () => z.object({ by: ByArg }),
+  result: () => z.looseObject({ ...AllowlistSnapshot, ...PolicySources }),
 });
 
 export const capability_allowlist_validate = defineOp({
   summary: 'Validate an allowlist overlay change without persisting it.',
-  args: z.object({ by: ByArg, ...OverlayChange }),
-  result: z.looseObject({ valid: z.boolean(), reason: z.string(), ...AllowlistSnapshot }),
+  args: () => z.object({ by: ByArg, ...OverlayChange }),
+  result: () => z.looseObject({ valid: z.boolean(), reason: z.string(), ...AllowlistSnapshot }),
 });
 
 export const capability_allowlist_update = defineOp({
   summary: 'Persist an allowlist overlay change (user only, optimistic revision check).',
-  args: z.object({ by: ByArg, expected_revision: z.string().optional(), ...OverlayChange }),
-  result: z.looseObject({ updated: z.literal(true), ...AllowlistSnapshot, policy_source: z.string(), policy_error: z.string() }),
+  args: () => z.object({ by: ByArg, expected_revision: z.string().optional(), ...OverlayChange }),
+  result: () => z.looseObject({ updated: z.literal(true), ...AllowlistSnapshot, policy_source: z.string(), policy_error: z.string() }),
 });
 
 export const capability_allowlist_reset = defineOp({
   summary: 'Reset the allowlist overlay to empty (user only).',
-  args: z.object({ by: ByArg }),
-  result: z.looseObject({ reset: z.literal(true), removed_overlay_file: z.boolean(), ...AllowlistSnapshot, ...PolicySources }),
+  args: () => z.object({ by: ByArg }),
+  result: () => z.looseObject({ reset: z.literal(true), removed_overlay_file: z.boolean(), ...AllowlistSnapshot, ...PolicySources }),
 });
 
 export const capability_install_target = defineOp({
   summary: 'Install and enable a capability id or SKILL.md records from a local path, URL or GitHub repo.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     target: z.string().min(1).max(4096),
     actor_id: z.string().optional(),
@@ -458,7 +458,7 @@ export const capability_install_target = defineOp({
     scope: EnableScope.optional(),
     ttl_seconds: TtlArg.optional(),
   }),
-  result: z.looseObject({
+  result: () => z.looseObject({
     action_id: z.string(),
     group_id: z.string(),
     actor_id: z.string(),
@@ -477,8 +477,8 @@ export const capability_install_target = defineOp({
 
 export const capability_uninstall = defineOp({
   summary: "Revoke a capability's bindings in a group and remove its runtime cache when unbound.",
-  args: z.object({ group_id: GroupIdArg, capability_id: CapabilityIdArg, reason: z.string().max(500).optional(), by: ByArg, actor_id: z.string().optional() }),
-  result: z.looseObject({
+  args: () => z.object({ group_id: GroupIdArg, capability_id: CapabilityIdArg, reason: z.string().max(500).optional(), by: ByArg, actor_id: z.string().optional() }),
+  result: () => z.looseObject({
     action_id: z.string(),
     group_id: z.string(),
     actor_id: z.string(),
@@ -504,8 +504,8 @@ export const RemovableSourceId = z.enum(['manual_import', 'agent_self_proposed',
 
 export const capability_source_delete = defineOp({
   summary: 'Delete every record of a removable import source and clean its bindings everywhere.',
-  args: z.object({ group_id: GroupIdArg, source_id: z.string().min(1), reason: z.string().max(500).optional(), by: ByArg, actor_id: z.string().optional() }),
-  result: z.looseObject({
+  args: () => z.object({ group_id: GroupIdArg, source_id: z.string().min(1), reason: z.string().max(500).optional(), by: ByArg, actor_id: z.string().optional() }),
+  result: () => z.looseObject({
     group_id: z.string(),
     actor_id: z.string(),
     source_id: z.string(),
@@ -520,6 +520,6 @@ export const capability_source_delete = defineOp({
 
 export const capability_tool_call = defineOp({
   summary: 'Call a tool of an enabled external MCP capability by its synthetic tool name.',
-  args: z.object({ group_id: GroupIdArg, actor_id: z.string().optional(), by: ByArg, tool_name: z.string().min(1), arguments: Rec.optional() }),
-  result: z.looseObject({ tool_name: z.string(), capability_id: z.string(), result: Rec }),
+  args: () => z.object({ group_id: GroupIdArg, actor_id: z.string().optional(), by: ByArg, tool_name: z.string().min(1), arguments: Rec.optional() }),
+  result: () => z.looseObject({ tool_name: z.string(), capability_id: z.string(), result: Rec }),
 });

@@ -42,8 +42,8 @@ export const AgentStateV1 = z.looseObject({
 
 export const context_get = defineOp({
   summary: 'The group context: brief, tasks, agent states and computed attention/board, at a detail level.',
-  args: z.object({ group_id: GroupIdArg, detail: z.enum(['overview', 'summary', 'full']).optional() }),
-  result: z.object({
+  args: () => z.object({ group_id: GroupIdArg, detail: z.enum(['overview', 'summary', 'full']).optional() }),
+  result: () => z.object({
     version: z.string(),
     tasks_version: z.string(),
     coordination: z.looseObject({
@@ -75,14 +75,14 @@ export const ContextOpV1 = z.looseObject({ op: z.string() });
 
 export const context_sync = defineOp({
   summary: 'Apply a batch of Context v3 ops in order, all or nothing.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     by: ByArg,
     ops: z.array(ContextOpV1),
     dry_run: LooseBooleanArg.optional(),
     if_version: z.string().optional(),
   }),
-  result: z.object({
+  result: () => z.object({
     success: z.literal(true),
     dry_run: z.boolean(),
     changes: z.array(Rec),
@@ -133,7 +133,7 @@ export const TaskListCompat = z.object({ tasks: z.array(TaskObject), task_index:
 /** Which shape answers is decided by the args (task_id, task_ids, statuses, limit, none). */
 export const task_list = defineOp({
   summary: 'Tasks by exact id, by id batch, as a filtered page with facets, as atomic status columns, or all.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     task_id: z.string().optional(),
     task_ids: z.string().optional(),
@@ -146,7 +146,7 @@ export const task_list = defineOp({
     limit: z.number().int().min(1).max(100).optional(),
     include_index: z.boolean().optional(),
   }),
-  result: z.union([TaskListExact, TaskListColumns, TaskListPaged, TaskListBatch, TaskListCompat]),
+  result: () => z.union([TaskListExact, TaskListColumns, TaskListPaged, TaskListBatch, TaskListCompat]),
 });
 
 const ChecklistItemArg = z.object({ text: z.string(), status: z.string().optional() });
@@ -160,7 +160,7 @@ export const trackedSendRejected = {
 export const tracked_send = defineOp({
   summary: 'Create a durable task and send one linked visible delegation message carrying its task_ref.',
   rejectedArgs: trackedSendRejected,
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     title: z.string().trim().min(1),
     text: z.string(),
@@ -178,7 +178,7 @@ export const tracked_send = defineOp({
     insight: InsightArg,
     require_peer_insight: z.boolean().optional(),
   }),
-  result: z.object({
+  result: () => z.object({
     task_id: z.string(),
     task_ref: TaskRefV1,
     event: eventOfKind('chat.message').optional(),

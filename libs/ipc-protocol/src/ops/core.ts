@@ -9,8 +9,8 @@ import { defineOp } from './define.js';
  */
 export const ping = defineOp({
   summary: 'Daemon identity, protocol version and capability map.',
-  args: z.object({}),
-  result: z.looseObject({
+  args: () => z.object({}),
+  result: () => z.looseObject({
     version: z.string(),
     implementation: z.string(),
     pid: z.number().int(),
@@ -26,6 +26,6 @@ export const ping = defineOp({
 /** §8.1 shutdown, with the optional owner fence. */
 export const shutdown = defineOp({
   summary: 'Stop the daemon (fenced by expected_pid when given).',
-  args: z.object({ expected_pid: z.number().int().positive().optional() }),
-  result: z.object({ message: z.string() }),
+  args: () => z.object({ expected_pid: z.number().int().positive().optional() }),
+  result: () => z.object({ message: z.string() }),
 });

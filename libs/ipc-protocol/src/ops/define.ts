@@ -12,7 +12,28 @@ export interface OpSpec<A extends z.ZodType = z.ZodType, R extends z.ZodType = z
   readonly summary: string;
 }
 
-/** Identity helper that keeps each catalog entry's precise schema types. */
-export function defineOp<A extends z.ZodType, R extends z.ZodType>(spec: OpSpec<A, R>): OpSpec<A, R> {
-  return spec;
+/** A catalog entry as written: its schemas are built by functions, on first use. */
+export interface OpDefinition<A extends z.ZodType, R extends z.ZodType> extends Omit<OpSpec<A, R>, 'args' | 'result'> {
+  readonly args: () => A;
+  readonly result: () => R;
+}
+
+/**
+ * Keeps each catalog entry's precise schema types, and builds its two schemas the first time they
+ * are read. The catalog holds some 180 ops, most of which a given process never sees: a daemon at
+ * rest would otherwise keep several MB of zod objects for requests nobody sent.
+ */
+export function defineOp<A extends z.ZodType, R extends z.ZodType>(definition: OpDefinition<A, R>): OpSpec<A, R> {
+  const { args: buildArgs, result: buildResult, ...rest } = definition;
+  let args: A | undefined;
+  let result: R | undefined;
+  return {
+    ...rest,
+    get args() {
+      return (args ??= buildArgs());
+    },
+    get result() {
+      return (result ??= buildResult());
+    },
+  };
 }

@@ -15,7 +15,7 @@ import { ByArg, GroupIdArg, InsightArg, ReferenceV1, eventResult, legacyMessageF
 export const message_upload_preflight = defineOp({
   summary: 'Validate a staged Web upload against the canonical send/reply rules (no side effects).',
   rejectedArgs: legacyMessageFields,
-  args: z
+  args: () => z
     .object({
       operation: z.enum(['send', 'reply', 'send_cross_group']),
       group_id: GroupIdArg,
@@ -45,7 +45,7 @@ export const message_upload_preflight = defineOp({
       if (args.operation === 'reply' && args.message_mode === 'request_reply')
         ctx.addIssue({ code: 'custom', path: ['message_mode'], message: 'a reply uses send or mail' });
     }),
-  result: z.union([
+  result: () => z.union([
     z.object({ ready: z.literal(true) }),
     /** send/reply whose client_id already names an accepted message: the original result. */
     z.object({ ready: z.literal(false), duplicate: z.literal(true), result: SendResult }),
@@ -55,8 +55,8 @@ export const message_upload_preflight = defineOp({
 /** Only the source sender or user may cancel; repeating it is a no-op success. */
 export const reply_request_cancel = defineOp({
   summary: 'Cancel every still-open recipient obligation of a request_reply message.',
-  args: z.object({ group_id: GroupIdArg, source_event_id: z.string().min(1), by: ByArg }),
-  result: eventResult('chat.reply_request.cancelled'),
+  args: () => z.object({ group_id: GroupIdArg, source_event_id: z.string().min(1), by: ByArg }),
+  result: () => eventResult('chat.reply_request.cancelled'),
 });
 
 /**
@@ -66,12 +66,12 @@ export const reply_request_cancel = defineOp({
  */
 export const message_deliver = defineOp({
   summary: 'Explicitly attempt prompt delivery of an existing message (promote Mail, retry Send).',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     source_event_id: z.string().min(1),
     actor_ids: z.array(z.string().min(1)).min(1),
     by: ByArg,
     force_ambiguous: z.boolean().optional(),
   }),
-  result: z.object({ event: CCCSEventV1, actor_ids: z.array(z.string()), delivery_state: z.literal('claimed') }),
+  result: () => z.object({ event: CCCSEventV1, actor_ids: z.array(z.string()), delivery_state: z.literal('claimed') }),
 });

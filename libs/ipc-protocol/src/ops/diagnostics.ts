@@ -7,8 +7,8 @@ import { ByArg, GroupIdArg } from './shared.js';
 /** group_id is optional (global snapshot without it), so it never yields missing_group_id. */
 export const debug_snapshot = defineOp({
   summary: 'Developer-mode diagnostic snapshot (global and optional group context).',
-  args: z.object({ group_id: GroupIdArg.optional(), by: ByArg }),
-  result: z.object({
+  args: () => z.object({ group_id: GroupIdArg.optional(), by: ByArg }),
+  result: () => z.object({
     developer_mode: z.literal(true),
     observability: z.record(z.string(), z.unknown()),
     daemon: z.object({ pid: z.number().int(), version: z.string(), ts: z.string() }),
@@ -49,8 +49,8 @@ const ComponentArg = z.string();
 
 export const debug_tail_logs = defineOp({
   summary: 'Tail a daemon/web/im-bridge log file (developer mode).',
-  args: z.object({ component: ComponentArg, group_id: GroupIdArg.optional(), by: ByArg, lines: z.number().int().optional() }),
-  result: z.object({
+  args: () => z.object({ component: ComponentArg, group_id: GroupIdArg.optional(), by: ByArg, lines: z.number().int().optional() }),
+  result: () => z.object({
     component: z.string(),
     group_id: z.string(),
     path: z.string(),
@@ -62,6 +62,6 @@ export const debug_tail_logs = defineOp({
 
 export const debug_clear_logs = defineOp({
   summary: 'Truncate a daemon/web/im-bridge log file (developer mode).',
-  args: z.object({ component: ComponentArg, group_id: GroupIdArg.optional(), by: ByArg }),
-  result: z.object({ component: z.string(), group_id: z.string(), path: z.string(), cleared: z.literal(true) }),
+  args: () => z.object({ component: ComponentArg, group_id: GroupIdArg.optional(), by: ByArg }),
+  result: () => z.object({ component: z.string(), group_id: z.string(), path: z.string(), cleared: z.literal(true) }),
 });

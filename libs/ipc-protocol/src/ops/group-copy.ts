@@ -30,14 +30,14 @@ const PackageArgs = {
 
 export const group_copy_export = defineOp({
   summary: 'Export one group as a base64-encoded zip package (group state only, secrets scrubbed; small packages).',
-  args: z.object({ group_id: GroupIdArg, by: ByArg }),
-  result: z.object({ package_b64: z.string(), filename: z.string(), manifest: GroupCopyManifestShape }),
+  args: () => z.object({ group_id: GroupIdArg, by: ByArg }),
+  result: () => z.object({ package_b64: z.string(), filename: z.string(), manifest: GroupCopyManifestShape }),
 });
 
 export const group_copy_export_file = defineOp({
   summary: 'Export one group as a zip package written to a daemon-local file (large package limit).',
-  args: z.object({ group_id: GroupIdArg, by: ByArg }),
-  result: z.object({
+  args: () => z.object({ group_id: GroupIdArg, by: ByArg }),
+  result: () => z.object({
     package_path: z.string(),
     package_size_bytes: z.number().int().nonnegative(),
     filename: z.string(),
@@ -47,8 +47,8 @@ export const group_copy_export_file = defineOp({
 
 export const group_copy_preview_import = defineOp({
   summary: 'Validate a copy package and describe its import (conflicts, warnings) without writing anything.',
-  args: z.object(PackageArgs),
-  result: z.object({
+  args: () => z.object(PackageArgs),
+  result: () => z.object({
     preview: z.looseObject({
       manifest: Rec,
       source_group_id: z.string(),
@@ -70,8 +70,8 @@ export const group_copy_preview_import = defineOp({
 
 export const group_copy_import = defineOp({
   summary: 'Import a copy package into this CCCC_HOME as a stopped group (a new group id when the source id is taken).',
-  args: z.object({ ...PackageArgs, workspace_root: z.string().min(1).max(4096).optional(), title: z.string().max(200).optional() }),
-  result: z.object({
+  args: () => z.object({ ...PackageArgs, workspace_root: z.string().min(1).max(4096).optional(), title: z.string().max(200).optional() }),
+  result: () => z.object({
     group_id: z.string(),
     source_group_id: z.string(),
     group_id_conflict: z.boolean(),

@@ -22,13 +22,13 @@ export const PreambleView = z.object({
 
 export const group_preamble_get = defineOp({
   summary: 'Read the effective group startup preamble.',
-  args: z.object({ group_id: GroupIdArg }),
-  result: PreambleView,
+  args: () => z.object({ group_id: GroupIdArg }),
+  result: () => PreambleView,
 });
 
 export const group_preamble_set = defineOp({
   summary: 'Create or replace the non-empty group preamble override.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     content: z
       .string()
@@ -36,21 +36,21 @@ export const group_preamble_set = defineOp({
       .refine((text) => utf8Bytes(text) <= MAX_PREAMBLE_BYTES, 'content exceeds 512 KiB (UTF-8)'),
     by: ByArg,
   }),
-  result: PreambleView.extend(Changed),
+  result: () => PreambleView.extend(Changed),
 });
 
 /** The explicit confirmation guards against accidental removal (§8.3). */
 export const group_preamble_reset = defineOp({
   summary: 'Delete the group preamble override and restore the built-in body.',
-  args: z.object({ group_id: GroupIdArg, confirm: z.literal('preamble'), by: ByArg }),
-  result: PreambleView.extend(Changed),
+  args: () => z.object({ group_id: GroupIdArg, confirm: z.literal('preamble'), by: ByArg }),
+  result: () => PreambleView.extend(Changed),
 });
 
 /** actor_id is optional (the actor view to render), so it never yields missing_actor_id. */
 export const group_help_get = defineOp({
   summary: 'Read the effective group collaboration reference, optionally as one actor sees it.',
-  args: z.object({ group_id: GroupIdArg, actor_id: ActorIdArg.optional(), by: ByArg }),
-  result: z.object({
+  args: () => z.object({ group_id: GroupIdArg, actor_id: ActorIdArg.optional(), by: ByArg }),
+  result: () => z.object({
     group_id: z.string(),
     actor_id: z.string().nullable(),
     source: PromptSource,
@@ -76,18 +76,18 @@ export const ActorNotesListing = z.object({
 /** The result is the targeted view when `target_actor_id` is given, else the listing. */
 export const actor_notes_get = defineOp({
   summary: 'Read one actor-scoped note, or list all of them.',
-  args: z.object({ group_id: GroupIdArg, target_actor_id: ActorIdArg.optional(), by: ByArg }),
-  result: z.union([ActorNoteView, ActorNotesListing]),
+  args: () => z.object({ group_id: GroupIdArg, target_actor_id: ActorIdArg.optional(), by: ByArg }),
+  result: () => z.union([ActorNoteView, ActorNotesListing]),
 });
 
 export const actor_notes_set = defineOp({
   summary: "Create or replace one existing actor's scoped note.",
-  args: z.object({ group_id: GroupIdArg, target_actor_id: ActorIdArg, content: z.string(), by: ByArg }),
-  result: ActorNoteView.extend(Changed),
+  args: () => z.object({ group_id: GroupIdArg, target_actor_id: ActorIdArg, content: z.string(), by: ByArg }),
+  result: () => ActorNoteView.extend(Changed),
 });
 
 export const actor_notes_clear = defineOp({
   summary: "Remove one existing actor's scoped note.",
-  args: z.object({ group_id: GroupIdArg, target_actor_id: ActorIdArg, by: ByArg }),
-  result: ActorNoteView.extend(Changed),
+  args: () => z.object({ group_id: GroupIdArg, target_actor_id: ActorIdArg, by: ByArg }),
+  result: () => ActorNoteView.extend(Changed),
 });

@@ -29,22 +29,22 @@ export type HeadlessControlState = z.infer<typeof HeadlessControlState>;
 
 export const headless_status = defineOp({
   summary: "A managed actor's structured runtime state (session, turn, permissions, status).",
-  args: z.object({ group_id: GroupIdArg, actor_id: ActorIdArg }),
-  result: z.object({ state: z.record(z.string(), z.unknown()) }),
+  args: () => z.object({ group_id: GroupIdArg, actor_id: ActorIdArg }),
+  result: () => z.object({ state: z.record(z.string(), z.unknown()) }),
 });
 
 export const HeadlessStatusValue = z.enum(['idle', 'working', 'waiting', 'stopped']);
 
 export const headless_set_status = defineOp({
   summary: "Record a managed actor's self-reported status (and task) beside the session's own state.",
-  args: z.object({ group_id: GroupIdArg, actor_id: ActorIdArg, status: HeadlessStatusValue, task_id: z.string().nullish() }),
-  result: z.object({ state: z.record(z.string(), z.unknown()).nullable() }),
+  args: () => z.object({ group_id: GroupIdArg, actor_id: ActorIdArg, status: HeadlessStatusValue, task_id: z.string().nullish() }),
+  result: () => z.object({ state: z.record(z.string(), z.unknown()).nullable() }),
 });
 
 export const headless_control_state = defineOp({
   summary: "The control state of an actor's running managed session (null when there is none).",
-  args: z.object({ group_id: GroupIdArg, actor_id: ActorIdArg }),
-  result: z.object({ state: HeadlessControlState.nullable() }),
+  args: () => z.object({ group_id: GroupIdArg, actor_id: ActorIdArg }),
+  result: () => z.object({ state: HeadlessControlState.nullable() }),
 });
 
 /**
@@ -55,7 +55,7 @@ export const HeadlessControlAction = z.enum(['permission', 'interaction', 'cance
 
 export const headless_control = defineOp({
   summary: "A person's decision for the exact managed session generation: permission, interaction, or cancel.",
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     actor_id: ActorIdArg,
     by: ByArg,
@@ -65,5 +65,5 @@ export const headless_control = defineOp({
     allow: z.boolean().optional(),
     response: z.unknown().optional(),
   }),
-  result: z.object({ ok: z.literal(true), state: HeadlessControlState.nullable() }),
+  result: () => z.object({ ok: z.literal(true), state: HeadlessControlState.nullable() }),
 });

@@ -25,13 +25,13 @@ export const HermesOpError = z.object({ code: z.string().min(1), message: z.stri
 
 export const runtime_hermes_status = defineOp({
   summary: 'Hermes runtime setup diagnostics for the selected user Hermes profile.',
-  args: z.object({}),
-  result: HermesStatus,
+  args: () => z.object({}),
+  result: () => HermesStatus,
 });
 
 export const runtime_hermes_prepare = defineOp({
   summary: "Configure the cccc MCP server in the selected Hermes profile through Hermes' MCP setup flow.",
-  args: z.object({
+  args: () => z.object({
     cwd: z.string().optional(),
     auto_enable_tools: z.boolean().optional(),
     /** Alias of auto_enable_tools. */
@@ -40,13 +40,13 @@ export const runtime_hermes_prepare = defineOp({
     /** Alias of force_mcp. */
     force: z.boolean().optional(),
   }),
-  result: z.object({ ok: z.boolean(), commands_run: z.array(FreeRecord).optional(), status: FreeRecord, error: HermesOpError.optional() }),
+  result: () => z.object({ ok: z.boolean(), commands_run: z.array(FreeRecord).optional(), status: FreeRecord, error: HermesOpError.optional() }),
 });
 
 export const runtime_hermes_mcp_test = defineOp({
   summary: "Run Hermes' MCP test for the configured cccc server with probe CCCC actor env.",
-  args: z.object({ cwd: z.string().optional(), group_id: z.string().optional(), actor_id: z.string().optional() }),
-  result: z.object({
+  args: () => z.object({ cwd: z.string().optional(), group_id: z.string().optional(), actor_id: z.string().optional() }),
+  result: () => z.object({
     ok: z.boolean(),
     argv: z.array(z.string()),
     result: z.object({ returncode: z.number().int(), stdout: z.string(), stderr: z.string() }).optional(),

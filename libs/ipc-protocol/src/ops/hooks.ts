@@ -63,7 +63,7 @@ export type RuntimeActivityRecord = z.infer<typeof RuntimeActivityRecord>;
 
 export const runtime_hook_event = defineOp({
   summary: 'Hand one fenced provider hook event (claude/codex) to the daemon; stale or forged events are rejected.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     actor_id: ActorIdArg,
     runtime: z.enum(['claude', 'codex']),
@@ -75,14 +75,14 @@ export const runtime_hook_event = defineOp({
      */
     fired_at_ms: z.number().int().nonnegative().optional(),
   }),
-  result: z.object({ accepted: z.boolean(), reason: z.string().optional() }),
+  result: () => z.object({ accepted: z.boolean(), reason: z.string().optional() }),
 });
 
 /** A corrupt store answers `runtime_activity_unavailable`, never a partial snapshot. */
 export const runtime_activity_snapshot = defineOp({
   summary: 'Active runtime activity records of a group plus completions of the last 15 s.',
-  args: z.object({ group_id: GroupIdArg }),
-  result: z.object({ events: z.array(RuntimeActivityRecord) }),
+  args: () => z.object({ group_id: GroupIdArg }),
+  result: () => z.object({ events: z.array(RuntimeActivityRecord) }),
 });
 
 /**
@@ -95,8 +95,8 @@ export const runtime_activity_snapshot = defineOp({
 export const runtime_activity_stream = defineOp({
   summary: 'Upgrade to a push stream of runtime activity revisions of one group.',
   upgrade: 'ndjson_stream',
-  args: z.object({ group_id: GroupIdArg, replay: z.boolean().optional() }),
-  result: z.object({ group_id: z.string(), replay: z.boolean() }),
+  args: () => z.object({ group_id: GroupIdArg, replay: z.boolean().optional() }),
+  result: () => z.object({ group_id: z.string(), replay: z.boolean() }),
 });
 
 /** One item of a runtime_activity_stream. */

@@ -13,15 +13,15 @@ export const MailCursor = z.object({ event_id: z.string(), ts: z.string() });
 
 export const inbox_peek = defineOp({
   summary: "Return an actor's unread Mail without moving its cursor.",
-  args: InboxArgs,
-  result: z.object({ messages: z.array(CCCSEventV1), cursor: MailCursor }),
+  args: () => InboxArgs,
+  result: () => z.object({ messages: z.array(CCCSEventV1), cursor: MailCursor }),
 });
 
 /** `event` is the mail.read commit record, or null for an empty Inbox (cursor unchanged). */
 export const inbox_read = defineOp({
   summary: 'Atomically return and consume the next unread Mail prefix of an actor.',
-  args: InboxArgs,
-  result: z.object({
+  args: () => InboxArgs,
+  result: () => z.object({
     messages: z.array(CCCSEventV1),
     cursor: MailCursor.extend({ updated_at: z.string() }),
     event: eventOfKind('mail.read').nullable(),
@@ -31,7 +31,7 @@ export const inbox_read = defineOp({
 /** Newest-first, current actor generation only, sent by or addressed to the actor. */
 export const message_history = defineOp({
   summary: 'Read an actor-visible, non-consuming history of chat.message events.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     actor_id: ActorIdArg,
     by: ByArg,
@@ -40,5 +40,5 @@ export const message_history = defineOp({
     before_event_id: z.string().optional(),
     limit: LimitArg.optional(),
   }),
-  result: z.object({ messages: z.array(CCCSEventV1), has_more: z.boolean() }),
+  result: () => z.object({ messages: z.array(CCCSEventV1), has_more: z.boolean() }),
 });

@@ -46,7 +46,7 @@ function byEventThenRecipient<T extends z.ZodType>(status: T) {
  */
 export const ledger_tail = defineOp({
   summary: 'Read the latest events of a group ledger, page by page backwards.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     kinds: EventKindsArg.optional(),
     limit: LimitArg,
@@ -54,7 +54,7 @@ export const ledger_tail = defineOp({
     with_read_status: z.boolean().optional(),
     with_obligation_status: z.boolean().optional(),
   }),
-  result: z.object({
+  result: () => z.object({
     events: z.array(CCCSEventV1),
     has_more: z.boolean(),
     read_status: byEventThenRecipient(RecipientReadStatus).optional(),
@@ -65,8 +65,8 @@ export const ledger_tail = defineOp({
 /** Newest first, like message_history; `has_more` says more matches exist past `limit`. */
 export const ledger_search = defineOp({
   summary: 'Search a group ledger by text, optionally within some event kinds.',
-  args: z.object({ group_id: GroupIdArg, query: z.string().min(1), kinds: EventKindsArg.optional(), limit: LimitArg }),
-  result: z.object({ events: z.array(CCCSEventV1), has_more: z.boolean() }),
+  args: () => z.object({ group_id: GroupIdArg, query: z.string().min(1), kinds: EventKindsArg.optional(), limit: LimitArg }),
+  result: () => z.object({ events: z.array(CCCSEventV1), has_more: z.boolean() }),
 });
 
 /** Bounded so one request cannot make the daemon project the whole ledger. */
@@ -75,8 +75,8 @@ export const MAX_STATUS_EVENT_IDS = 1000;
 /** Ids that are not chat.message events of this group are left out and listed in unknown_event_ids. */
 export const ledger_statuses = defineOp({
   summary: 'Per-recipient delivery, read and reply-obligation status of chat messages.',
-  args: z.object({ group_id: GroupIdArg, event_ids: z.array(z.string().min(1)).min(1).max(MAX_STATUS_EVENT_IDS) }),
-  result: z.object({
+  args: () => z.object({ group_id: GroupIdArg, event_ids: z.array(z.string().min(1)).min(1).max(MAX_STATUS_EVENT_IDS) }),
+  result: () => z.object({
     group_id: z.string(),
     statuses: byEventThenRecipient(RecipientStatus),
     unknown_event_ids: z.array(z.string()),

@@ -12,8 +12,8 @@ const GroupLifecycleArgs = z.object({ group_id: GroupIdArg, by: ByArg });
 
 export const group_start = defineOp({
   summary: 'Resume a group and run every actor whose desired enabled state is true.',
-  args: GroupLifecycleArgs,
-  result: z.object({
+  args: () => GroupLifecycleArgs,
+  result: () => z.object({
     group_id: z.string(),
     /** The enabled actors group_start set out to run (as in the `group.start` event). */
     started: z.array(z.string()),
@@ -29,8 +29,8 @@ export const group_start = defineOp({
 /** Group-level suspension: actors keep their desired enabled state. */
 export const group_stop = defineOp({
   summary: "Stop a group's actor runtimes without changing desired enabled states.",
-  args: GroupLifecycleArgs,
-  result: z.object({ group_id: z.string(), stopped: z.array(z.string()), event: CCCSEventV1 }),
+  args: () => GroupLifecycleArgs,
+  result: () => z.object({ group_id: z.string(), stopped: z.array(z.string()), event: CCCSEventV1 }),
 });
 
 const ActorLifecycleArgs = z.object({ group_id: GroupIdArg, actor_id: ActorIdArg, by: ByArg });
@@ -44,19 +44,19 @@ const ActorStartingResult = ActorLifecycleResult.extend({ running: z.boolean().o
 
 export const actor_start = defineOp({
   summary: 'Enable and start one actor (idempotent while its session runs).',
-  args: ActorLifecycleArgs,
-  result: ActorStartingResult,
+  args: () => ActorLifecycleArgs,
+  result: () => ActorStartingResult,
 });
 
 /** Disables the actor: group_start will not start it again until actor_start. */
 export const actor_stop = defineOp({
   summary: 'Stop and disable one actor.',
-  args: ActorLifecycleArgs,
-  result: ActorLifecycleResult,
+  args: () => ActorLifecycleArgs,
+  result: () => ActorLifecycleResult,
 });
 
 export const actor_restart = defineOp({
   summary: 'Restart one actor, applying its saved runtime configuration.',
-  args: ActorLifecycleArgs,
-  result: ActorStartingResult,
+  args: () => ActorLifecycleArgs,
+  result: () => ActorStartingResult,
 });

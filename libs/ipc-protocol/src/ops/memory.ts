@@ -19,8 +19,8 @@ export const MemoryBackend = z.object({ name: z.literal('local'), vector_enabled
 
 export const memory_reme_layout_get = defineOp({
   summary: "The group's memory layout: MEMORY.md, the daily directory, today's daily file and the backend.",
-  args: z.object({ group_id: GroupIdArg }),
-  result: z.object({
+  args: () => z.object({ group_id: GroupIdArg }),
+  result: () => z.object({
     group_label: z.string(),
     memory_root: z.string(),
     memory_file: z.string(),
@@ -32,8 +32,8 @@ export const memory_reme_layout_get = defineOp({
 
 export const memory_reme_index_sync = defineOp({
   summary: 'Bring the full-text index up to date with the memory files: scan (changed files only) or rebuild (from scratch).',
-  args: z.object({ group_id: GroupIdArg, mode: z.enum(['scan', 'rebuild']).optional() }),
-  result: z.object({
+  args: () => z.object({ group_id: GroupIdArg, mode: z.enum(['scan', 'rebuild']).optional() }),
+  result: () => z.object({
     indexed_files: z.number().int().nonnegative(),
     indexed_chunks: z.number().int().nonnegative(),
     watched_paths: z.array(z.string()),
@@ -55,7 +55,7 @@ export type MemorySearchHit = z.infer<typeof MemorySearchHit>;
 
 export const memory_reme_search = defineOp({
   summary: 'Full-text search over the memory files, best first, with line ranges and snippets.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     query: z.string().trim().min(1),
     max_results: z.number().int().min(1).max(50).optional(),
@@ -64,18 +64,18 @@ export const memory_reme_search = defineOp({
     vector_weight: z.number().min(0).max(1).optional(),
     candidate_multiplier: z.number().min(1).max(20).optional(),
   }),
-  result: z.object({ hits: z.array(MemorySearchHit), count: z.number().int().nonnegative(), took_ms: z.number().nonnegative() }),
+  result: () => z.object({ hits: z.array(MemorySearchHit), count: z.number().int().nonnegative(), took_ms: z.number().nonnegative() }),
 });
 
 export const memory_reme_get = defineOp({
   summary: 'Read lines of one memory file (path absolute or relative to the memory root).',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     path: z.string().min(1),
     offset: z.number().int().min(1).optional(),
     limit: z.number().int().min(1).max(5000).optional(),
   }),
-  result: z.object({
+  result: () => z.object({
     path: z.string(),
     offset: z.number().int(),
     limit: z.number().int(),
@@ -86,14 +86,14 @@ export const memory_reme_get = defineOp({
 
 export const memory_reme_context_check = defineOp({
   summary: 'Count the tokens of a conversation and, past the threshold, say where to cut it for compaction.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     messages: z.array(MemoryMessage),
     context_window_tokens: TokenCount(1024).optional(),
     reserve_tokens: TokenCount(0).optional(),
     keep_recent_tokens: TokenCount(256).optional(),
   }),
-  result: z.object({
+  result: () => z.object({
     needs_compaction: z.boolean(),
     token_count: z.number().int(),
     threshold: z.number().int(),
@@ -107,7 +107,7 @@ export const memory_reme_context_check = defineOp({
 
 export const memory_reme_compact = defineOp({
   summary: 'Summarize messages deterministically, or return the prompt an agent can summarize them with.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     messages_to_summarize: z.array(MemoryMessage),
     turn_prefix_messages: z.array(MemoryMessage).optional(),
@@ -115,7 +115,7 @@ export const memory_reme_compact = defineOp({
     language: z.string().optional(),
     return_prompt: LooseBooleanArg.optional(),
   }),
-  result: z.union([z.object({ summary: z.string() }), z.object({ prompt: z.record(z.string(), z.string()) })]),
+  result: () => z.union([z.object({ summary: z.string() }), z.object({ prompt: z.record(z.string(), z.string()) })]),
 });
 
 const DedupFinalReason = z.enum(['accepted', 'empty_summary', 'precheck_silent', 'persistence_idempotency_key', 'persistence_content_hash']);
@@ -135,7 +135,7 @@ export type MemoryDedup = z.infer<typeof MemoryDedup>;
 
 export const memory_reme_daily_flush = defineOp({
   summary: "Summarize messages (and an optional signal pack) into one entry of the day's daily file.",
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     messages: z.array(MemoryMessage),
     date: MemoryDate.optional(),
@@ -148,7 +148,7 @@ export const memory_reme_daily_flush = defineOp({
     dedup_query: z.string().optional(),
     actor_id: z.string().optional(),
   }),
-  result: z.union([
+  result: () => z.union([
     z.object({
       status: z.enum(['written', 'silent']),
       reason: z.enum(['empty_summary', 'precheck_silent', 'persistence_idempotency_key', 'persistence_content_hash']).optional(),
@@ -164,7 +164,7 @@ export const memory_reme_daily_flush = defineOp({
 
 export const memory_reme_write = defineOp({
   summary: 'Append an entry to MEMORY.md or a daily file (or replace the file), atomically, with dedup by key and content.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     target: z.enum(['memory', 'daily']),
     content: z.string().refine((s) => s.trim() !== '', 'content is empty'),
@@ -178,7 +178,7 @@ export const memory_reme_write = defineOp({
     dedup_intent: DedupIntent.optional(),
     dedup_query: z.string().optional(),
   }),
-  result: z.object({
+  result: () => z.object({
     file_path: z.string(),
     line_count: z.number().int().nonnegative(),
     content_hash: z.string(),

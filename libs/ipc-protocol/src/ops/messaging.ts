@@ -36,7 +36,7 @@ function requireBothSrc(
 export const send = defineOp({
   summary: 'Append a chat.message and attempt prompt delivery (send/request_reply) or store it as Mail.',
   rejectedArgs: legacyMessageFields,
-  args: z
+  args: () => z
     .object({
       group_id: GroupIdArg,
       text: z.string(),
@@ -56,13 +56,13 @@ export const send = defineOp({
       client_id: z.string().optional(),
     })
     .superRefine(requireBothSrc),
-  result: SendResult,
+  result: () => SendResult,
 });
 
 export const send_files = defineOp({
   summary: 'Store files from the active scope as blobs and append one chat.message carrying them.',
   rejectedArgs: legacyMessageFields,
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     /** Absolute, or relative to the active scope root; each must be a regular file inside it. */
     paths: z.array(z.string().min(1)).min(1),
@@ -73,7 +73,7 @@ export const send_files = defineOp({
     insight: InsightArg,
     client_id: z.string().optional(),
   }),
-  result: SendResult,
+  result: () => SendResult,
 });
 
 /**
@@ -83,7 +83,7 @@ export const send_files = defineOp({
 export const reply = defineOp({
   summary: 'Append a chat.message answering reply_to (fulfils its reply obligation).',
   rejectedArgs: legacyMessageFields,
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     reply_to: z.string().min(1),
     text: z.string(),
@@ -96,7 +96,7 @@ export const reply = defineOp({
     require_peer_insight: z.boolean().optional(),
     client_id: z.string().optional(),
   }),
-  result: z.object({ event: ChatMessageEvent, message_mode: ReplyMessageMode }),
+  result: () => z.object({ event: ChatMessageEvent, message_mode: ReplyMessageMode }),
 });
 
 /**
@@ -106,7 +106,7 @@ export const reply = defineOp({
 export const send_cross_group = defineOp({
   summary: 'Write a source record here and a forwarded chat.message in dst_group_id.',
   rejectedArgs: { keys: [...legacyMessageFields.keys, 'attachments'], code: legacyMessageFields.code },
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     dst_group_id: GroupIdArg,
     text: z.string(),
@@ -116,5 +116,5 @@ export const send_cross_group = defineOp({
     insight: InsightArg,
     require_peer_insight: z.boolean().optional(),
   }),
-  result: z.object({ src_event: ChatMessageEvent, dst_event: ChatMessageEvent }),
+  result: () => z.object({ src_event: ChatMessageEvent, dst_event: ChatMessageEvent }),
 });

@@ -11,7 +11,7 @@ import { ActorIdArg, ByArg, GroupIdArg, eventResult } from './shared.js';
  */
 export const system_notify = defineOp({
   summary: 'Append a system.notify event.',
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     by: ByArg,
     kind: z.string().min(1).optional(),
@@ -22,5 +22,5 @@ export const system_notify = defineOp({
     im_visibility: z.enum(['internal', 'public']).optional(),
     context: z.record(z.string(), z.unknown()).optional(),
   }),
-  result: eventResult('system.notify'),
+  result: () => eventResult('system.notify'),
 });

@@ -18,24 +18,24 @@ export type BrandingSettings = z.infer<typeof BrandingSettings>;
 
 export const observability_get = defineOp({
   summary: 'Global observability settings (developer mode, log level, terminal/runtime display).',
-  args: z.object({}),
-  result: z.object({ observability: ObservabilitySettings }),
+  args: () => z.object({}),
+  result: () => z.object({ observability: ObservabilitySettings }),
 });
 
 export const observability_update = defineOp({
   summary: 'Patch the global observability settings (user only).',
-  args: z.object({ by: ByArg, patch: Patch }),
-  result: z.object({ observability: ObservabilitySettings }),
+  args: () => z.object({ by: ByArg, patch: Patch }),
+  result: () => z.object({ observability: ObservabilitySettings }),
 });
 
 export const branding_get = defineOp({
   summary: 'Global Web branding: product name and icon asset paths.',
-  args: z.object({}),
-  result: z.object({ branding: BrandingSettings }),
+  args: () => z.object({}),
+  result: () => z.object({ branding: BrandingSettings }),
 });
 
 export const branding_update = defineOp({
   summary: 'Patch the global Web branding (user only; asset paths must stay inside the branding folder).',
-  args: z.object({ by: ByArg, patch: Patch }),
-  result: z.object({ branding: BrandingSettings }),
+  args: () => z.object({ by: ByArg, patch: Patch }),
+  result: () => z.object({ branding: BrandingSettings }),
 });

@@ -50,8 +50,8 @@ export type PresentationSnapshot = z.infer<typeof PresentationSnapshot>;
 
 export const presentation_get = defineOp({
   summary: "A group's presentation snapshot (four slots, highlight).",
-  args: z.object({ group_id: GroupIdArg }),
-  result: z.object({ group_id: z.string(), presentation: PresentationSnapshot }),
+  args: () => z.object({ group_id: GroupIdArg }),
+  result: () => z.object({ group_id: z.string(), presentation: PresentationSnapshot }),
 });
 
 export const PresentationPublishArgs = z.object({
@@ -73,8 +73,8 @@ export type PresentationPublishArgs = z.infer<typeof PresentationPublishArgs>;
 
 export const presentation_publish = defineOp({
   summary: 'Publish a card to a presentation slot (auto: first empty, else oldest).',
-  args: PresentationPublishArgs,
-  result: z.object({
+  args: () => PresentationPublishArgs,
+  result: () => z.object({
     group_id: z.string(),
     slot_id: PresentationSlotId,
     card: PresentationCard,
@@ -87,8 +87,8 @@ export const presentation_publish = defineOp({
 
 export const presentation_clear = defineOp({
   summary: 'Clear one presentation slot, or all of them.',
-  args: z.object({ group_id: GroupIdArg, by: ByArg, slot: PresentationSlotId.optional(), all: z.boolean().optional() }),
-  result: z.object({
+  args: () => z.object({ group_id: GroupIdArg, by: ByArg, slot: PresentationSlotId.optional(), all: z.boolean().optional() }),
+  result: () => z.object({
     group_id: z.string(),
     slot_id: z.union([z.literal(''), PresentationSlotId]),
     cleared_slots: z.array(PresentationSlotId),

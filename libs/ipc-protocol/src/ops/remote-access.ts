@@ -22,13 +22,13 @@ const Result = z.object({ remote_access: RemoteAccessState });
 
 export const remote_access_state = defineOp({
   summary: 'Global remote-access state: provider, desired/actual status, endpoint and diagnostics.',
-  args: z.object({ by: ByArg }),
-  result: Result,
+  args: () => z.object({ by: ByArg }),
+  result: () => Result,
 });
 
 export const remote_access_configure = defineOp({
   summary: 'Update the remote-access configuration (provider, mode, Web binding, public URL).',
-  args: z.object({
+  args: () => z.object({
     by: ByArg,
     provider: z.enum(['off', 'manual', 'tailscale']).optional(),
     mode: z.string().max(64).optional(),
@@ -37,17 +37,17 @@ export const remote_access_configure = defineOp({
     web_port: z.number().int().min(1).max(65535).optional(),
     web_public_url: z.string().max(2048).optional(),
   }),
-  result: Result,
+  result: () => Result,
 });
 
 export const remote_access_start = defineOp({
   summary: 'Start remote access with the configured provider (needs an admin access token for remote exposure).',
-  args: z.object({ by: ByArg }),
-  result: Result,
+  args: () => z.object({ by: ByArg }),
+  result: () => Result,
 });
 
 export const remote_access_stop = defineOp({
   summary: 'Stop remote access.',
-  args: z.object({ by: ByArg }),
-  result: Result,
+  args: () => z.object({ by: ByArg }),
+  result: () => Result,
 });

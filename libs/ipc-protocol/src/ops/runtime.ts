@@ -9,8 +9,8 @@ import { ActorIdArg, ByArg, CommandArgv, GroupIdArg } from './shared.js';
 /** Stop the actor's process if present and start a fresh PTY session with the same settings. */
 export const actor_new_session = defineOp({
   summary: "Replace an actor's runtime session: stop the current process, start a fresh one.",
-  args: z.object({ group_id: GroupIdArg, actor_id: ActorIdArg, by: ByArg }),
-  result: z.object({ actor: ActorDoc, event: CCCSEventV1, new_session: z.literal(true) }),
+  args: () => z.object({ group_id: GroupIdArg, actor_id: ActorIdArg, by: ByArg }),
+  result: () => z.object({ actor: ActorDoc, event: CCCSEventV1, new_session: z.literal(true) }),
 });
 
 /** How a runtime is reached: a TUI in a PTY, or only a headless provider. */
@@ -37,6 +37,6 @@ export type RuntimeListEntry = z.infer<typeof RuntimeListEntry>;
  */
 export const runtime_list = defineOp({
   summary: 'The runtime catalog (claude, codex, ..., custom) and which CLIs are on the daemon PATH.',
-  args: z.object({}),
-  result: z.object({ runtimes: z.array(RuntimeListEntry) }),
+  args: () => z.object({}),
+  result: () => z.object({ runtimes: z.array(RuntimeListEntry) }),
 });

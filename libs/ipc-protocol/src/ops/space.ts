@@ -52,14 +52,14 @@ const ErrorShape = z.object({ code: z.string(), message: z.string() });
 
 export const group_space_status = defineOp({
   summary: 'Group Space: provider mode, both lane bindings, queue summaries, work-lane space/ sync state and the memory-lane daily sync summary.',
-  args: z.object({ group_id: GroupIdArg, provider: ProviderArg }),
-  result: z.object({ group_id: z.string(), provider: SpaceProviderState, bindings: Bindings, queue_summary: QueueSummaries, sync: Rec.optional(), memory_sync: Rec.optional() }),
+  args: () => z.object({ group_id: GroupIdArg, provider: ProviderArg }),
+  result: () => z.object({ group_id: z.string(), provider: SpaceProviderState, bindings: Bindings, queue_summary: QueueSummaries, sync: Rec.optional(), memory_sync: Rec.optional() }),
 });
 
 export const group_space_spaces = defineOp({
   summary: "The provider's remote spaces (notebooks) for a selection UI.",
-  args: z.object({ group_id: GroupIdArg, provider: ProviderArg }),
-  result: z.object({
+  args: () => z.object({ group_id: GroupIdArg, provider: ProviderArg }),
+  result: () => z.object({
     group_id: z.string(),
     provider: z.literal('notebooklm'),
     provider_state: Rec,
@@ -70,8 +70,8 @@ export const group_space_spaces = defineOp({
 
 export const group_space_capabilities = defineOp({
   summary: 'The Group Space capability matrix of this group and provider (runtime truth).',
-  args: z.object({ group_id: GroupIdArg, provider: ProviderArg }),
-  result: z.looseObject({
+  args: () => z.object({ group_id: GroupIdArg, provider: ProviderArg }),
+  result: () => z.looseObject({
     group_id: z.string(),
     provider: z.literal('notebooklm'),
     local_scope_attached: z.boolean(),
@@ -88,8 +88,8 @@ export const group_space_capabilities = defineOp({
 
 export const group_space_bind = defineOp({
   summary: 'Bind or unbind one lane to a provider space; an empty remote_space_id creates one.',
-  args: z.object({ ...LaneArgs, action: z.enum(['bind', 'unbind']).optional(), remote_space_id: z.string().max(256).optional(), by: ByArg }),
-  result: z.object({
+  args: () => z.object({ ...LaneArgs, action: z.enum(['bind', 'unbind']).optional(), remote_space_id: z.string().max(256).optional(), by: ByArg }),
+  result: () => z.object({
     group_id: z.string(),
     lane: SpaceLane,
     provider: Rec,
@@ -103,8 +103,8 @@ export const group_space_bind = defineOp({
 
 export const group_space_ingest = defineOp({
   summary: 'Create (or dedupe by idempotency key) a durable work-lane ingest job and run one provider attempt.',
-  args: z.object({ ...LaneArgs, kind: z.string().optional(), payload: Rec.optional(), idempotency_key: z.string().max(256).optional(), by: ByArg }),
-  result: z.object({
+  args: () => z.object({ ...LaneArgs, kind: z.string().optional(), payload: Rec.optional(), idempotency_key: z.string().max(256).optional(), by: ByArg }),
+  result: () => z.object({
     group_id: z.string(),
     lane: z.literal('work'),
     job_id: z.string(),
@@ -122,8 +122,8 @@ export const group_space_ingest = defineOp({
 
 export const group_space_query = defineOp({
   summary: "Query one lane's knowledge; an answer cites its sources. Degraded or unbound: ok with degraded=true and an empty answer.",
-  args: z.object({ ...LaneArgs, query: z.string().trim().min(1).max(4000), options: Rec.optional() }),
-  result: z.looseObject({
+  args: () => z.object({ ...LaneArgs, query: z.string().trim().min(1).max(4000), options: Rec.optional() }),
+  result: () => z.looseObject({
     group_id: z.string(),
     provider: z.literal('notebooklm'),
     lane: SpaceLane,
@@ -142,8 +142,8 @@ export const group_space_query = defineOp({
 
 export const group_space_sources = defineOp({
   summary: "List, refresh, rename or delete sources of a lane's bound space.",
-  args: z.object({ ...LaneArgs, action: z.enum(['list', 'refresh', 'rename', 'delete']).optional(), source_id: z.string().max(256).optional(), new_title: z.string().max(512).optional(), by: ByArg }),
-  result: z.looseObject({
+  args: () => z.object({ ...LaneArgs, action: z.enum(['list', 'refresh', 'rename', 'delete']).optional(), source_id: z.string().max(256).optional(), new_title: z.string().max(512).optional(), by: ByArg }),
+  result: () => z.looseObject({
     group_id: z.string(),
     provider: z.literal('notebooklm'),
     lane: SpaceLane,
@@ -163,7 +163,7 @@ export const SpaceArtifactKind = z.enum(['audio', 'video', 'report', 'study_guid
 
 export const group_space_artifact = defineOp({
   summary: 'List, generate or download provider artifacts on the work lane.',
-  args: z.object({
+  args: () => z.object({
     ...LaneArgs,
     action: z.enum(['list', 'generate', 'download']).optional(),
     kind: SpaceArtifactKind.optional(),
@@ -178,47 +178,47 @@ export const group_space_artifact = defineOp({
     max_interval: z.number().positive().optional(),
     by: ByArg,
   }),
-  result: z.looseObject({ group_id: z.string(), provider: z.literal('notebooklm'), lane: z.literal('work'), action: z.enum(['list', 'generate', 'download']), provider_mode: SpaceProviderMode }),
+  result: () => z.looseObject({ group_id: z.string(), provider: z.literal('notebooklm'), lane: z.literal('work'), action: z.enum(['list', 'generate', 'download']), provider_mode: SpaceProviderMode }),
 });
 
 export const SpaceJobState = z.enum(['pending', 'running', 'succeeded', 'failed', 'canceled']);
 
 export const group_space_jobs = defineOp({
   summary: 'List, retry (failed/canceled only, same binding) or cancel Group Space jobs of one lane.',
-  args: z.object({ ...LaneArgs, action: z.enum(['list', 'retry', 'cancel']).optional(), job_id: z.string().max(256).optional(), state: SpaceJobState.optional(), limit: z.number().int().positive().optional(), by: ByArg }),
-  result: z.looseObject({ group_id: z.string(), lane: SpaceLane, action: z.enum(['list', 'retry', 'cancel']), provider_mode: SpaceProviderMode, jobs: z.array(Rec).optional(), job: Rec.optional(), queue_summary: SpaceQueueSummary }),
+  args: () => z.object({ ...LaneArgs, action: z.enum(['list', 'retry', 'cancel']).optional(), job_id: z.string().max(256).optional(), state: SpaceJobState.optional(), limit: z.number().int().positive().optional(), by: ByArg }),
+  result: () => z.looseObject({ group_id: z.string(), lane: SpaceLane, action: z.enum(['list', 'retry', 'cancel']), provider_mode: SpaceProviderMode, jobs: z.array(Rec).optional(), job: Rec.optional(), queue_summary: SpaceQueueSummary }),
 });
 
 export const group_space_sync = defineOp({
   summary: 'Read-only legacy sync state of one lane; action=run is retired (capability_unavailable).',
-  args: z.object({ ...LaneArgs, action: z.string().optional(), by: ByArg }),
-  result: z.object({ group_id: z.string(), lane: SpaceLane, action: z.literal('status'), sync: Rec }),
+  args: () => z.object({ ...LaneArgs, action: z.string().optional(), by: ByArg }),
+  result: () => z.object({ group_id: z.string(), lane: SpaceLane, action: z.literal('status'), sync: Rec }),
 });
 
 const ProviderUserArgs = { provider: ProviderArg, by: ByArg };
 
 export const group_space_provider_credential_status = defineOp({
   summary: 'Provider credential status: masked metadata only, never the secret (user-only).',
-  args: z.object(ProviderUserArgs),
-  result: z.object({ provider: z.literal('notebooklm'), credential: SpaceCredential }),
+  args: () => z.object(ProviderUserArgs),
+  result: () => z.object({ provider: z.literal('notebooklm'), credential: SpaceCredential }),
 });
 
 export const group_space_provider_credential_update = defineOp({
   summary: 'Store (validated, write-only) or clear the provider credential (user-only).',
-  args: z.object({ ...ProviderUserArgs, auth_json: z.string().optional(), clear: LooseBooleanArg.optional() }),
-  result: z.object({ provider: z.literal('notebooklm'), credential: SpaceCredential }),
+  args: () => z.object({ ...ProviderUserArgs, auth_json: z.string().optional(), clear: LooseBooleanArg.optional() }),
+  result: () => z.object({ provider: z.literal('notebooklm'), credential: SpaceCredential }),
 });
 
 export const group_space_provider_health_check = defineOp({
   summary: 'Run the provider health check (a candidate auth_json is validated, never stored) and record the outcome (user-only).',
-  args: z.object({ ...ProviderUserArgs, auth_json: z.string().optional() }),
-  result: z.object({ provider: z.literal('notebooklm'), healthy: z.boolean(), health: Rec.optional(), error: ErrorShape.optional(), provider_state: Rec, credential: SpaceCredential }),
+  args: () => z.object({ ...ProviderUserArgs, auth_json: z.string().optional() }),
+  result: () => z.object({ provider: z.literal('notebooklm'), healthy: z.boolean(), health: Rec.optional(), error: ErrorShape.optional(), provider_state: Rec, credential: SpaceCredential }),
 });
 
 export const group_space_provider_auth = defineOp({
   summary: 'Provider sign-in flow: status projects the durable state; start/cancel/disconnect need a browser surface (capability_unavailable here).',
-  args: z.object({ ...ProviderUserArgs, action: z.enum(['status', 'start', 'cancel', 'disconnect']).optional(), timeout_seconds: z.number().positive().optional(), projected: LooseBooleanArg.optional() }),
-  result: z.object({
+  args: () => z.object({ ...ProviderUserArgs, action: z.enum(['status', 'start', 'cancel', 'disconnect']).optional(), timeout_seconds: z.number().positive().optional(), projected: LooseBooleanArg.optional() }),
+  result: () => z.object({
     provider: z.literal('notebooklm'),
     provider_state: Rec,
     credential: SpaceCredential,

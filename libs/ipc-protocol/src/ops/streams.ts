@@ -10,7 +10,7 @@ import { defineOp } from './define.js';
 export const events_stream = defineOp({
   summary: 'Upgrade to a push stream of group events.',
   upgrade: 'ndjson_stream',
-  args: z.object({
+  args: () => z.object({
     group_id: z.string().min(1),
     by: z.string().optional(),
     actor_id: z.string().optional(),
@@ -18,7 +18,7 @@ export const events_stream = defineOp({
     since_event_id: z.string().nullish(),
     since_ts: z.string().nullish(),
   }),
-  result: z.looseObject({ group_id: z.string().optional() }),
+  result: () => z.looseObject({ group_id: z.string().optional() }),
 });
 
 /**
@@ -29,8 +29,8 @@ export const events_stream = defineOp({
 export const global_events_stream = defineOp({
   summary: 'Upgrade to a push stream of group and actor changes across all groups.',
   upgrade: 'ndjson_stream',
-  args: z.object({ by: z.string().optional(), kinds: z.array(z.string()).nullish() }),
-  result: z.looseObject({}),
+  args: () => z.object({ by: z.string().optional(), kinds: z.array(z.string()).nullish() }),
+  result: () => z.looseObject({}),
 });
 
 const TermSize = { cols: z.number().int().optional(), rows: z.number().int().optional() };
@@ -72,6 +72,6 @@ export type TermAttachHandshake = z.infer<typeof TermAttachHandshake>;
 export const term_attach = defineOp({
   summary: 'Upgrade to a raw terminal stream of one actor.',
   upgrade: 'raw_stream',
-  args: TermAttachArgs,
-  result: TermAttachHandshake,
+  args: () => TermAttachArgs,
+  result: () => TermAttachHandshake,
 });

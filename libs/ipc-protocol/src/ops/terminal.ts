@@ -23,31 +23,31 @@ export const TerminalHistoryPage = z.object({
 
 export const terminal_tail = defineOp({
   summary: "Render an actor's whole retained PTY backlog, then keep the last max_chars characters.",
-  args: z.object({
+  args: () => z.object({
     ...Target,
     max_chars: z.number().int().nonnegative().optional(),
     strip_ansi: z.boolean().optional(),
     compact: z.boolean().optional(),
   }),
-  result: z.object({ group_id: z.string(), actor_id: z.string(), ...RenderedNotes, text: z.string(), end_cursor: Cursor }),
+  result: () => z.object({ group_id: z.string(), actor_id: z.string(), ...RenderedNotes, text: z.string(), end_cursor: Cursor }),
 });
 
 export const terminal_snapshot = defineOp({
   summary: 'A bounded rendered screen snapshot and the raw cursor range it was rendered from.',
-  args: z.object({ ...Target, limit_bytes: LimitBytes.optional() }),
-  result: z.object({ data: z.string(), start_cursor: Cursor, end_cursor: Cursor }),
+  args: () => z.object({ ...Target, limit_bytes: LimitBytes.optional() }),
+  result: () => z.object({ data: z.string(), start_cursor: Cursor, end_cursor: Cursor }),
 });
 
 /** Pages end at the replay_end_cursor fixed by the first request (pass it back as end_cursor). */
 export const terminal_replay = defineOp({
   summary: "One bounded page of raw ANSI output from the live session's ring.",
-  args: z.object({ ...Target, after: Cursor.optional(), end_cursor: Cursor.optional(), limit_bytes: LimitBytes.optional() }),
-  result: z.object({ replay_end_cursor: Cursor, history: TerminalHistoryPage }),
+  args: () => z.object({ ...Target, after: Cursor.optional(), end_cursor: Cursor.optional(), limit_bytes: LimitBytes.optional() }),
+  result: () => z.object({ replay_end_cursor: Cursor, history: TerminalHistoryPage }),
 });
 
 export const terminal_history = defineOp({
   summary: 'Backward paging over rendered terminal text (pin render_before to re-render one range).',
-  args: z.object({
+  args: () => z.object({
     ...Target,
     before: Cursor.optional(),
     render_before: Cursor.optional(),
@@ -55,7 +55,7 @@ export const terminal_history = defineOp({
     strip_ansi: z.boolean().optional(),
     compact: z.boolean().optional(),
   }),
-  result: z.object({
+  result: () => z.object({
     group_id: z.string(),
     actor_id: z.string(),
     ...RenderedNotes,
@@ -69,14 +69,14 @@ export const terminal_history = defineOp({
 
 export const terminal_since = defineOp({
   summary: 'The next raw output page after a byte cursor (never ends inside a UTF-8 code point).',
-  args: z.object({ ...Target, after: Cursor, limit_bytes: LimitBytes.optional() }),
-  result: z.object({ history: TerminalHistoryPage }),
+  args: () => z.object({ ...Target, after: Cursor, limit_bytes: LimitBytes.optional() }),
+  result: () => z.object({ history: TerminalHistoryPage }),
 });
 
 export const terminal_clear = defineOp({
   summary: "Forget an actor's retained terminal output (cursors keep counting).",
-  args: z.object(Target),
-  result: z.object({ group_id: z.string(), actor_id: z.string(), cleared: z.literal(true) }),
+  args: () => z.object(Target),
+  result: () => z.object({ group_id: z.string(), actor_id: z.string(), cleared: z.literal(true) }),
 });
 
 /**
@@ -85,7 +85,7 @@ export const terminal_clear = defineOp({
  */
 export const term_resize = defineOp({
   summary: "Resize an actor's PTY (the attachment must be the current writer).",
-  args: z.object({
+  args: () => z.object({
     group_id: GroupIdArg,
     actor_id: ActorIdArg,
     by: ByArg,
@@ -93,12 +93,12 @@ export const term_resize = defineOp({
     rows: z.number().optional(),
     attachment_id: z.number().int().optional(),
   }),
-  result: z.object({ group_id: z.string(), actor_id: z.string(), cols: z.number().int(), rows: z.number().int() }),
+  result: () => z.object({ group_id: z.string(), actor_id: z.string(), cols: z.number().int(), rows: z.number().int() }),
 });
 
 /** Extension, advertised by ping.capabilities.term_attachment_status. */
 export const term_attachment_status = defineOp({
   summary: 'Whether an attachment is still the terminal writer.',
-  args: z.object({ group_id: GroupIdArg, actor_id: ActorIdArg, by: ByArg, attachment_id: z.number().int() }),
-  result: z.object({ terminal_writable: z.boolean() }),
+  args: () => z.object({ group_id: GroupIdArg, actor_id: ActorIdArg, by: ByArg, attachment_id: z.number().int() }),
+  result: () => z.object({ terminal_writable: z.boolean() }),
 });

@@ -1,9 +1,13 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { requireOnFirstUse } from '@cccc/durable-fs';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { cleanlyClosed, OpenMarker } from './open-marker.js';
 import { buildIndexOps, type IndexedEvent, type IndexOp } from './index-ops.js';
 import { ALL_TABLES, INDEX_DDL, INDEX_SCHEMA_VERSION } from './schema.js';
+
+// The native addon loads when a database is first opened, not with the package (idle memory).
+const sqlite = requireOnFirstUse<typeof Database>(import.meta.url, 'better-sqlite3');
 
 export interface Located {
   ord: number;
@@ -97,7 +101,7 @@ export class LedgerIndex {
 
   private static openUnchecked(path: string, check: boolean): LedgerIndex {
     const fresh = !existsSync(path);
-    const db = new Database(path);
+    const db = new (sqlite())(path);
     try {
       db.pragma('journal_mode = WAL');
       // The index is rebuildable, so commits need not wait for fsync.

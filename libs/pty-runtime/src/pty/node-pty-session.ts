@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
-import { spawn as ptySpawn, type IPty } from 'node-pty';
+import { createRequire } from 'node:module';
+import type { IPty } from 'node-pty';
 import { Emitter } from '../events.js';
 import { spawnWithDirectReads } from './direct-read.js';
 import { FdWriter } from './fd-writer.js';
@@ -7,6 +8,11 @@ import { PtySpawnError, PtyWriteError, type PtyExit, type PtySession, type PtySp
 import { findExecutable } from './which.js';
 
 const encoder = new TextEncoder();
+
+// Required at the first spawn, not at import: the native addon stays out of a daemon with no PTY.
+const requireFromHere = createRequire(import.meta.url);
+let nodePty: typeof import('node-pty') | undefined;
+const ptySpawn: typeof import('node-pty').spawn = (...args) => (nodePty ??= requireFromHere('node-pty') as typeof import('node-pty')).spawn(...args);
 
 /**
  * The real PTY: node-pty spawns and reaps; output is read into a reused buffer (`direct-read.ts`,

@@ -1,9 +1,18 @@
-import xtermHeadless from '@xterm/headless';
-import { SerializeAddon } from '@xterm/addon-serialize';
-import type { ITerminalAddon } from '@xterm/headless';
+import { createRequire } from 'node:module';
+import type { SerializeAddon } from '@xterm/addon-serialize';
+import type { ITerminalAddon, Terminal } from '@xterm/headless';
 
-// @xterm/headless is a CJS bundle: only its default export is visible from ESM (STACK.md §3.8).
-const { Terminal } = xtermHeadless;
+// Both are CJS bundles (STACK.md §3.8), required at the first render rather than at import: a
+// daemon that never renders a terminal does not keep the parser's ~6 MB resident.
+const requireFromHere = createRequire(import.meta.url);
+let xterm: { Terminal: typeof Terminal; SerializeAddon: typeof SerializeAddon } | undefined;
+function loadXterm(): NonNullable<typeof xterm> {
+  xterm ??= {
+    Terminal: (requireFromHere('@xterm/headless') as typeof import('@xterm/headless')).Terminal,
+    SerializeAddon: (requireFromHere('@xterm/addon-serialize') as typeof import('@xterm/addon-serialize')).SerializeAddon,
+  };
+  return xterm;
+}
 
 export interface RenderSize {
   readonly cols: number;
@@ -47,6 +56,7 @@ function asHeadlessAddon(addon: SerializeAddon): ITerminalAddon {
  * per PTY: rendering happens only when someone asks (tail, snapshot, attach bootstrap).
  */
 export async function renderBytes(bytes: Uint8Array, options: RenderOptions): Promise<RenderedScreen> {
+  const { Terminal, SerializeAddon } = loadXterm();
   const term = new Terminal({
     cols: options.cols,
     rows: options.rows,

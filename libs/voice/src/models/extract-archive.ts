@@ -2,8 +2,7 @@ import { createReadStream } from 'node:fs';
 import type { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { extract, type ReadEntry } from 'tar';
-import unbzip2 from 'unbzip2-stream';
+import type { ReadEntry } from 'tar';
 import { voiceError, VoiceErrorCodes } from '../errors.js';
 import { unsafeArchiveEntry } from './archive-entry.js';
 
@@ -16,7 +15,8 @@ export interface ExtractOptions {
   readonly maxBytes: number;
 }
 
-const decompressor = (format: ArchiveFormat): Transform => (format === 'tar.gz' ? createGunzip() : unbzip2());
+// tar and the bzip2 decoder load with the first model install, not with every daemon.
+const decompressor = async (format: ArchiveFormat): Promise<Transform> => (format === 'tar.gz' ? createGunzip() : (await import('unbzip2-stream')).default());
 
 /**
  * Extract a verified archive artifact into the staging directory with the `tar` package. Every
@@ -27,6 +27,7 @@ const decompressor = (format: ArchiveFormat): Transform => (format === 'tar.gz' 
 export async function extractArchive(file: string, dest: string, format: ArchiveFormat, options: ExtractOptions): Promise<void> {
   const refused: string[] = [];
   let bytes = 0;
+  const { extract } = await import('tar');
   const unpack = extract({
     cwd: dest,
     strict: true,
@@ -49,7 +50,7 @@ export async function extractArchive(file: string, dest: string, format: Archive
     },
   });
   try {
-    await pipeline(createReadStream(file), decompressor(format), unpack);
+    await pipeline(createReadStream(file), await decompressor(format), unpack);
   } catch (err) {
     throw voiceError(VoiceErrorCodes.modelArchiveInvalid, `cannot extract ${format} archive: ${(err as Error).message}`);
   }

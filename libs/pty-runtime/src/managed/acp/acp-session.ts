@@ -1,16 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
-import {
-  client,
-  ndJsonStream,
-  type ClientConnection,
-  type InitializeResponse,
-  type McpServer,
-  type PermissionOption,
-  type PromptResponse,
-  type RequestPermissionResponse,
-  type SessionNotification,
+import type {
+  ClientConnection,
+  InitializeResponse,
+  McpServer,
+  PermissionOption,
+  PromptResponse,
+  RequestPermissionResponse,
+  SessionNotification,
 } from '@agentclientprotocol/sdk';
 import { Emitter } from '../../events.js';
 import { ProviderProcess } from '../provider-process.js';
@@ -159,6 +157,9 @@ export class AcpSession implements ManagedSession {
   }
 
   private async connect(options: ManagedStartOptions): Promise<void> {
+    // The SDK (its generated schemas are ~3 MB of heap) loads with the first ACP session, not
+    // with every daemon that never runs one.
+    const { client, ndJsonStream } = await import('@agentclientprotocol/sdk');
     const app = client({ name: 'cccc' })
       .onNotification('session/update', ({ params }) => this.onUpdate(params))
       .onRequest('session/request_permission', ({ params, signal }) =>
