@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { bareAppendFsyncSamples } from './fsync-baseline.js';
 import { bareGroupCommit } from './ledger.js';
 import { openLineConnection } from './line-connection.js';
-import { startBenchDaemon } from './ping.js';
+import { startBenchDaemon, startEchoServer } from './ping.js';
 import { rssMiB } from './rss.js';
 import { fmt, printTable, summarize } from './stats.js';
 
@@ -25,6 +25,9 @@ async function timed(n: number, fn: (i: number) => Promise<unknown>): Promise<nu
 
 export async function benchKernel(): Promise<void> {
   const daemon = await startBenchDaemon();
+  // The floor of any server that acknowledges a durable append over a unix socket on this
+  // machine: lines group-committed with write + fdatasync and echoed, nothing else.
+  const durableEcho = await startEchoServer({ durable: true });
   const client = new DaemonClient({ home: daemon.home });
   try {
     const gid = (await client.call('group_create', { title: 'bench' })).group_id;
@@ -37,6 +40,11 @@ export async function benchKernel(): Promise<void> {
 
     const seq = summarize(await timed(1000, () => client.call('send', { group_id: gid, text, to: ['peer1'], message_mode: 'mail' })));
     const bare = summarize(bareAppendFsyncSamples(1000));
+    // The same one after another on one long-lived connection (the Web's and SDK sessions' way),
+    // beside the durable echo server answering the same line the same way.
+    const sendLine = JSON.stringify({ v: 1, op: 'send', args: { group_id: gid, text, to: ['peer1'], message_mode: 'mail' } }) + '\n';
+    const seqLong = summarize(await sequentialOnOneConnection(daemon.endpoint, sendLine, 1000));
+    const seqFloor = summarize(await sequentialOnOneConnection(durableEcho.endpoint, sendLine, 1000));
 
     const clients = 8;
     const perClient = 500;
@@ -55,7 +63,7 @@ export async function benchKernel(): Promise<void> {
     // The same 8 clients on long-lived connections, alternated with the disk's ceiling: a bare
     // group-commit loop (write + fdatasync, no daemon) with 8 writers. fsync latency drifts
     // within minutes here, so each side is the median of short runs taken in turns.
-    const persistent = await persistentThroughput(daemon.endpoint, gid, text, clients);
+    const persistent = await persistentThroughput(daemon.endpoint, durableEcho.endpoint, gid, text, clients);
 
     // events_stream: time from issuing a send to the subscriber holding the event.
     const stream = await client.openEventsStream({ group_id: gid, by: 'peer1', kinds: ['chat.message'] });
@@ -84,6 +92,13 @@ export async function benchKernel(): Promise<void> {
     printTable(`kernel over IPC (real daemon process, fresh connection per call; ${eventCount.toLocaleString('en-US')} events in the group at the read step)`, [
       { measure: 'bare append+fsync of one line (baseline)', p50: fmt(bare.p50), p99: fmt(bare.p99), target: '' },
       { measure: 'Mail send, sequential', p50: fmt(seq.p50), p99: fmt(seq.p99), target: `<= 10x baseline: ${(seq.p50 / bare.p50).toFixed(1)}x (reference ~55x)` },
+      {
+        measure: 'Mail send, sequential, one long-lived connection',
+        p50: fmt(seqLong.p50),
+        p99: fmt(seqLong.p99),
+        target: `<= 3x baseline: ${(seqLong.p50 / bare.p50).toFixed(1)}x; ${(seqLong.p50 / seqFloor.p50).toFixed(2)}x the durable echo floor`,
+      },
+      { measure: 'durable echo server, same line, one connection (IPC + fsync floor)', p50: fmt(seqFloor.p50), p99: fmt(seqFloor.p99), target: `${(seqFloor.p50 / bare.p50).toFixed(1)}x baseline` },
       { measure: `${clients} concurrent clients x ${perClient} Mail sends`, p50: `${Math.round(sendsPerSecond).toLocaleString('en-US')} sends/s`, p99: '', target: '>= 2,000/s (reference ~155/s)' },
       {
         measure: `${clients} persistent connections x ${PERSISTENT_PER_CLIENT} Mail sends (median of ${PERSISTENT_ROUNDS})`,
@@ -92,6 +107,12 @@ export async function benchKernel(): Promise<void> {
         target: `>= 5,000/s and >= 0.35x ceiling: ${(persistent.rate / persistent.ceiling).toFixed(2)}x (runs ${persistent.runs})`,
       },
       { measure: 'bare group commit, 8 writers (disk ceiling)', p50: `${Math.round(persistent.ceiling).toLocaleString('en-US')} appends/s`, p99: '', target: '' },
+      {
+        measure: `durable echo server, ${clients} persistent connections (IPC + group commit floor)`,
+        p50: `${Math.round(persistent.floor).toLocaleString('en-US')} lines/s`,
+        p99: '',
+        target: `${(persistent.floor / persistent.ceiling).toFixed(2)}x ceiling; daemon ${(persistent.rate / persistent.floor).toFixed(2)}x this floor`,
+      },
       { measure: 'events_stream: send issued -> subscriber has it', p50: fmt(streamStats.p50), p99: fmt(streamStats.p99), target: '<= 2 ms (reference 6.5 ms)' },
       { measure: 'ping (connection cost floor)', p50: fmt(ping.p50), p99: fmt(ping.p99), target: '' },
       { measure: 'inbox_peek (limit 20)', p50: fmt(peek.p50), p99: fmt(peek.p99), target: '<= 2 ms (reference 7.8 ms at 5k)' },
@@ -100,26 +121,48 @@ export async function benchKernel(): Promise<void> {
     ]);
   } finally {
     await daemon.stop();
+    await durableEcho.stop();
+  }
+}
+
+/** `n` copies of `line` sent one after another on one connection; the latency of each. */
+async function sequentialOnOneConnection(endpoint: { path: string }, line: string, n: number): Promise<number[]> {
+  const conn = await openLineConnection(endpoint);
+  try {
+    for (let i = 0; i < 50; i++) await conn.call(line);
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      const answer = await conn.call(line);
+      out.push(performance.now() - t);
+      if (answer.startsWith('{"v":1,"ok":false')) throw new Error(`refused: ${answer.slice(0, 200)}`);
+    }
+    return out;
+  } finally {
+    conn.close();
   }
 }
 
 const PERSISTENT_ROUNDS = 5;
 const PERSISTENT_PER_CLIENT = 1000;
 
-/** `clients` long-lived connections sending Mail, each awaiting its acknowledgement; rounds alternate with the bare ceiling. */
-async function persistentThroughput(endpoint: { path: string }, gid: string, text: string, clients: number) {
+/**
+ * `clients` long-lived connections sending Mail, each awaiting its acknowledgement; rounds
+ * alternate with the bare ceiling and with the same clients against the durable echo server.
+ */
+async function persistentThroughput(endpoint: { path: string }, floorEndpoint: { path: string }, gid: string, text: string, clients: number) {
   const dir = mkdtempSync(join(tmpdir(), 'cccc-bench-gc-'));
   const bytes = Buffer.from(JSON.stringify({ v: 1, id: 'a'.repeat(32), ts: '2026-11-30T08:00:00.000000Z', kind: 'chat.message', group_id: gid, scope_key: '', by: 'user', data: { text, to: ['peer2'] } }) + '\n');
-  const round = async (perClient: number) => {
+  const round = async (perClient: number, target = endpoint) => {
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: clients }, async (_, c) => {
-        const conn = await openLineConnection(endpoint);
+        const conn = await openLineConnection(target);
         const line = JSON.stringify({ v: 1, op: 'send', args: { group_id: gid, text, to: ['peer2'], message_mode: 'mail', by: c % 2 ? 'lead' : 'user' } }) + '\n';
         try {
           for (let i = 0; i < perClient; i++) {
             const answer = await conn.call(line);
-            if (!answer.includes('"ok":true')) throw new Error(`send refused: ${answer.slice(0, 200)}`);
+            if (target === endpoint && !answer.includes('"ok":true')) throw new Error(`send refused: ${answer.slice(0, 200)}`);
           }
         } finally {
           conn.close();
@@ -132,12 +175,14 @@ async function persistentThroughput(endpoint: { path: string }, gid: string, tex
     await round(200); // warm-up: the daemon's JIT
     const rates: number[] = [];
     const ceilings: number[] = [];
+    const floors: number[] = [];
     for (let r = 0; r < PERSISTENT_ROUNDS; r++) {
       ceilings.push((await bareGroupCommit(join(dir, `gc-${r}.jsonl`), bytes, clients * PERSISTENT_PER_CLIENT)).rate);
       rates.push(await round(PERSISTENT_PER_CLIENT));
+      floors.push(await round(PERSISTENT_PER_CLIENT, floorEndpoint));
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-    return { rate: median(rates), ceiling: median(ceilings), runs: rates.map((r) => Math.round(r).toLocaleString('en-US')).join(' / ') };
+    return { rate: median(rates), ceiling: median(ceilings), floor: median(floors), runs: rates.map((r) => Math.round(r).toLocaleString('en-US')).join(' / ') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -52,11 +52,13 @@ export async function startBenchDaemon(env: NodeJS.ProcessEnv = {}, options: { h
   };
 }
 
-async function startEchoServer() {
+/** A baseline server in its own process: a bare echo, or with `durable` a group-committing one (bench-child.ts). */
+export async function startEchoServer(options: { durable?: boolean } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'cccc-echo-'));
   const path = join(dir, 'echo.sock');
   const entry = fileURLToPath(new URL('./bench-child.js', import.meta.url));
-  const child = spawn(process.execPath, [entry, 'echo-server', path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = options.durable ? ['durable-echo-server', path, join(dir, 'appended.jsonl')] : ['echo-server', path];
+  const child = spawn(process.execPath, [entry, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   await waitForLine(child);
   return {
     endpoint: { path } as RawEndpoint,
