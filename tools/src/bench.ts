@@ -25,6 +25,8 @@ const optional: Array<{ name: string; module: string; fn: string; byNameOnly?: b
   { name: 'cli', module: './bench/cli.js', fn: 'benchCli' },
   { name: 'idle-rss', module: './bench/idle-rss.js', fn: 'benchIdleRss' },
   { name: 'working-state', module: './bench/working-state.js', fn: 'benchWorkingState' },
+  // About a minute: group start with 20 actors and a first delivery, beside the reference when configured.
+  { name: 'startup', module: './bench/startup.js', fn: 'benchStartup' },
   // Minutes, and the pinned real claude: only when asked for by name.
   { name: 'delivery-matrix', module: './bench/delivery-matrix.js', fn: 'benchDeliveryMatrix', byNameOnly: true },
   // About a minute, the pinned real codex: managed (app-server) vs native PTY delivery, footprint.
