@@ -51,7 +51,7 @@ export function ActorCard({ groupId, actor: a, activity, exit, busy, terminalOpe
       </div>
       {waiting && (
         <p className="actor-waiting" role="status">
-          {waitingText(a.title || a.id, waiting)}
+          {waitingText(a.title || a.id, waiting, t)}
         </p>
       )}
       {a.running && isManagedSource(a.state_source) && a.effective_working_state === 'waiting' && (
