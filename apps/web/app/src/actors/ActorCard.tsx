@@ -29,7 +29,7 @@ interface Props {
  */
 export function ActorCard({ groupId, actor: a, activity, exit, busy, terminalOpen, onAction, onEdit, onOpenTerminal }: Props) {
   const t = useT();
-  const badge = workingBadge(a);
+  const badge = workingBadge(a, t);
   const waiting = waitingOf(a, activity.state);
   // A stopped actor whose failure or exit is explained above gets Relaunch there instead of Start.
   const explained = !a.running && (a.start_failure !== undefined || exit !== undefined);

@@ -103,33 +103,35 @@ export function SpaceView({ groupId }: { groupId: string }) {
           {status.provider.readiness_reason ? <span data-daemon-text> ({status.provider.readiness_reason})</span> : ''}
         </p>
       )}
-      <table className="space-bindings" aria-label={t('space.bindingsAria')}>
-        <thead>
-          <tr>
-            <th>{t('space.col.lane')}</th>
-            <th>{t('space.col.provider')}</th>
-            <th>{t('space.col.space')}</th>
-            <th>{t('space.col.status')}</th>
-            <th>{t('space.col.queue')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {status &&
-            (['work', 'memory'] as const).map((l) => (
-              <tr key={l} data-lane={l}>
-                <td>{laneName(l)}</td>
-                <td data-daemon-text>{status.bindings[l].provider}</td>
-                <td>
-                  <code>{status.bindings[l].remote_space_id || '—'}</code>
-                </td>
-                <td className="space-binding-status">{wordFor(t, 'space.binding', status.bindings[l].status)}</td>
-                <td>
-                  {t('space.queue', { pending: num(status.queue_summary[l].pending), running: num(status.queue_summary[l].running), failed: num(status.queue_summary[l].failed) })}
-                </td>
-              </tr>
-            ))}
-        </tbody>
-      </table>
+      <div className="table-scroll">
+        <table className="space-bindings" aria-label={t('space.bindingsAria')}>
+          <thead>
+            <tr>
+              <th>{t('space.col.lane')}</th>
+              <th>{t('space.col.provider')}</th>
+              <th>{t('space.col.space')}</th>
+              <th>{t('space.col.status')}</th>
+              <th>{t('space.col.queue')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {status &&
+              (['work', 'memory'] as const).map((l) => (
+                <tr key={l} data-lane={l}>
+                  <td>{laneName(l)}</td>
+                  <td data-daemon-text>{status.bindings[l].provider}</td>
+                  <td>
+                    <code>{status.bindings[l].remote_space_id || '—'}</code>
+                  </td>
+                  <td className="space-binding-status">{wordFor(t, 'space.binding', status.bindings[l].status)}</td>
+                  <td>
+                    {t('space.queue', { pending: num(status.queue_summary[l].pending), running: num(status.queue_summary[l].running), failed: num(status.queue_summary[l].failed) })}
+                  </td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      </div>
       <div className="space-actions">
         {bound ? (
           <button disabled={busy} onClick={() => void run(() => api.space_bind(groupId, { lane, action: 'unbind' }))}>

@@ -639,6 +639,25 @@ export const en = {
   'perm.separator': '; ',
   'perm.allow': 'allow {parts} for this turn',
   'perm.allowMore': 'allow more access for this turn',
+  // working-state badge
+  'badge.label': '{state} · {source}',
+  'badge.input': 'input {state}',
+  'badge.state.stopped': 'stopped',
+  'badge.state.idle': 'idle',
+  'badge.state.working': 'working',
+  'badge.state.waiting': 'waiting',
+  'badge.state.stuck': 'stuck',
+  'badge.state.unknown': 'unknown',
+  'badge.source.hook': 'hook',
+  'badge.source.terminal': 'screen',
+  'badge.source.idle': 'output timing',
+  'badge.source.process': 'process',
+  'badge.source.app_server': 'app-server',
+  'badge.source.managed_session': 'ACP session',
+  'badge.source.unknown': 'no evidence',
+  'badge.inputState.waiting_user': 'waiting_user',
+  'badge.inputState.unknown': 'unknown',
+  'badge.inputState.offline': 'offline',
 } as const;
 
 export type MessageKey = keyof typeof en;
