@@ -118,7 +118,8 @@ describe('languages', () => {
 /**
  * Words a translated page may still show: product and protocol names, the runtimes' own names,
  * and the data this test creates (actor id, runtime, command, slot ids). Anything else of three
- * or more Latin letters in the main region is an English leftover.
+ * or more Latin letters anywhere on the page (top bar, group list, the area, the team pane) is an
+ * English leftover.
  */
 // 'cron' and 'RFC' name a tool and a standard; 'standup' is the built-in rule's snippet id; the IM
 // platforms are product names.
@@ -128,7 +129,7 @@ async function englishLeftovers(page: Page, extra: ReadonlySet<string>): Promise
   // Content is not UI: the daemon's help document, its own texts and code/pre blocks are left out, and
   // recipient tokens (@all, @foreman, @peers) are addresses, not words.
   const text = await page.evaluate<string>(
-    "(() => { const m = document.querySelector('main.pane-main').cloneNode(true); m.querySelectorAll('pre, code, textarea, [data-daemon-text]').forEach((e) => e.remove()); document.body.appendChild(m); const t = m.innerText; m.remove(); return t; })()",
+    "(() => { const m = document.body.cloneNode(true); m.querySelectorAll('pre, code, textarea, [data-daemon-text]').forEach((e) => e.remove()); document.body.appendChild(m); const t = m.innerText; m.remove(); return t; })()",
   );
   const words = text.replace(/@[\w-]+/g, ' ').match(/[A-Za-z][A-Za-z_-]{2,}/g) ?? [];
   return [...new Set(words.filter((w) => !PROPER_NAMES.has(w) && !extra.has(w) && !extra.has(w.toLowerCase())))];
@@ -155,7 +156,7 @@ const READY: Readonly<Record<string, string>> = {
 
 describe('translated areas', () => {
   for (const locale of ['zh-CN', 'ja'] as const) {
-    it(`${locale}: each translated area's main region has no English leftovers`, async () => {
+    it(`${locale}: each area, with the page around it, has no English leftovers`, async () => {
       const gid = await groupWithActor(locale === 'ja' ? '翻訳チェック' : '翻译检查');
       const { context, page } = await browser.newPage();
       await page.goto(`${web.url}/`);
