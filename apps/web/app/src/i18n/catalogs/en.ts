@@ -658,6 +658,14 @@ export const en = {
   'badge.inputState.waiting_user': 'waiting_user',
   'badge.inputState.unknown': 'unknown',
   'badge.inputState.offline': 'offline',
+  'activity.started': 'Running {label}',
+  'activity.waiting': '{label} waiting for permission',
+  'activity.completed': '{label} done',
+  'activity.failed': '{label} failed',
+  'activity.stuck': '{label} stuck',
+  'activity.turnStuck': 'Turn stuck',
+  'activity.tool': 'tool',
+  'activity.subagent': 'subagent',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -650,4 +650,12 @@ export const ja: Catalog = {
   'badge.inputState.waiting_user': 'ユーザー待ち',
   'badge.inputState.unknown': '不明',
   'badge.inputState.offline': 'オフライン',
+  'activity.started': '{label} を実行中',
+  'activity.waiting': '{label} が許可待ち',
+  'activity.completed': '{label} 完了',
+  'activity.failed': '{label} 失敗',
+  'activity.stuck': '{label} が停滞',
+  'activity.turnStuck': 'ターンが停滞',
+  'activity.tool': 'ツール',
+  'activity.subagent': 'サブエージェント',
 };

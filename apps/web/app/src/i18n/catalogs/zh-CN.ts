@@ -650,4 +650,12 @@ export const zhCN: Catalog = {
   'badge.inputState.waiting_user': '等待用户',
   'badge.inputState.unknown': '未知',
   'badge.inputState.offline': '离线',
+  'activity.started': '正在运行 {label}',
+  'activity.waiting': '{label} 等待授权',
+  'activity.completed': '{label} 已完成',
+  'activity.failed': '{label} 失败',
+  'activity.stuck': '{label} 卡住了',
+  'activity.turnStuck': '本轮卡住了',
+  'activity.tool': '工具',
+  'activity.subagent': '子智能体',
 };
