@@ -78,7 +78,8 @@ describe('branding, presentation board and automation in the browser', () => {
     await tab.locator('tr[data-rule="standup"]').waitFor({ timeout: 30_000 });
     await tab.getByLabel('Enable standup').check();
     await expect.poll(async () => (await client.call('group_automation_state', { group_id: gid })).ruleset.rules[0]!['enabled'], { timeout: 30_000 }).toBe(true);
-    await expect.poll(() => tab.locator('tr[data-rule="standup"] td').nth(4).textContent(), { timeout: 30_000 }).toMatch(/^\d{4}-\d\d-\d\dT/);
+    // The next fire reads in the page's language; the exact instant is the <time> element's datetime.
+    await expect.poll(() => tab.locator('tr[data-rule="standup"] td').nth(4).locator('time').getAttribute('datetime'), { timeout: 30_000 }).toMatch(/^\d{4}-\d\d-\d\dT/);
 
     await tab.getByLabel('Rule id').fill('retro');
     await tab.getByLabel('Schedule kind').selectOption('cron');

@@ -118,31 +118,46 @@ describe('languages', () => {
 /**
  * Words a translated page may still show: product and protocol names, the runtimes' own names,
  * and the data this test creates (actor id, runtime, command, slot ids). Anything else of three
- * or more Latin letters in the main region is an English leftover.
+ * or more Latin letters anywhere on the page (top bar, group list, the area, the team pane) is an
+ * English leftover.
  */
-const PROPER_NAMES = new Set(['CCCC', 'MCP', 'IM', 'Web', 'URL', 'PATH', 'CLI', 'argv', 'lead', 'custom', 'cat', 'cccc_presentation', 'profile_in_use', 'Enter', 'slot-', 'CCCC_HELP', 'Tailscale']);
+// 'cron' and 'RFC' name a tool and a standard; 'standup' is the built-in rule's snippet id; the IM
+// platforms are product names.
+const PROPER_NAMES = new Set(['CCCC', 'MCP', 'IM', 'Web', 'URL', 'PATH', 'CLI', 'argv', 'lead', 'custom', 'cat', 'cccc_presentation', 'profile_in_use', 'Enter', 'slot-', 'CCCC_HELP', 'Tailscale', 'cron', 'RFC', 'standup', 'Telegram', 'Slack', 'Discord', 'Feishu', 'DingTalk', 'WeCom']);
 
 async function englishLeftovers(page: Page, extra: ReadonlySet<string>): Promise<string[]> {
-  // Content is not UI: the daemon's help document, its own texts and code/pre blocks are left out, and
-  // recipient tokens (@all, @foreman, @peers) are addresses, not words.
+  // Content is not UI: the daemon's help document, its own texts and code/pre blocks are left out,
+  // so are the titles in the group list (other tests' groups are named in English), and recipient
+  // tokens (@all, @foreman, @peers) are addresses, not words.
   const text = await page.evaluate<string>(
-    "(() => { const m = document.querySelector('main.pane-main').cloneNode(true); m.querySelectorAll('pre, code, textarea, [data-daemon-text]').forEach((e) => e.remove()); document.body.appendChild(m); const t = m.innerText; m.remove(); return t; })()",
+    "(() => { const m = document.body.cloneNode(true); m.querySelectorAll('pre, code, textarea, [data-daemon-text], .group-title').forEach((e) => e.remove()); document.body.appendChild(m); const t = m.innerText; m.remove(); return t; })()",
   );
   const words = text.replace(/@[\w-]+/g, ' ').match(/[A-Za-z][A-Za-z_-]{2,}/g) ?? [];
   return [...new Set(words.filter((w) => !PROPER_NAMES.has(w) && !extra.has(w) && !extra.has(w.toLowerCase())))];
 }
 
 /**
- * The areas whose strings are in the catalogs, visited by position (their labels are in the
- * language under test): Chat (with its onboarding), Inbox, Board, Memory, and the Settings tabs
- * Messaging, Delivery, Transcript, Guidance, Profiles, Web Access, Remote access and Copy Groups.
+ * Every area, visited by position (their labels are in the language under test): Chat (with its
+ * onboarding), Inbox, Board, Automation, Memory, Voice, Space, and every Settings tab in
+ * registry order (Messaging, Delivery, Transcript, Guidance, Automation, IM, Capabilities,
+ * Profiles, Web Access, Remote access, Copy Groups, Space, Voice).
  */
-const VIEW_INDEX = { chat: 0, inbox: 1, board: 2, memory: 4, settings: 7 } as const;
-const SETTINGS_TAB_INDEX = [0, 1, 2, 3, 7, 8, 9, 10] as const;
+const VIEW_INDEX = { chat: 0, inbox: 1, board: 2, automation: 3, memory: 4, voice: 5, space: 6, settings: 7 } as const;
+const SETTINGS_TAB_INDEX = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as const;
+/** What shows once an area's data has loaded, so the check reads the loaded area, not "Loading…". */
+const READY: Readonly<Record<string, string>> = {
+  automation: 'tr[data-rule]',
+  voice: '.voice-meeting',
+  space: '.space-bindings tbody tr',
+  'settings tab 4': 'tr[data-rule]',
+  'settings tab 6': 'tr[data-capability]',
+  'settings tab 11': '.space-bindings tbody tr',
+  'settings tab 12': '.voice-meeting',
+};
 
 describe('translated areas', () => {
   for (const locale of ['zh-CN', 'ja'] as const) {
-    it(`${locale}: each translated area's main region has no English leftovers`, async () => {
+    it(`${locale}: each area, with the page around it, has no English leftovers`, async () => {
       const gid = await groupWithActor(locale === 'ja' ? '翻訳チェック' : '翻译检查');
       const { context, page } = await browser.newPage();
       await page.goto(`${web.url}/`);
@@ -157,6 +172,7 @@ describe('translated areas', () => {
       );
       const found: string[] = [];
       const check = async (area: string) => {
+        if (READY[area]) await page.locator(`main.pane-main ${READY[area]}`).first().waitFor({ timeout: 30_000 });
         await page.waitForTimeout(300); // let the area's first load render
         const left = await englishLeftovers(page, runtimes);
         if (left.length > 0) found.push(`${area}: ${left.join(', ')}`);

@@ -13,7 +13,7 @@ function formatElapsed(ms: number): string {
  */
 export function ActivityTicker({ state, actorId, now, waitingTool = null }: { state: ActivityState; actorId: string; now: number; waitingTool?: string | null }) {
   const t = useT();
-  const bubbles = projectBubbles(state, actorId, now, waitingTool).slice(0, 3);
+  const bubbles = projectBubbles(state, actorId, now, waitingTool, t).slice(0, 3);
   if (bubbles.length === 0) return null;
   return (
     <ul className="activity-ticker" aria-label={t('activity.of', { actor: actorId })}>

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RuntimeActivityRecord } from '@cccc/ipc-protocol';
+import { ja } from '../i18n/catalogs/ja';
+import { zhCN } from '../i18n/catalogs/zh-CN';
+import { translatorFor } from '../i18n/plain';
 // The browser's runtime-activity rules (spec pty-runtime-activity.md "Retention and Recovery"),
 // pure: run by the web vitest project without a DOM.
 import {
@@ -102,5 +105,19 @@ describe('activity store (browser retention rules)', () => {
     const s = apply([rec({ actor_id: 'other', tool_name: 'mcp__x__y<script>' }), rec({ activity_id: 'a2' })]);
     expect(texts(s, T0, 'other')).toEqual(['Running mcp__x__yscript']);
     expect(texts(s, T0, 'worker')).toEqual(['Running Bash']);
+  });
+});
+
+describe('activity bubbles in Chinese and Japanese', () => {
+  it('translate the words around the tool name, and the turn and fallback labels', () => {
+    const turn = rec({ activity_id: 'claude:s1:turn:t1', kind: 'turn', tool_name: null, operation_id: null, event_type: 'UserPromptSubmit' });
+    const s = apply([turn, rec({ at: T0 + 1000 })], T0 + 1000);
+    const zh = translatorFor(zhCN);
+    expect(projectBubbles(s, 'worker', T0 + 30_000, null, zh).map((b) => b.text)).toEqual(['正在运行 Bash']);
+    expect(projectBubbles(s, 'worker', T0 + 1000 + STUCK_AFTER_MS + 1, null, zh).map((b) => b.text)).toEqual(['Bash 卡住了']);
+    expect(projectBubbles(apply([turn], T0), 'worker', T0 + STUCK_AFTER_MS + 1, null, translatorFor(ja)).map((b) => b.text)).toEqual(['ターンが停滞']);
+    const unnamed = apply([rec({ tool_name: null })], T0);
+    expect(projectBubbles(unnamed, 'worker', T0, null, translatorFor(ja)).map((b) => b.text)).toEqual(['ツール を実行中']);
+    expect(projectBubbles(unnamed, 'worker', T0)[0]).toMatchObject({ label: 'tool', text: 'Running tool' });
   });
 });

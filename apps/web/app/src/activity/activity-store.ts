@@ -1,4 +1,6 @@
 import type { RuntimeActivityRecord } from '@cccc/ipc-protocol';
+import type { MessageKey } from '../i18n/catalogs/en';
+import { english, type Translate } from '../i18n/plain';
 
 // The browser's runtime-activity store (spec pty-runtime-activity.md, "Retention and Recovery"):
 // pure, group-scoped, and keyed by activity_id. Time is always passed in so the rules are testable.
@@ -99,20 +101,13 @@ export function sanitizeToolName(name: string | null | undefined): string {
   return (name ?? '').replace(/[^A-Za-z0-9_.:/-]/g, '').slice(0, 64);
 }
 
-function bubbleText(label: string, status: BubbleStatus): string {
-  switch (status) {
-    case 'started':
-      return `Running ${label}`;
-    case 'waiting':
-      return `${label} waiting for permission`;
-    case 'completed':
-      return `${label} done`;
-    case 'failed':
-      return `${label} failed`;
-    case 'stuck':
-      return `${label} stuck`;
-  }
-}
+const BUBBLE_KEYS = {
+  started: 'activity.started',
+  waiting: 'activity.waiting',
+  completed: 'activity.completed',
+  failed: 'activity.failed',
+  stuck: 'activity.stuck',
+} as const satisfies Record<BubbleStatus, MessageKey>;
 
 /**
  * Project the store into bubbles for one actor, newest first. Only tool and subagent activity
@@ -121,7 +116,7 @@ function bubbleText(label: string, status: BubbleStatus): string {
  * the actor's own hooks say it waits on for permission (waiting.ts): that tool reads "waiting for
  * permission", never "stuck", however long the person takes, and no turn is diagnosed stuck.
  */
-export function projectBubbles(state: ActivityState, actorId: string, now: number, waitingTool: string | null = null): ActivityBubble[] {
+export function projectBubbles(state: ActivityState, actorId: string, now: number, waitingTool: string | null = null, t: Translate = english): ActivityBubble[] {
   const bubbles: ActivityBubble[] = [];
   const stuckTurns: ActivityBubble[] = [];
   for (const [key, entry] of state) {
@@ -134,9 +129,11 @@ export function projectBubbles(state: ActivityState, actorId: string, now: numbe
     const elapsedMs = done ? (r.duration_ms ?? Math.max(0, entry.at - entry.startedAt)) : Math.max(0, now - entry.startedAt);
     if (r.kind === 'tool' || r.kind === 'subagent') {
       const label = sanitizeToolName(r.tool_name) || (r.kind === 'subagent' ? 'subagent' : 'tool');
-      bubbles.push({ key, actorId, kind: r.kind, status, label, text: bubbleText(label, status), elapsedMs });
+      // The tool's own name stays as the runtime gave it; the generic fallbacks read in the page's language.
+      const named = sanitizeToolName(r.tool_name) || t(r.kind === 'subagent' ? 'activity.subagent' : 'activity.tool');
+      bubbles.push({ key, actorId, kind: r.kind, status, label, text: t(BUBBLE_KEYS[status], { label: named }), elapsedMs });
     } else if (r.kind === 'turn' && status === 'stuck') {
-      stuckTurns.push({ key, actorId, kind: 'turn', status, label: 'turn', text: 'Turn stuck', elapsedMs });
+      stuckTurns.push({ key, actorId, kind: 'turn', status, label: 'turn', text: t('activity.turnStuck'), elapsedMs });
     }
   }
   if (!waitingTool && !bubbles.some((b) => b.status === 'stuck')) bubbles.push(...stuckTurns);

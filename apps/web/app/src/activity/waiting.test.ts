@@ -3,6 +3,9 @@ import type { RuntimeActivityRecord } from '@cccc/ipc-protocol';
 // Waiting for permission, from the actor's hook evidence and its open tool; pure.
 import { applyActivity, emptyActivity, projectBubbles, STUCK_AFTER_MS, type ActivityState } from './activity-store';
 import { waitingOf, waitingText } from './waiting';
+import { ja } from '../i18n/catalogs/ja';
+import { zhCN } from '../i18n/catalogs/zh-CN';
+import { translatorFor } from '../i18n/plain';
 
 const T0 = Date.parse('2026-08-01T10:00:00Z');
 const rec = (p: Partial<RuntimeActivityRecord> & { at?: number }): RuntimeActivityRecord => {
@@ -72,5 +75,14 @@ describe('waiting for permission', () => {
     // The daemon's snapshot synthesizes `stuck` after 60 s; the evidence still wins.
     const synth = apply([rec({ status: 'stuck' })]);
     expect(projectBubbles(synth, 'lead', late, 'claude:s1:tool:toolu_1')[0]!.text).toBe('Bash waiting for permission');
+  });
+});
+
+describe('waiting sentence in Chinese and Japanese', () => {
+  it('keeps the name and the tool, and nothing else in English', () => {
+    const w = { actorId: 'lead', kind: 'permission' as const, tool: 'Bash', toolActivity: null };
+    expect(waitingText('lead', w, translatorFor(zhCN))).toBe('lead 正在等待授权：Bash');
+    expect(waitingText('lead', { ...w, tool: null }, translatorFor(ja))).toBe('lead が許可を待っています');
+    expect(waitingText('lead', { ...w, kind: 'input', tool: null }, translatorFor(zhCN))).toBe('lead 正在等待输入');
   });
 });

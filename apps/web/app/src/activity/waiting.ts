@@ -1,6 +1,7 @@
 import type { ActorListEntry } from '../api/types';
 import { sanitizeToolName, type ActivityState } from './activity-store';
 import { isManagedSource } from '../actors/working-badge';
+import { english, type Translate } from '../i18n/plain';
 
 // "lead is waiting for permission: Bash". The evidence: the actor's working state is `waiting`
 // from its own hooks (a PermissionRequest, or a permission_prompt / needs-input Notification),
@@ -45,8 +46,8 @@ export function waitingOf(actor: Evidence, state: ActivityState): Waiting | null
   return { actorId: actor.id, kind: asked || tool ? 'permission' : 'input', tool, toolActivity: key };
 }
 
-/** The sentence the conversation and the card show. */
-export function waitingText(name: string, w: Waiting): string {
-  if (w.kind === 'input') return `${name} is waiting for input`;
-  return w.tool ? `${name} is waiting for permission: ${w.tool}` : `${name} is waiting for permission`;
+/** The sentence the conversation and the card show, in the page's language. */
+export function waitingText(name: string, w: Waiting, t: Translate = english): string {
+  if (w.kind === 'input') return t('waiting.input', { name });
+  return w.tool ? t('waiting.permissionTool', { name, tool: w.tool }) : t('waiting.permission', { name });
 }

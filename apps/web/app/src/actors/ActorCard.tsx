@@ -29,7 +29,7 @@ interface Props {
  */
 export function ActorCard({ groupId, actor: a, activity, exit, busy, terminalOpen, onAction, onEdit, onOpenTerminal }: Props) {
   const t = useT();
-  const badge = workingBadge(a);
+  const badge = workingBadge(a, t);
   const waiting = waitingOf(a, activity.state);
   // A stopped actor whose failure or exit is explained above gets Relaunch there instead of Start.
   const explained = !a.running && (a.start_failure !== undefined || exit !== undefined);
@@ -51,7 +51,7 @@ export function ActorCard({ groupId, actor: a, activity, exit, busy, terminalOpe
       </div>
       {waiting && (
         <p className="actor-waiting" role="status">
-          {waitingText(a.title || a.id, waiting)}
+          {waitingText(a.title || a.id, waiting, t)}
         </p>
       )}
       {a.running && isManagedSource(a.state_source) && a.effective_working_state === 'waiting' && (

@@ -85,7 +85,7 @@ export function HeadlessPermissions({ groupId, actorId, version }: { groupId: st
           </li>
         ) : (
           <li key={p.request_id}>
-            <span>{permissionLine(p)}</span>
+            <span>{permissionLine(p, t)}</span>
             <button type="button" disabled={busy} onClick={() => control({ action: 'permission', request_id: p.request_id, allow: true })}>{t('headless.approve')}</button>
             <button type="button" disabled={busy} onClick={() => control({ action: 'permission', request_id: p.request_id, allow: false })}>{t('headless.deny')}</button>
           </li>

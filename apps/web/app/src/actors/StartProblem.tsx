@@ -29,7 +29,7 @@ export function StartProblem({ actor, exit, busy, onRelaunch }: { actor: ActorLi
     return (
       <div className="start-problem" data-kind="exit" role="status">
         <p>
-          <strong>{t('start.notRunning')}</strong> {t('start.exitedAt', { how: exitText(exited) })} <time title={fullDate(exited.at, locale)}>{new Date(exited.at).toLocaleTimeString(locale)}</time>.
+          <strong>{t('start.notRunning')}</strong> {t('start.exitedAt', { how: exitText(exited, t) })} <time title={fullDate(exited.at, locale)}>{new Date(exited.at).toLocaleTimeString(locale)}</time>.
         </p>
         {relaunch}
       </div>

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CCCSEventV1 } from '@cccc/ipc-protocol';
-import { applyLifecycle, exitText } from './actor-exits';
+import { applyLifecycle, exitDetail, exitText } from './actor-exits';
+import { ja } from '../i18n/catalogs/ja';
+import { zhCN } from '../i18n/catalogs/zh-CN';
+import { translatorFor } from '../i18n/plain';
 
 const ev = (kind: string, by: string, data: Record<string, unknown>, ts = '2026-08-01T10:00:00Z'): CCCSEventV1 => ({ v: 1, id: `${kind}${ts}`, ts, kind, group_id: 'g', scope_key: '', by, data });
 
@@ -20,5 +23,19 @@ describe('actor exits', () => {
     const m = new Map();
     expect(applyLifecycle(m, [ev('actor.stop', 'user', { actor_id: 'lead' }), ev('chat.message', 'user', { text: '' })])).toBe(m);
     expect(exitText({ exitCode: null, signal: 'SIGKILL', at: '' })).toBe('ended by signal SIGKILL');
+  });
+});
+
+describe('actor exits in Chinese and Japanese', () => {
+  it('reads without English fragments', () => {
+    const zh = translatorFor(zhCN);
+    const jp = translatorFor(ja);
+    expect(exitText({ exitCode: 3, signal: null, at: '' }, zh)).toBe('以退出码 3 退出');
+    expect(exitText({ exitCode: null, signal: 'SIGKILL', at: '' }, zh)).toBe('因信号 SIGKILL 结束');
+    expect(exitText({ exitCode: null, signal: null, at: '' }, zh)).toBe('退出');
+    expect(exitText({ exitCode: 3, signal: null, at: '' }, jp)).toBe('終了コード 3 で終了');
+    expect(exitDetail({ exitCode: 130, signal: null, at: '' }, jp)).toBe('終了コード 130');
+    expect(exitDetail({ exitCode: null, signal: 'SIGTERM', at: '' }, zh)).toBe('信号 SIGTERM');
+    expect(exitDetail({ exitCode: null, signal: null, at: '' }, zh)).toBe('');
   });
 });

@@ -1,5 +1,6 @@
 import { isEventOfKind } from '@cccc/ipc-protocol/browser';
 import type { LedgerEvent } from '../api/types';
+import { english, type Translate } from '../i18n/plain';
 
 // Why a stopped actor is not running when its start went fine: it ended by itself later. The
 // daemon records that as `actor.stop` by system with reason `exited` and the exit status; a
@@ -36,15 +37,16 @@ export function applyLifecycle(exits: ActorExits, events: readonly LedgerEvent[]
   return next ?? exits;
 }
 
-/** "code 130", "signal SIGKILL", or '' when the daemon recorded neither. */
-export function exitDetail(exit: ActorExit): string {
-  if (exit.signal !== null && exit.signal !== 0 && exit.signal !== '') return `signal ${exit.signal}`;
-  return exit.exitCode === null ? '' : `code ${exit.exitCode}`;
+const bySignal = (exit: ActorExit): boolean => exit.signal !== null && exit.signal !== 0 && exit.signal !== '';
+
+/** "code 130", "signal SIGKILL", or '' when the daemon recorded neither (in the page's language). */
+export function exitDetail(exit: ActorExit, t: Translate = english): string {
+  if (bySignal(exit)) return t('exit.detail.signal', { signal: exit.signal! });
+  return exit.exitCode === null ? '' : t('exit.detail.code', { code: exit.exitCode });
 }
 
-/** "exited with code 130", "ended by signal SIGKILL". */
-export function exitText(exit: ActorExit): string {
-  const detail = exitDetail(exit);
-  if (detail.startsWith('signal')) return `ended by ${detail}`;
-  return detail ? `exited with ${detail}` : 'exited';
+/** "exited with code 130", "ended by signal SIGKILL", "exited" (in the page's language). */
+export function exitText(exit: ActorExit, t: Translate = english): string {
+  if (bySignal(exit)) return t('exit.signal', { signal: exit.signal! });
+  return exit.exitCode === null ? t('exit.plain') : t('exit.code', { code: exit.exitCode });
 }

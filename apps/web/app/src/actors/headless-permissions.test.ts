@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cardQuestions, interactionResponse, permissionLine } from './headless-permissions';
+import { ja } from '../i18n/catalogs/ja';
+import { zhCN } from '../i18n/catalogs/zh-CN';
+import { translatorFor } from '../i18n/plain';
 
 describe('permissionLine', () => {
   it('names the command and why', () => {
@@ -33,5 +36,17 @@ describe('question requests', () => {
     expect(interactionResponse(qs, { db: 'postgres' })).toBeNull();
     expect(interactionResponse(qs, { db: 'postgres', key: '  ' })).toBeNull();
     expect(interactionResponse(qs, { db: 'postgres', key: 'k1' })).toEqual({ answers: { db: ['postgres'], key: ['k1'] } });
+  });
+});
+
+describe('permissionLine in Chinese and Japanese', () => {
+  it('translates the words around the command, paths and reason', () => {
+    const zh = translatorFor(zhCN);
+    const jp = translatorFor(ja);
+    expect(permissionLine({ kind: 'command', summary: { command: 'touch x', reason: 'Create a marker' } }, zh)).toBe('运行 touch x（Create a marker）');
+    expect(permissionLine({ kind: 'command', summary: {} }, jp)).toBe('コマンドを実行');
+    expect(permissionLine({ kind: 'file_change', summary: {} }, zh)).toBe('修改文件');
+    expect(permissionLine({ kind: 'permissions', summary: { network: { enabled: true }, file_system: { read: ['/a'], write: ['/b'] } } }, zh)).toBe('本轮允许网络访问；读取 /a；写入 /b');
+    expect(permissionLine({ kind: 'permissions', summary: {} }, jp)).toBe('このターンのみ追加のアクセスを許可');
   });
 });

@@ -1,11 +1,16 @@
 import type { HeadlessPermission } from '@cccc/ipc-protocol';
+import { english, type Translate } from '../i18n/plain';
 
-/** One pending request as the card shows it: what it asks to do, for a person to approve or deny. */
-export function permissionLine(p: Pick<HeadlessPermission, 'kind' | 'summary'>): string {
+/**
+ * One pending request as the card shows it: what it asks to do, for a person to approve or deny,
+ * in the page's language (the command, paths and the agent's reason stay as the agent wrote them).
+ */
+export function permissionLine(p: Pick<HeadlessPermission, 'kind' | 'summary'>, t: Translate = english): string {
   const command = typeof p.summary.command === 'string' ? p.summary.command : undefined;
   const reason = typeof p.summary.reason === 'string' ? p.summary.reason : undefined;
-  const what = p.kind === 'command' ? (command ? `run ${command}` : 'run a command') : p.kind === 'file_change' ? 'change files' : p.kind === 'permissions' ? accessLine(p.summary) : p.kind;
-  return reason ? `${what} (${reason})` : what;
+  const what =
+    p.kind === 'command' ? (command ? t('perm.run', { command }) : t('perm.runCommand')) : p.kind === 'file_change' ? t('perm.changeFiles') : p.kind === 'permissions' ? accessLine(p.summary, t) : p.kind;
+  return reason ? t('perm.withReason', { what, reason }) : what;
 }
 
 /** One question of a pending `question` request, as the card asks it. */
@@ -43,13 +48,13 @@ export function interactionResponse(questions: readonly CardQuestion[], answers:
 }
 
 /** A `permissions` request (more sandbox for this turn): the access it asks for. */
-function accessLine(summary: Readonly<Record<string, unknown>>): string {
+function accessLine(summary: Readonly<Record<string, unknown>>, t: Translate): string {
   const parts: string[] = [];
   const network = summary.network as { enabled?: unknown } | undefined;
-  if (network?.enabled === true) parts.push('network access');
+  if (network?.enabled === true) parts.push(t('perm.network'));
   const fs = summary.file_system as { read?: unknown; write?: unknown } | undefined;
   const paths = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-  if (paths(fs?.read).length > 0) parts.push(`read ${paths(fs?.read).join(', ')}`);
-  if (paths(fs?.write).length > 0) parts.push(`write ${paths(fs?.write).join(', ')}`);
-  return parts.length > 0 ? `allow ${parts.join('; ')} for this turn` : 'allow more access for this turn';
+  if (paths(fs?.read).length > 0) parts.push(t('perm.read', { paths: paths(fs?.read).join(', ') }));
+  if (paths(fs?.write).length > 0) parts.push(t('perm.write', { paths: paths(fs?.write).join(', ') }));
+  return parts.length > 0 ? t('perm.allow', { parts: parts.join(t('perm.separator')) }) : t('perm.allowMore');
 }

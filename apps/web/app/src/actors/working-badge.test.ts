@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 // The working-state badge names its evidence (REFERENCE_NOTES §4); pure, no DOM.
+import { ja } from '../i18n/catalogs/ja';
+import { zhCN } from '../i18n/catalogs/zh-CN';
+import { translatorFor } from '../i18n/plain';
 import { isManagedSource, workingBadge } from './working-badge';
 
 describe('working-state badge', () => {
@@ -26,5 +29,15 @@ describe('working-state badge', () => {
 
   it('the tooltip adds a held input state', () => {
     expect(workingBadge({ running: true, effective_working_state: 'waiting', state_source: 'hook', effective_working_reason: 'r', input_state: 'waiting_user' }).title).toBe('r · input waiting_user');
+  });
+});
+
+describe('working-state badge in Chinese and Japanese', () => {
+  it('translates state, source and input state; the reason stays the daemon\'s code', () => {
+    const zh = translatorFor(zhCN);
+    expect(workingBadge({ running: true, effective_working_state: 'working', state_source: 'hook' }, zh).label).toBe('工作中 · 钩子');
+    expect(workingBadge({ running: false }, zh).label).toBe('已停止');
+    expect(workingBadge({ running: true, effective_working_state: 'waiting', state_source: 'hook', effective_working_reason: 'r', input_state: 'waiting_user' }, zh).title).toBe('r · 输入：等待用户');
+    expect(workingBadge({ running: true, effective_working_state: 'idle', state_source: 'managed_session' }, translatorFor(ja)).label).toBe('アイドル · ACP セッション');
   });
 });

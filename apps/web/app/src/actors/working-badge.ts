@@ -1,4 +1,5 @@
 import type { ActorListEntry } from '../api/types';
+import { english, wordFor, type Translate } from '../i18n/plain';
 
 // The working-state badge names its evidence: a hook projection is authoritative, terminal
 // heuristics and idle time are labelled fallbacks (REFERENCE_NOTES §4), so "idle · terminal"
@@ -13,21 +14,10 @@ export interface WorkingBadge {
   readonly title: string;
 }
 
-/**
- * How each evidence source reads on the badge: `idle` is the output-timing fallback (recent
- * output means working), which "working · idle" would misread as a contradiction.
- */
-const SOURCE_WORDS: Record<string, string> = {
-  hook: 'hook',
-  terminal: 'screen',
-  idle: 'output timing',
-  process: 'process',
-  // A managed session's own protocol events (Codex app-server): authoritative, like a hook.
-  app_server: 'app-server',
-  // An ACP session's own updates (opencode, Kilo, headless ACP): authoritative too.
-  managed_session: 'ACP session',
-  unknown: 'no evidence',
-};
+// How each evidence source reads on the badge is the catalog's `badge.source.*`: `idle` is the
+// output-timing fallback (recent output means working), which "working · idle" would misread as a
+// contradiction; `app_server` (Codex app-server) and `managed_session` (an ACP session: opencode,
+// Kilo, headless ACP) are a managed session's own protocol events, authoritative like a hook.
 
 /**
  * The state comes from a managed session's own protocol (Codex app-server, or an ACP session):
@@ -37,11 +27,14 @@ export function isManagedSource(source: string | undefined): boolean {
   return source === 'app_server' || source === 'managed_session';
 }
 
-export function workingBadge(actor: Partial<Pick<ActorListEntry, 'effective_working_state' | 'state_source' | 'effective_working_reason' | 'running' | 'input_state'>>): WorkingBadge {
+/** The badge in the page's language (`t`, English by default); the tooltip's reason is the daemon's code. */
+export function workingBadge(actor: Partial<Pick<ActorListEntry, 'effective_working_state' | 'state_source' | 'effective_working_reason' | 'running' | 'input_state'>>, t: Translate = english): WorkingBadge {
   const state = actor.effective_working_state ?? (actor.running === false ? 'stopped' : 'unknown');
   // A stopped actor's state comes from the process table whatever the daemon labels it.
   const source = state === 'stopped' ? (actor.state_source ?? 'process') : (actor.state_source ?? 'unknown');
-  const label = state === 'stopped' ? 'stopped' : `${state} · ${SOURCE_WORDS[source] ?? source}`;
-  const parts = [actor.effective_working_reason, actor.input_state && actor.input_state !== 'ready' ? `input ${actor.input_state}` : undefined].filter(Boolean);
+  const stateWord = wordFor(t, 'badge.state', state);
+  const label = state === 'stopped' ? stateWord : t('badge.label', { state: stateWord, source: wordFor(t, 'badge.source', source) });
+  const input = actor.input_state && actor.input_state !== 'ready' ? t('badge.input', { state: wordFor(t, 'badge.inputState', actor.input_state) }) : undefined;
+  const parts = [actor.effective_working_reason, input].filter(Boolean);
   return { state, source, label, title: parts.join(' · ') || label };
 }

@@ -19,7 +19,7 @@ export function WaitingBanner({ groupId, actors, activity, onOpenTerminal }: { g
       {waiting.map(({ actor, w }) => (
         <li key={actor.id} data-actor={actor.id} data-kind={w.kind} role="status">
           <span className="waiting-dot" aria-hidden="true" />
-          <span className="waiting-text">{waitingText(actor.title || actor.id, w)}</span>
+          <span className="waiting-text">{waitingText(actor.title || actor.id, w, t)}</span>
           <a
             href={`?group=${encodeURIComponent(groupId)}&actor=${encodeURIComponent(actor.id)}`}
             onClick={(e) => {

@@ -2,6 +2,9 @@ import { useCallback, useEffect, useState } from 'react';
 import { api, type RouteResult } from '../api/client';
 import { ApiError } from '../api/http';
 import { useActors } from '../api/use-actors';
+import { useT } from '../i18n/I18nProvider';
+import { wordFor } from '../i18n/plain';
+import { Rich } from '../i18n/Rich';
 
 type Overview = RouteResult<'capability_overview'>;
 type State = RouteResult<'capability_state'>;
@@ -13,6 +16,7 @@ type Search = RouteResult<'capability_search'>;
  * blocks, and a search that also asks the remote sources (their failures are shown, not hidden).
  */
 export function CapabilitiesPanel({ groupId }: { groupId: string }) {
+  const t = useT();
   const { actors } = useActors(groupId);
   const [actorId, setActorId] = useState('');
   const [scope, setScope] = useState<'group' | 'actor'>('actor');
@@ -37,12 +41,12 @@ export function CapabilitiesPanel({ groupId }: { groupId: string }) {
 
   const enable = (capabilityId: string, enabled: boolean) =>
     api.capability_enable(groupId, { capability_id: capabilityId, scope, enabled, ...(scope === 'actor' ? { actor_id: target } : {}) }).then((r) => {
-      setStatus({ ok: r.state !== 'blocked' && r.state !== 'failed', text: `${r.capability_id}: ${r.state}${r.reason ? ` (${r.reason})` : ''}` });
+      setStatus({ ok: r.state !== 'blocked' && r.state !== 'failed', text: t(r.reason ? 'caps.statusReason' : 'caps.status', { id: r.capability_id, state: wordFor(t, 'caps.result', r.state), reason: r.reason ?? '' }) });
       reload();
     }, fail);
   const block = (capabilityId: string, blocked: boolean) =>
     api.capability_block(groupId, { capability_id: capabilityId, blocked }).then((r) => {
-      setStatus({ ok: true, text: `${r.capability_id}: ${r.state}` });
+      setStatus({ ok: true, text: t('caps.status', { id: r.capability_id, state: wordFor(t, 'caps.result', r.state) }) });
       reload();
     }, fail);
 
@@ -51,12 +55,12 @@ export function CapabilitiesPanel({ groupId }: { groupId: string }) {
   const rows = search ? search.items : (overview?.items ?? []);
 
   return (
-    <fieldset className="capabilities" aria-label="Capabilities">
-      <legend>Capabilities</legend>
+    <fieldset className="capabilities" aria-label={t('caps.title')}>
+      <legend>{t('caps.title')}</legend>
       <div className="row">
         <label>
-          Actor{' '}
-          <select aria-label="Capability actor" value={target} onChange={(e) => setActorId(e.target.value)}>
+          {t('caps.actor')}{' '}
+          <select aria-label={t('caps.actorAria')} value={target} onChange={(e) => setActorId(e.target.value)}>
             {actors.map((a) => (
               <option key={a.id} value={a.id}>
                 {a.id}
@@ -65,18 +69,25 @@ export function CapabilitiesPanel({ groupId }: { groupId: string }) {
           </select>
         </label>
         <label>
-          Scope{' '}
-          <select aria-label="Capability scope" value={scope} onChange={(e) => setScope(e.target.value as 'group' | 'actor')}>
-            <option value="actor">this actor</option>
-            <option value="group">whole group</option>
+          {t('caps.scope')}{' '}
+          <select aria-label={t('caps.scopeAria')} value={scope} onChange={(e) => setScope(e.target.value as 'group' | 'actor')}>
+            <option value="actor">{t('caps.scope.actor')}</option>
+            <option value="group">{t('caps.scope.group')}</option>
           </select>
         </label>
       </div>
       {state && (
-        <p className="muted" aria-label="Visible tools">
-          {state.actor_id}
-          {state.is_foreman ? ' (foreman)' : ''} sees {state.visible_tool_count} tools: {state.visible_tools.join(', ')}. External tool limit {state.dynamic_tool_limit}
-          {state.dynamic_tool_dropped ? `, ${state.dynamic_tool_dropped} dropped` : ''}.
+        <p className="muted" aria-label={t('caps.visibleAria')}>
+          <Rich
+            text={t('caps.sees', {
+              actor: state.actor_id,
+              foreman: state.is_foreman ? t('caps.foreman') : '',
+              count: state.visible_tool_count,
+              limit: state.dynamic_tool_limit,
+              dropped: state.dynamic_tool_dropped ? t('caps.dropped', { count: state.dynamic_tool_dropped }) : '',
+            })}
+            parts={{ tools: <code>{state.visible_tools.join(', ')}</code> }}
+          />
         </p>
       )}
       <form
@@ -90,48 +101,56 @@ export function CapabilitiesPanel({ groupId }: { groupId: string }) {
           api.capability_search(groupId, { query, actor_id: target }).then(setSearch, fail);
         }}
       >
-        <input aria-label="Search capabilities" placeholder="search packs, skills, MCP servers" value={query} onChange={(e) => setQuery(e.target.value)} />
-        <button type="submit">Search</button>
-        {search?.search_diagnostics?.remote_error && <small className="muted">remote: {search.search_diagnostics.remote_error}</small>}
+        <input aria-label={t('caps.searchAria')} placeholder={t('caps.searchPlaceholder')} value={query} onChange={(e) => setQuery(e.target.value)} />
+        <button type="submit">{t('caps.search')}</button>
+        {search?.search_diagnostics?.remote_error && <small className="muted">
+            <Rich text={t('caps.remote')} parts={{ error: <span data-daemon-text>{search.search_diagnostics.remote_error}</span> }} />
+          </small>}
       </form>
-      <table className="capability-table" aria-label="Capability catalog">
-        <thead>
-          <tr>
-            <th>Capability</th>
-            <th>Kind</th>
-            <th>Level</th>
-            <th>State</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((item) => {
-            const on = enabled.has(item.capability_id);
-            const isBlocked = blocked.has(item.capability_id);
-            return (
-              <tr key={item.capability_id} data-capability={item.capability_id}>
-                <td title={item.description_short}>
-                  <code>{item.capability_id}</code> {item.name}
-                </td>
-                <td>{item.kind}</td>
-                <td>{item.policy_level}</td>
-                <td>{isBlocked ? 'blocked' : on ? 'enabled' : '—'}</td>
-                <td>
-                  <button aria-label={`${on ? 'Disable' : 'Enable'} ${item.capability_id}`} disabled={isBlocked} onClick={() => void enable(item.capability_id, !on)}>
-                    {on ? 'Disable' : 'Enable'}
-                  </button>
-                  <button aria-label={`${isBlocked ? 'Unblock' : 'Block'} ${item.capability_id}`} onClick={() => void block(item.capability_id, !isBlocked)}>
-                    {isBlocked ? 'Unblock' : 'Block'}
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      {overview && <small className="muted">Allowlist revision {overview.allowlist_revision}</small>}
+      <div className="table-scroll">
+        <table className="capability-table" aria-label={t('caps.catalogAria')}>
+          <thead>
+            <tr>
+              <th>{t('caps.col.capability')}</th>
+              <th>{t('caps.col.kind')}</th>
+              <th>{t('caps.col.level')}</th>
+              <th>{t('caps.col.state')}</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((item) => {
+              const on = enabled.has(item.capability_id);
+              const isBlocked = blocked.has(item.capability_id);
+              return (
+                <tr key={item.capability_id} data-capability={item.capability_id}>
+                  <td title={item.description_short}>
+                    <code>{item.capability_id}</code> <span data-daemon-text>{item.name}</span>
+                  </td>
+                  <td>{wordFor(t, 'caps.kind', item.kind)}</td>
+                  <td>{item.policy_level ? wordFor(t, 'caps.level', item.policy_level) : ''}</td>
+                  <td>{isBlocked ? t('caps.state.blocked') : on ? t('caps.state.enabled') : '—'}</td>
+                  <td>
+                    <button aria-label={t(on ? 'caps.disableAria' : 'caps.enableAria', { id: item.capability_id })} disabled={isBlocked} onClick={() => void enable(item.capability_id, !on)}>
+                      {t(on ? 'caps.disable' : 'caps.enable')}
+                    </button>
+                    <button aria-label={t(isBlocked ? 'caps.unblockAria' : 'caps.blockAria', { id: item.capability_id })} onClick={() => void block(item.capability_id, !isBlocked)}>
+                      {t(isBlocked ? 'caps.unblock' : 'caps.block')}
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {overview && (
+        <small className="muted">
+          <Rich text={t('caps.allowlist')} parts={{ revision: <code>{overview.allowlist_revision}</code> }} />
+        </small>
+      )}
       {status && (
-        <p className={status.ok ? 'form-ok' : 'form-error'} role="status" aria-label="Capability status">
+        <p className={status.ok ? 'form-ok' : 'form-error'} role="status" aria-label={t('caps.statusAria')}>
           {status.text}
         </p>
       )}

@@ -1,6 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, type RouteResult } from '../api/client';
 import { ApiError } from '../api/http';
+import { formatNumber } from '../i18n/format';
+import { useI18n } from '../i18n/I18nProvider';
+import { wordFor } from '../i18n/plain';
+import { Rich } from '../i18n/Rich';
 
 type Lane = 'work' | 'memory';
 type Status = RouteResult<'space_status'>;
@@ -39,6 +43,9 @@ function CitedAnswer({ answer }: { answer: string }) {
  * cite their sources.
  */
 export function SpaceView({ groupId }: { groupId: string }) {
+  const { t, locale } = useI18n();
+  const laneName = (l: Lane) => t(l === 'work' ? 'space.laneName.work' : 'space.laneName.memory');
+  const num = (n: number) => formatNumber(locale, n);
   const [lane, setLane] = useState<Lane>('work');
   const [status, setStatus] = useState<Status | null>(null);
   const [sources, setSources] = useState<Row[] | null>(null);
@@ -83,59 +90,61 @@ export function SpaceView({ groupId }: { groupId: string }) {
 
   return (
     <section className="space-view">
-      <div className="space-lanes" role="radiogroup" aria-label="Lane">
+      <div className="space-lanes" role="radiogroup" aria-label={t('space.laneAria')}>
         {(['work', 'memory'] as const).map((l) => (
           <button key={l} role="radio" aria-checked={lane === l} onClick={() => setLane(l)}>
-            {l === 'work' ? 'Work lane' : 'Memory lane'}
+            {t(l === 'work' ? 'space.lane.work' : 'space.lane.memory')}
           </button>
         ))}
       </div>
       {status && (
         <p className="space-provider" data-mode={status.provider.mode}>
-          Provider <strong>{status.provider.provider}</strong>: {status.provider.mode}
-          {status.provider.readiness_reason ? ` (${status.provider.readiness_reason})` : ''}
+          <Rich text={t('space.provider', { mode: wordFor(t, 'space.mode', status.provider.mode) })} parts={{ provider: <strong data-daemon-text>{status.provider.provider}</strong> }} />
+          {status.provider.readiness_reason ? <span data-daemon-text> ({status.provider.readiness_reason})</span> : ''}
         </p>
       )}
-      <table className="space-bindings" aria-label="Bindings">
-        <thead>
-          <tr>
-            <th>Lane</th>
-            <th>Provider</th>
-            <th>Space</th>
-            <th>Status</th>
-            <th>Queue</th>
-          </tr>
-        </thead>
-        <tbody>
-          {status &&
-            (['work', 'memory'] as const).map((l) => (
-              <tr key={l} data-lane={l}>
-                <td>{l}</td>
-                <td>{status.bindings[l].provider}</td>
-                <td>
-                  <code>{status.bindings[l].remote_space_id || '—'}</code>
-                </td>
-                <td className="space-binding-status">{status.bindings[l].status}</td>
-                <td>
-                  {status.queue_summary[l].pending} pending, {status.queue_summary[l].running} running, {status.queue_summary[l].failed} failed
-                </td>
-              </tr>
-            ))}
-        </tbody>
-      </table>
+      <div className="table-scroll">
+        <table className="space-bindings" aria-label={t('space.bindingsAria')}>
+          <thead>
+            <tr>
+              <th>{t('space.col.lane')}</th>
+              <th>{t('space.col.provider')}</th>
+              <th>{t('space.col.space')}</th>
+              <th>{t('space.col.status')}</th>
+              <th>{t('space.col.queue')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {status &&
+              (['work', 'memory'] as const).map((l) => (
+                <tr key={l} data-lane={l}>
+                  <td>{laneName(l)}</td>
+                  <td data-daemon-text>{status.bindings[l].provider}</td>
+                  <td>
+                    <code>{status.bindings[l].remote_space_id || '—'}</code>
+                  </td>
+                  <td className="space-binding-status">{wordFor(t, 'space.binding', status.bindings[l].status)}</td>
+                  <td>
+                    {t('space.queue', { pending: num(status.queue_summary[l].pending), running: num(status.queue_summary[l].running), failed: num(status.queue_summary[l].failed) })}
+                  </td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      </div>
       <div className="space-actions">
         {bound ? (
           <button disabled={busy} onClick={() => void run(() => api.space_bind(groupId, { lane, action: 'unbind' }))}>
-            Unbind {lane} lane
+            {t('space.unbind', { lane: laneName(lane) })}
           </button>
         ) : (
           <button disabled={busy} onClick={() => void run(() => api.space_bind(groupId, { lane, provider: 'local', action: 'bind' }))}>
-            Bind {lane} lane to the local provider
+            {t('space.bindLocal', { lane: laneName(lane) })}
           </button>
         )}
         {bound && lane === 'work' && (
           <button disabled={busy} onClick={() => void run(() => api.space_ingest(groupId, { lane, payload: { source_type: 'space_folder' } }))}>
-            Ingest the repo space/ folder
+            <Rich text={t('space.ingestFolder')} parts={{ folder: <code>space/</code> }} />
           </button>
         )}
       </div>
@@ -154,10 +163,10 @@ export function SpaceView({ groupId }: { groupId: string }) {
             });
           }}
         >
-          <input aria-label="Source title" placeholder="Title" value={title} onChange={(e) => setTitle(e.target.value)} />
-          <textarea aria-label="Source text" placeholder="Text to add to the work lane" value={content} onChange={(e) => setContent(e.target.value)} />
+          <input aria-label={t('space.sourceTitleAria')} placeholder={t('space.titlePlaceholder')} value={title} onChange={(e) => setTitle(e.target.value)} />
+          <textarea aria-label={t('space.sourceTextAria')} placeholder={t('space.textPlaceholder')} value={content} onChange={(e) => setContent(e.target.value)} />
           <button type="submit" disabled={busy || !content.trim()}>
-            Add source
+            {t('space.addSource')}
           </button>
         </form>
       )}
@@ -183,17 +192,17 @@ export function SpaceView({ groupId }: { groupId: string }) {
           );
         }}
       >
-        <input aria-label="Ask the space" placeholder={`Ask the ${lane} lane`} value={question} onChange={(e) => setQuestion(e.target.value)} />
+        <input aria-label={t('space.askAria')} placeholder={t('space.askPlaceholder', { lane: laneName(lane) })} value={question} onChange={(e) => setQuestion(e.target.value)} />
         <button type="submit" disabled={busy || !question.trim()}>
-          Ask
+          {t('space.ask')}
         </button>
       </form>
       {answer && (
         <div className="space-result" data-degraded={answer.degraded}>
           {answer.degraded ? (
-            <p className="empty">No answer: the {answer.lane} lane is {answer.binding_status} ({answer.provider_mode}).</p>
+            <p className="empty">{t('space.noAnswer', { lane: laneName(answer.lane), status: wordFor(t, 'space.binding', answer.binding_status), mode: wordFor(t, 'space.mode', answer.provider_mode) })}</p>
           ) : answer.reference_count === 0 ? (
-            <p className="empty">No source matches “{question.trim()}”.</p>
+            <p className="empty">{t('space.noMatch', { query: question.trim() })}</p>
           ) : (
             <>
               <CitedAnswer answer={answer.answer} />
@@ -211,24 +220,24 @@ export function SpaceView({ groupId }: { groupId: string }) {
 
       {sources && (
         <>
-          <h3>Sources ({sources.length})</h3>
+          <h3>{t('space.sources', { count: num(sources.length) })}</h3>
           <ul className="space-sources">
             {sources.map((s) => (
               <li key={String(s.source_id)} data-source-id={String(s.source_id)}>
-                <span className="space-source-title">{String(s.title)}</span> <span className="space-source-type">{String(s.source_type)}</span>
+                <span className="space-source-title">{String(s.title)}</span> <code className="space-source-type">{String(s.source_type)}</code>
               </li>
             ))}
           </ul>
         </>
       )}
-      <h3>Jobs</h3>
+      <h3>{t('space.jobs')}</h3>
       {jobs.length === 0 ? (
-        <p className="empty">No {lane}-lane jobs.</p>
+        <p className="empty">{t('space.noJobs', { lane: laneName(lane) })}</p>
       ) : (
         <ul className="space-jobs">
           {jobs.map((j) => (
             <li key={String(j.job_id)} data-state={String(j.state)}>
-              <code>{String(j.job_id)}</code> {String(j.kind)} <span className="space-job-state">{String(j.state)}</span>
+              <code>{String(j.job_id)}</code> <code>{String(j.kind)}</code> <span className="space-job-state">{wordFor(t, 'space.job', String(j.state))}</span>
             </li>
           ))}
         </ul>

@@ -58,7 +58,7 @@ export function TerminalView({ groupId, actorId, onClose }: { groupId: string; a
     session.current?.focus();
   };
   const readOnly = status?.phase === 'open' && !status.writable;
-  const label = terminalStateLabel(status, { running, exit: exit ? exitDetail(exit) : null });
+  const label = terminalStateLabel(status, { running, exit: exit ? exitDetail(exit, t) : null }, t);
 
   return (
     <section className="terminal-view" aria-label={t('term.of', { actor: actorId })}>

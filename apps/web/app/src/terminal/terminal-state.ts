@@ -1,3 +1,4 @@
+import { english, type Translate } from '../i18n/plain';
 import type { TermStatus } from './term-session';
 
 // The terminal tab's state line: is the stream connected, and if not, did the agent exit or did
@@ -10,14 +11,20 @@ export interface StateLabel {
 
 type Status = Pick<TermStatus, 'phase' | 'mode' | 'writable' | 'cols' | 'rows'>;
 
-/** `running`: the actor list's word (null until known); `exit`: how it ended by itself (`code 130`), null when it did not. */
-export function terminalStateLabel(status: Status | null, actor: { running: boolean | null; exit: string | null }): StateLabel {
-  if (!status) return { connection: 'loading', text: 'loading…' };
-  if (status.phase === 'connecting') return { connection: 'connecting', text: 'connecting…' };
+/**
+ * `running`: the actor list's word (null until known); `exit`: how it ended by itself (`code 130`,
+ * already in the page's language), null when it did not. `t`: the page's translator.
+ */
+export function terminalStateLabel(status: Status | null, actor: { running: boolean | null; exit: string | null }, t: Translate = english): StateLabel {
+  if (!status) return { connection: 'loading', text: t('term.state.loading') };
+  if (status.phase === 'connecting') return { connection: 'connecting', text: t('term.state.connecting') };
   if (status.phase === 'open') {
-    const role = status.mode === 'viewer' ? 'view only · read-only' : status.writable ? 'control' : 'read-only (another writer)';
-    return { connection: 'connected', text: `Connected · ${role} · ${status.cols}×${status.rows}` };
+    const role = t(status.mode === 'viewer' ? 'term.role.viewer' : status.writable ? 'term.role.control' : 'term.role.readOnly');
+    return { connection: 'connected', text: t('term.state.connected', { role, cols: status.cols, rows: status.rows }) };
   }
-  if (actor.running === false) return actor.exit !== null ? { connection: 'exited', text: actor.exit ? `Exited (${actor.exit})` : 'Exited' } : { connection: 'not-running', text: 'Not running' };
-  return { connection: 'disconnected', text: 'Disconnected' };
+  if (actor.running === false) {
+    if (actor.exit === null) return { connection: 'not-running', text: t('term.state.notRunning') };
+    return { connection: 'exited', text: actor.exit ? t('term.state.exitedHow', { how: actor.exit }) : t('term.state.exited') };
+  }
+  return { connection: 'disconnected', text: t('term.state.disconnected') };
 }

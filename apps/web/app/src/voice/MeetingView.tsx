@@ -2,6 +2,10 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, type RouteResult } from '../api/client';
 import { ApiError } from '../api/http';
 import { useLedgerStream } from '../api/use-ledger-stream';
+import { formatNumber } from '../i18n/format';
+import { useI18n } from '../i18n/I18nProvider';
+import { wordFor } from '../i18n/plain';
+import { Rich } from '../i18n/Rich';
 import { browserAsrAvailable, startBrowserAsr } from './browser-asr';
 import { startMicCapture, type MicCapture } from './mic-capture';
 import { openServiceSocket, type ServiceSocket } from './service-asr-socket';
@@ -32,6 +36,7 @@ function ownerId(): string {
  * daemon host recognizes and appends.
  */
 export function MeetingView({ groupId, assistant, models = [], onChanged }: { groupId: string; assistant: Rec; models?: readonly Rec[]; onChanged?: () => void }) {
+  const { t, locale } = useI18n();
   const owner = useMemo(ownerId, []);
   const config = (assistant.config ?? {}) as Rec;
   const backend = str(config.recognition_backend);
@@ -90,7 +95,7 @@ export function MeetingView({ groupId, assistant, models = [], onChanged }: { gr
     const sid = `meet-${Date.now().toString(36)}`;
     const useService = backend === 'assistant_service_local_asr';
     try {
-      if (!useService && !browserAsrAvailable()) throw new Error('This browser has no speech recognition; choose service-local ASR or another browser.');
+      if (!useService && !browserAsrAvailable()) throw new Error(t('meeting.noBrowserAsr'));
       const lease = await api.assistant_voice_recording_lease(groupId, {
         action: 'acquire',
         owner_id: owner,
@@ -101,7 +106,7 @@ export function MeetingView({ groupId, assistant, models = [], onChanged }: { gr
       live.current.lease_id = lease.lease_id;
       live.current.beat = window.setInterval(() => {
         api.assistant_voice_recording_lease(groupId, { action: 'heartbeat', owner_id: owner, lease_id: live.current.lease_id }).then(
-          (r) => r.lost && (setError('The recording lease was lost.'), void stop()),
+          (r) => r.lost && (setError(t('meeting.leaseLost')), void stop()),
           () => undefined,
         );
       }, HEARTBEAT_MS);
@@ -120,7 +125,7 @@ export function MeetingView({ groupId, assistant, models = [], onChanged }: { gr
         const rec = startBrowserAsr(str(config.recognition_language) || 'auto', {
           partial: setPartial,
           final: (text) => (setPartial(''), appendBrowserFinal(sid, text)),
-          error: (code) => setError(`browser speech recognition: ${code}`),
+          error: (code) => setError(t('meeting.browserAsrError', { code })),
         });
         live.current.stopAsr = () => rec.stop();
       }
@@ -149,32 +154,32 @@ export function MeetingView({ groupId, assistant, models = [], onChanged }: { gr
   const archivedDocs = (archived?.documents ?? []).filter((d) => str(d.status) === 'archived');
 
   return (
-    <section className="voice-meeting" aria-label="Meeting">
-      <h3>Meeting</h3>
+    <section className="voice-meeting" aria-label={t('meeting.title')}>
+      <h3>{t('meeting.title')}</h3>
       <p className="muted voice-asr-backend">
-        Recognition: {backend === 'assistant_service_local_asr' ? 'service-local ASR on the daemon host' : backend === 'browser_asr' ? "the browser's speech recognition" : backend}
-        {backend === 'assistant_service_local_asr' && ` · ${str(service.status)}`}
+        {t('meeting.recognition', { backend: wordFor(t, 'meeting.backend', backend) })}
+        {backend === 'assistant_service_local_asr' && ` · ${wordFor(t, 'meeting.service', str(service.status))}`}
       </p>
       {backend === 'assistant_service_local_asr' && missing.length > 0 && (
-        <ul className="voice-asr-missing" aria-label="Service ASR problems">
+        <ul className="voice-asr-missing" aria-label={t('meeting.problemsAria')}>
           {missing.map((m, i) => (
             <li key={i}>
-              <code>{str(m.code)}</code> {str(m.message)}
+              <code>{str(m.code)}</code> <span data-daemon-text>{str(m.message)}</span>
             </li>
           ))}
         </ul>
       )}
       {backend === 'assistant_service_local_asr' && (
-        <ul className="voice-asr-models" aria-label="Voice models">
+        <ul className="voice-asr-models" aria-label={t('meeting.modelsAria')}>
           {models.map((m) => {
             const id = str(m.model_id);
             const status = str(m.status);
             return (
               <li key={id} data-model-id={id} data-status={status}>
-                <code>{id}</code> {status}
+                <code>{id}</code> {wordFor(t, 'meeting.model', status)}
                 {/* The manifest's title says what a model is (e.g. a synthetic test model, not speech recognition). */}
-                {m.title ? <span className="muted"> · {str(m.title)}</span> : null}
-                {m.error ? ` (${str((m.error as Rec).code)})` : ''}
+                {m.title ? <span className="muted" data-daemon-text> · {str(m.title)}</span> : null}
+                {m.error ? <code> ({str((m.error as Rec).code)})</code> : ''}
                 {(status === 'not_installed' || status === 'failed' || m.update_available === true) && (
                   <button
                     disabled={installing !== ''}
@@ -186,54 +191,60 @@ export function MeetingView({ groupId, assistant, models = [], onChanged }: { gr
                         .finally(() => setInstalling(''));
                     }}
                   >
-                    {installing === id ? 'Installing…' : m.update_available === true ? 'Update' : 'Install'}
+                    {t(installing === id ? 'meeting.installing' : m.update_available === true ? 'meeting.update' : 'meeting.install')}
                   </button>
                 )}
               </li>
             );
           })}
-          {models.length === 0 && <li className="muted">No voice model in the manifest (add one in CCCC_HOME/config/voice-models.json).</li>}
+          {models.length === 0 && <li className="muted">
+              <Rich text={t('meeting.noModel')} parts={{ path: <code>CCCC_HOME/config/voice-models.json</code> }} />
+            </li>}
         </ul>
       )}
       <div className="voice-meeting-controls">
         {phase === 'recording' || phase === 'stopping' ? (
-          <button onClick={() => void stop()} disabled={phase === 'stopping'}>Stop recording</button>
+          <button onClick={() => void stop()} disabled={phase === 'stopping'}>{t('meeting.stop')}</button>
         ) : (
-          <button onClick={() => void start()} disabled={phase === 'starting' || assistant.enabled !== true}>Start recording</button>
+          <button onClick={() => void start()} disabled={phase === 'starting' || assistant.enabled !== true}>{t('meeting.start')}</button>
         )}
-        <meter aria-label="Microphone level" min={0} max={0.5} value={level} data-level={level.toFixed(4)} />
-        <span className="muted" role="status" aria-label="Recording state">{phase}</span>
+        <meter aria-label={t('meeting.micAria')} min={0} max={0.5} value={level} data-level={level.toFixed(4)} />
+        <span className="muted" role="status" aria-label={t('meeting.stateAria')} data-phase={phase}>
+          {t(`meeting.phase.${phase}`)}
+        </span>
       </div>
       {error && <p className="form-error" role="alert">{error}</p>}
       <div className="voice-meeting-panes">
         <div className="voice-meeting-transcript">
-          <h4>Live transcript</h4>
-          <ol aria-label="Meeting transcript">
+          <h4>{t('meeting.live')}</h4>
+          <ol aria-label={t('meeting.transcriptAria')}>
             {segments.map((s, i) => (
               <li key={str(s.segment_id) || i} data-segment-id={str(s.segment_id)}>{str(s.text)}</li>
             ))}
-            {partial && <li className="muted voice-partial" aria-label="Partial transcript">{partial}</li>}
+            {partial && <li className="muted voice-partial" aria-label={t('meeting.partialAria')}>{partial}</li>}
           </ol>
         </div>
         <div className="voice-meeting-document">
-          <h4>Working document {active && <code>{active}</code>}</h4>
-          <pre aria-label="Working document">{str(activeDoc?.content)}</pre>
-          <ul className="voice-meeting-documents" aria-label="Meeting documents">
+          <h4>
+            {t('meeting.workingDoc')} {active && <code>{active}</code>}
+          </h4>
+          <pre aria-label={t('meeting.workingDoc')}>{str(activeDoc?.content)}</pre>
+          <ul className="voice-meeting-documents" aria-label={t('meeting.documentsAria')}>
             {(docs?.documents ?? []).map((d) => {
               const path = str(d.document_path);
               return (
                 <li key={path} data-path={path}>
                   <code>{path}</code>
-                  {path !== active && <button onClick={() => void api.assistant_voice_document_save(groupId, { document_path: path }).then(load, (e: unknown) => setError(errorText(e)))}>Open</button>}
-                  <button onClick={() => void api.assistant_voice_document_archive(groupId, { document_path: path }).then(load, (e: unknown) => setError(errorText(e)))}>Archive</button>
+                  {path !== active && <button onClick={() => void api.assistant_voice_document_save(groupId, { document_path: path }).then(load, (e: unknown) => setError(errorText(e)))}>{t('meeting.open')}</button>}
+                  <button onClick={() => void api.assistant_voice_document_archive(groupId, { document_path: path }).then(load, (e: unknown) => setError(errorText(e)))}>{t('meeting.archive')}</button>
                 </li>
               );
             })}
           </ul>
           {archivedDocs.length > 0 && (
             <details className="voice-archive">
-              <summary>Archive ({archivedDocs.length})</summary>
-              <ul aria-label="Archived documents">
+              <summary>{t('meeting.archiveCount', { count: formatNumber(locale, archivedDocs.length) })}</summary>
+              <ul aria-label={t('meeting.archivedAria')}>
                 {archivedDocs.map((d) => (
                   <li key={str(d.document_path)}>
                     <code>{str(d.document_path)}</code>
