@@ -7,6 +7,7 @@ import { useI18n } from '../i18n/I18nProvider';
 import { Rich } from '../i18n/Rich';
 import type { Locale } from '../i18n/locales';
 import { actionText, EMPTY_REMINDER, reminderRule, triggerText, type ReminderForm } from './automation-text';
+import { ScrollTable } from '../ui/ScrollTable';
 
 type View = RouteResult<'automation'>;
 
@@ -67,60 +68,45 @@ export function AutomationView({ groupId }: { groupId: string }) {
       <p className="muted">
         <Rich text={t('automation.intro', { version: view.version })} parts={{ now: <Instant at={view.server_now} locale={locale} /> }} />
       </p>
-      <div className="table-scroll">
-        <table className="automation-rules">
-          <thead>
-            <tr>
-              <th>{t('automation.col.on')}</th>
-              <th>{t('automation.col.rule')}</th>
-              <th>{t('automation.col.when')}</th>
-              <th>{t('automation.col.does')}</th>
-              <th>{t('automation.col.next')}</th>
-              <th>{t('automation.col.last')}</th>
-              <th />
+      <ScrollTable className="automation-rules" columns={[t('automation.col.on'), t('automation.col.rule'), t('automation.col.when'), t('automation.col.does'), t('automation.col.next'), t('automation.col.last'), '']}>
+        {view.ruleset.rules.map((rule) => {
+          const id = String(rule['id']);
+          const s = view.status[id];
+          return (
+            <tr key={id} data-rule={id}>
+              <td>
+                <input
+                  type="checkbox"
+                  aria-label={t('automation.enableRule', { id })}
+                  checked={rule['enabled'] !== false}
+                  onChange={(e) => {
+                    const enabled = e.target.checked;
+                    // Shown at once; the reload after the call puts back what the daemon holds.
+                    setView({ ...view, ruleset: { ...view.ruleset, rules: view.ruleset.rules.map((r) => (r['id'] === id ? { ...r, enabled } : r)) } });
+                    void manage([{ type: 'set_rule_enabled', rule_id: id, enabled }], t(enabled ? 'automation.ruleEnabled' : 'automation.ruleDisabled', { id }));
+                  }}
+                />
+              </td>
+              <td>
+                <code>{id}</code>
+                {rule['scope'] === 'personal' && <span className="muted"> {t('automation.personal', { owner: String(rule['owner_actor_id']) })}</span>}
+              </td>
+              <td>{triggerText(rule, t)}</td>
+              <td>{actionText(rule, t)}</td>
+              <td>{s?.completed ? <Rich text={t('automation.done')} parts={{ at: s.completed_at ? <Instant at={s.completed_at} locale={locale} /> : '—' }} /> : s?.next_fire_at ? <Instant at={s.next_fire_at} locale={locale} /> : '—'}</td>
+              <td>
+                {s?.last_fired_at ? <Instant at={s.last_fired_at} locale={locale} /> : '—'}
+                {s?.last_error && <div className="form-error" title={s.last_error_at}>{s.last_error}</div>}
+              </td>
+              <td>
+                <button type="button" aria-label={t('automation.deleteRule', { id })} onClick={() => void manage([{ type: 'delete_rule', rule_id: id }], t('automation.deleted', { id }))}>
+                  {t('automation.delete')}
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {view.ruleset.rules.map((rule) => {
-              const id = String(rule['id']);
-              const s = view.status[id];
-              return (
-                <tr key={id} data-rule={id}>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={t('automation.enableRule', { id })}
-                      checked={rule['enabled'] !== false}
-                      onChange={(e) => {
-                        const enabled = e.target.checked;
-                        // Shown at once; the reload after the call puts back what the daemon holds.
-                        setView({ ...view, ruleset: { ...view.ruleset, rules: view.ruleset.rules.map((r) => (r['id'] === id ? { ...r, enabled } : r)) } });
-                        void manage([{ type: 'set_rule_enabled', rule_id: id, enabled }], t(enabled ? 'automation.ruleEnabled' : 'automation.ruleDisabled', { id }));
-                      }}
-                    />
-                  </td>
-                  <td>
-                    <code>{id}</code>
-                    {rule['scope'] === 'personal' && <span className="muted"> {t('automation.personal', { owner: String(rule['owner_actor_id']) })}</span>}
-                  </td>
-                  <td>{triggerText(rule, t)}</td>
-                  <td>{actionText(rule, t)}</td>
-                  <td>{s?.completed ? <Rich text={t('automation.done')} parts={{ at: s.completed_at ? <Instant at={s.completed_at} locale={locale} /> : '—' }} /> : s?.next_fire_at ? <Instant at={s.next_fire_at} locale={locale} /> : '—'}</td>
-                  <td>
-                    {s?.last_fired_at ? <Instant at={s.last_fired_at} locale={locale} /> : '—'}
-                    {s?.last_error && <div className="form-error" title={s.last_error_at}>{s.last_error}</div>}
-                  </td>
-                  <td>
-                    <button type="button" aria-label={t('automation.deleteRule', { id })} onClick={() => void manage([{ type: 'delete_rule', rule_id: id }], t('automation.deleted', { id }))}>
-                      {t('automation.delete')}
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+      </ScrollTable>
       {status && <p className={status.ok ? 'form-ok' : 'form-error'} role="status">{status.text}</p>}
       <form
         className="settings-form"

@@ -5,6 +5,7 @@ import { useActors } from '../api/use-actors';
 import { useT } from '../i18n/I18nProvider';
 import { wordFor } from '../i18n/plain';
 import { Rich } from '../i18n/Rich';
+import { ScrollTable } from '../ui/ScrollTable';
 
 type Overview = RouteResult<'capability_overview'>;
 type State = RouteResult<'capability_state'>;
@@ -107,43 +108,30 @@ export function CapabilitiesPanel({ groupId }: { groupId: string }) {
             <Rich text={t('caps.remote')} parts={{ error: <span data-daemon-text>{search.search_diagnostics.remote_error}</span> }} />
           </small>}
       </form>
-      <div className="table-scroll">
-        <table className="capability-table" aria-label={t('caps.catalogAria')}>
-          <thead>
-            <tr>
-              <th>{t('caps.col.capability')}</th>
-              <th>{t('caps.col.kind')}</th>
-              <th>{t('caps.col.level')}</th>
-              <th>{t('caps.col.state')}</th>
-              <th />
+      <ScrollTable className="capability-table" label={t('caps.catalogAria')} columns={[t('caps.col.capability'), t('caps.col.kind'), t('caps.col.level'), t('caps.col.state'), '']}>
+        {rows.map((item) => {
+          const on = enabled.has(item.capability_id);
+          const isBlocked = blocked.has(item.capability_id);
+          return (
+            <tr key={item.capability_id} data-capability={item.capability_id}>
+              <td title={item.description_short}>
+                <code>{item.capability_id}</code> <span data-daemon-text>{item.name}</span>
+              </td>
+              <td>{wordFor(t, 'caps.kind', item.kind)}</td>
+              <td>{item.policy_level ? wordFor(t, 'caps.level', item.policy_level) : ''}</td>
+              <td>{isBlocked ? t('caps.state.blocked') : on ? t('caps.state.enabled') : '—'}</td>
+              <td>
+                <button aria-label={t(on ? 'caps.disableAria' : 'caps.enableAria', { id: item.capability_id })} disabled={isBlocked} onClick={() => void enable(item.capability_id, !on)}>
+                  {t(on ? 'caps.disable' : 'caps.enable')}
+                </button>
+                <button aria-label={t(isBlocked ? 'caps.unblockAria' : 'caps.blockAria', { id: item.capability_id })} onClick={() => void block(item.capability_id, !isBlocked)}>
+                  {t(isBlocked ? 'caps.unblock' : 'caps.block')}
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((item) => {
-              const on = enabled.has(item.capability_id);
-              const isBlocked = blocked.has(item.capability_id);
-              return (
-                <tr key={item.capability_id} data-capability={item.capability_id}>
-                  <td title={item.description_short}>
-                    <code>{item.capability_id}</code> <span data-daemon-text>{item.name}</span>
-                  </td>
-                  <td>{wordFor(t, 'caps.kind', item.kind)}</td>
-                  <td>{item.policy_level ? wordFor(t, 'caps.level', item.policy_level) : ''}</td>
-                  <td>{isBlocked ? t('caps.state.blocked') : on ? t('caps.state.enabled') : '—'}</td>
-                  <td>
-                    <button aria-label={t(on ? 'caps.disableAria' : 'caps.enableAria', { id: item.capability_id })} disabled={isBlocked} onClick={() => void enable(item.capability_id, !on)}>
-                      {t(on ? 'caps.disable' : 'caps.enable')}
-                    </button>
-                    <button aria-label={t(isBlocked ? 'caps.unblockAria' : 'caps.blockAria', { id: item.capability_id })} onClick={() => void block(item.capability_id, !isBlocked)}>
-                      {t(isBlocked ? 'caps.unblock' : 'caps.block')}
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+      </ScrollTable>
       {overview && (
         <small className="muted">
           <Rich text={t('caps.allowlist')} parts={{ revision: <code>{overview.allowlist_revision}</code> }} />

@@ -5,6 +5,7 @@ import { formatNumber } from '../i18n/format';
 import { useI18n } from '../i18n/I18nProvider';
 import { wordFor } from '../i18n/plain';
 import { Rich } from '../i18n/Rich';
+import { ScrollTable } from '../ui/ScrollTable';
 
 type Lane = 'work' | 'memory';
 type Status = RouteResult<'space_status'>;
@@ -103,35 +104,22 @@ export function SpaceView({ groupId }: { groupId: string }) {
           {status.provider.readiness_reason ? <span data-daemon-text> ({status.provider.readiness_reason})</span> : ''}
         </p>
       )}
-      <div className="table-scroll">
-        <table className="space-bindings" aria-label={t('space.bindingsAria')}>
-          <thead>
-            <tr>
-              <th>{t('space.col.lane')}</th>
-              <th>{t('space.col.provider')}</th>
-              <th>{t('space.col.space')}</th>
-              <th>{t('space.col.status')}</th>
-              <th>{t('space.col.queue')}</th>
+      <ScrollTable className="space-bindings" label={t('space.bindingsAria')} columns={[t('space.col.lane'), t('space.col.provider'), t('space.col.space'), t('space.col.status'), t('space.col.queue')]}>
+        {status &&
+          (['work', 'memory'] as const).map((l) => (
+            <tr key={l} data-lane={l}>
+              <td>{laneName(l)}</td>
+              <td data-daemon-text>{status.bindings[l].provider}</td>
+              <td>
+                <code>{status.bindings[l].remote_space_id || '—'}</code>
+              </td>
+              <td className="space-binding-status">{wordFor(t, 'space.binding', status.bindings[l].status)}</td>
+              <td>
+                {t('space.queue', { pending: num(status.queue_summary[l].pending), running: num(status.queue_summary[l].running), failed: num(status.queue_summary[l].failed) })}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {status &&
-              (['work', 'memory'] as const).map((l) => (
-                <tr key={l} data-lane={l}>
-                  <td>{laneName(l)}</td>
-                  <td data-daemon-text>{status.bindings[l].provider}</td>
-                  <td>
-                    <code>{status.bindings[l].remote_space_id || '—'}</code>
-                  </td>
-                  <td className="space-binding-status">{wordFor(t, 'space.binding', status.bindings[l].status)}</td>
-                  <td>
-                    {t('space.queue', { pending: num(status.queue_summary[l].pending), running: num(status.queue_summary[l].running), failed: num(status.queue_summary[l].failed) })}
-                  </td>
-                </tr>
-              ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+      </ScrollTable>
       <div className="space-actions">
         {bound ? (
           <button disabled={busy} onClick={() => void run(() => api.space_bind(groupId, { lane, action: 'unbind' }))}>
