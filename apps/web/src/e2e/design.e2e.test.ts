@@ -285,6 +285,40 @@ async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
 }
 
 describe('accessibility and screenshots', () => {
+  it('every area and every settings tab has no serious or critical axe violations in either theme', async () => {
+    const gid = await groupWithActor('Axe sweep');
+    const problems: string[] = [];
+    for (const theme of ['light', 'dark'] as const) {
+      const { context, page } = await browser.newPage();
+      await page.goto(`${web.url}/`);
+      await setTheme(page, theme);
+      await page.goto(`${web.url}/?group=${gid}`);
+      const views = page.locator('nav.view-tabs').getByRole('button');
+      await views.nth(VIEW_INDEX.settings).waitFor({ timeout: 30_000 });
+      const sweep = async (area: string) => {
+        if (READY[area]) await page.locator(`main.pane-main ${READY[area]}`).first().waitFor({ timeout: 30_000 });
+        await page.waitForTimeout(200);
+        problems.push(...(await seriousViolations(page)).map((p) => `${theme} ${area}: ${p}`));
+      };
+      for (const [area, index] of Object.entries(VIEW_INDEX)) {
+        if (area === 'settings') continue;
+        await views.nth(index).click();
+        await page.locator('main.pane-main > *').first().waitFor({ timeout: 30_000 });
+        await sweep(area);
+      }
+      await views.nth(VIEW_INDEX.settings).click();
+      const tabs = page.getByRole('tablist').getByRole('tab');
+      await tabs.first().waitFor({ timeout: 30_000 });
+      for (const index of SETTINGS_TAB_INDEX) {
+        await tabs.nth(index).click();
+        await page.getByRole('tabpanel').first().waitFor({ timeout: 30_000 });
+        await sweep(`settings tab ${index}`);
+      }
+      await context.close();
+    }
+    expect(problems).toEqual([]);
+  }, 180_000);
+
   it('the main views have no serious or critical axe violations in either theme; desktop and phone screenshots', async () => {
     const gid = await groupWithActor('Release train');
     const client = new DaemonClient({ home: daemon.home });

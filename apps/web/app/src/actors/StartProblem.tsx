@@ -41,7 +41,11 @@ export function StartProblem({ actor, exit, busy, onRelaunch }: { actor: ActorLi
         {/* The message already names the exit code or signal. */}
         <strong>{failure ? t('start.failed') : t('start.warning')}</strong> {problem!.message}
       </p>
-      {tail.length > 0 && <pre aria-label={t('start.lastOutput', { actor: actor.id })}>{tail.slice(-SHOWN_TAIL_LINES).join('\n')}</pre>}
+      {tail.length > 0 && (
+        <section aria-label={t('start.lastOutput', { actor: actor.id })}>
+          <pre>{tail.slice(-SHOWN_TAIL_LINES).join('\n')}</pre>
+        </section>
+      )}
       {tail.length > SHOWN_TAIL_LINES && (
         <details>
           <summary>{t('start.allLines', { count: tail.length })}</summary>

@@ -105,7 +105,7 @@ export function CopyGroupsPanel({ groupId }: { groupId: string }) {
         <input type="file" accept=".zip,application/zip" aria-label={t('copy.package')} disabled={busy} onChange={(e) => pick(e.target.files?.[0])} />
       </label>
       {preview && (
-        <div className="copy-preview" aria-label={t('copy.preview')}>
+        <section className="copy-preview" aria-label={t('copy.preview')}>
           <p>
             <strong>{preview.source_title}</strong> <code>{preview.source_group_id}</code> — {t('copy.actorCount', { count: preview.actor_count })}
             {preview.actors.length > 0 && `: ${preview.actors.map((a) => String(a.id)).join(', ')}`}
@@ -132,7 +132,7 @@ export function CopyGroupsPanel({ groupId }: { groupId: string }) {
           <button type="button" disabled={busy} onClick={importGroup}>
             {t('copy.importNew')}
           </button>
-        </div>
+        </section>
       )}
       {imported && (
         <p className="form-ok" role="status">

@@ -228,7 +228,9 @@ export function MeetingView({ groupId, assistant, models = [], onChanged }: { gr
           <h4>
             {t('meeting.workingDoc')} {active && <code>{active}</code>}
           </h4>
-          <pre aria-label={t('meeting.workingDoc')}>{str(activeDoc?.content)}</pre>
+          <section aria-label={t('meeting.workingDoc')}>
+            <pre>{str(activeDoc?.content)}</pre>
+          </section>
           <ul className="voice-meeting-documents" aria-label={t('meeting.documentsAria')}>
             {(docs?.documents ?? []).map((d) => {
               const path = str(d.document_path);

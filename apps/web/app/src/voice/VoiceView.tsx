@@ -93,7 +93,9 @@ export function VoiceView({ groupId }: { groupId: string }) {
         <textarea aria-label={t('voice.segmentAria')} value={segment} onChange={(e) => setSegment(e.target.value)} rows={2} />
         <button type="submit" disabled={!enabled || !segment.trim()}>{t('voice.append')}</button>
       </form>
-      <pre className="voice-transcript" aria-label={t('voice.sessionTranscriptAria')}>{str(session.transcript)}</pre>
+      <section aria-label={t('voice.sessionTranscriptAria')}>
+        <pre className="voice-transcript">{str(session.transcript)}</pre>
+      </section>
 
       <h3>{t('voice.documents')}</h3>
       <ul className="voice-documents">
