@@ -155,6 +155,30 @@ const READY: Readonly<Record<string, string>> = {
   'settings tab 12': '.voice-meeting',
 };
 
+/** Opens every view, then every Settings tab, and calls `visit` once each has loaded. */
+async function visitEveryArea(page: Page, visit: (area: string) => Promise<void>): Promise<void> {
+  const views = page.locator('nav.view-tabs').getByRole('button');
+  const loaded = async (area: string) => {
+    if (READY[area]) await page.locator(`main.pane-main ${READY[area]}`).first().waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(300); // let the area's first load render
+    await visit(area);
+  };
+  for (const [area, index] of Object.entries(VIEW_INDEX)) {
+    if (area === 'settings') continue;
+    await views.nth(index).click();
+    await page.locator('main.pane-main > *').first().waitFor({ timeout: 30_000 });
+    await loaded(area);
+  }
+  await views.nth(VIEW_INDEX.settings).click();
+  const tabs = page.getByRole('tablist').getByRole('tab');
+  await tabs.first().waitFor({ timeout: 30_000 });
+  for (const index of SETTINGS_TAB_INDEX) {
+    await tabs.nth(index).click();
+    await page.getByRole('tabpanel').first().waitFor({ timeout: 30_000 });
+    await loaded(`settings tab ${index}`);
+  }
+}
+
 describe('translated areas', () => {
   for (const locale of ['zh-CN', 'ja'] as const) {
     it(`${locale}: each area, with the page around it, has no English leftovers`, async () => {
@@ -171,26 +195,10 @@ describe('translated areas', () => {
         await page.evaluate<string[]>("fetch('/api/v1/runtimes').then((r) => r.json()).then((j) => j.result.runtimes.map((r) => r.runtime))"),
       );
       const found: string[] = [];
-      const check = async (area: string) => {
-        if (READY[area]) await page.locator(`main.pane-main ${READY[area]}`).first().waitFor({ timeout: 30_000 });
-        await page.waitForTimeout(300); // let the area's first load render
+      await visitEveryArea(page, async (area) => {
         const left = await englishLeftovers(page, runtimes);
         if (left.length > 0) found.push(`${area}: ${left.join(', ')}`);
-      };
-      for (const [area, index] of Object.entries(VIEW_INDEX)) {
-        if (area === 'settings') continue;
-        await views.nth(index).click();
-        await page.locator('main.pane-main > *').first().waitFor({ timeout: 30_000 });
-        await check(area);
-      }
-      await views.nth(VIEW_INDEX.settings).click();
-      const tabs = page.getByRole('tablist').getByRole('tab');
-      await tabs.first().waitFor({ timeout: 30_000 });
-      for (const index of SETTINGS_TAB_INDEX) {
-        await tabs.nth(index).click();
-        await page.getByRole('tabpanel').first().waitFor({ timeout: 30_000 });
-        await check(`settings tab ${index}`);
-      }
+      });
       expect(found).toEqual([]);
       await context.close();
     }, 120_000);
@@ -293,27 +301,10 @@ describe('accessibility and screenshots', () => {
       await page.goto(`${web.url}/`);
       await setTheme(page, theme);
       await page.goto(`${web.url}/?group=${gid}`);
-      const views = page.locator('nav.view-tabs').getByRole('button');
-      await views.nth(VIEW_INDEX.settings).waitFor({ timeout: 30_000 });
-      const sweep = async (area: string) => {
-        if (READY[area]) await page.locator(`main.pane-main ${READY[area]}`).first().waitFor({ timeout: 30_000 });
-        await page.waitForTimeout(200);
+      await page.locator('nav.view-tabs').getByRole('button').nth(VIEW_INDEX.settings).waitFor({ timeout: 30_000 });
+      await visitEveryArea(page, async (area) => {
         problems.push(...(await seriousViolations(page)).map((p) => `${theme} ${area}: ${p}`));
-      };
-      for (const [area, index] of Object.entries(VIEW_INDEX)) {
-        if (area === 'settings') continue;
-        await views.nth(index).click();
-        await page.locator('main.pane-main > *').first().waitFor({ timeout: 30_000 });
-        await sweep(area);
-      }
-      await views.nth(VIEW_INDEX.settings).click();
-      const tabs = page.getByRole('tablist').getByRole('tab');
-      await tabs.first().waitFor({ timeout: 30_000 });
-      for (const index of SETTINGS_TAB_INDEX) {
-        await tabs.nth(index).click();
-        await page.getByRole('tabpanel').first().waitFor({ timeout: 30_000 });
-        await sweep(`settings tab ${index}`);
-      }
+      });
       await context.close();
     }
     expect(problems).toEqual([]);
