@@ -10,6 +10,7 @@ import { bareAppendFsyncSamples } from './fsync-baseline.js';
 import { bareGroupCommit } from './ledger.js';
 import { openLineConnection } from './line-connection.js';
 import { startBenchDaemon, startEchoServer } from './ping.js';
+import type { RawEndpoint } from './raw-call.js';
 import { rssMiB } from './rss.js';
 import { fmt, printTable, summarize } from './stats.js';
 
@@ -126,7 +127,7 @@ export async function benchKernel(): Promise<void> {
 }
 
 /** `n` copies of `line` sent one after another on one connection; the latency of each. */
-async function sequentialOnOneConnection(endpoint: { path: string }, line: string, n: number): Promise<number[]> {
+async function sequentialOnOneConnection(endpoint: RawEndpoint, line: string, n: number): Promise<number[]> {
   const conn = await openLineConnection(endpoint);
   try {
     for (let i = 0; i < 50; i++) await conn.call(line);
@@ -150,7 +151,7 @@ const PERSISTENT_PER_CLIENT = 1000;
  * `clients` long-lived connections sending Mail, each awaiting its acknowledgement; rounds
  * alternate with the bare ceiling and with the same clients against the durable echo server.
  */
-async function persistentThroughput(endpoint: { path: string }, floorEndpoint: { path: string }, gid: string, text: string, clients: number) {
+async function persistentThroughput(endpoint: RawEndpoint, floorEndpoint: RawEndpoint, gid: string, text: string, clients: number) {
   const dir = mkdtempSync(join(tmpdir(), 'cccc-bench-gc-'));
   const bytes = Buffer.from(JSON.stringify({ v: 1, id: 'a'.repeat(32), ts: '2026-11-30T08:00:00.000000Z', kind: 'chat.message', group_id: gid, scope_key: '', by: 'user', data: { text, to: ['peer2'] } }) + '\n');
   const round = async (perClient: number, target = endpoint) => {

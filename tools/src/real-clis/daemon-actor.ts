@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DaemonClient } from '@cccc/ipc-protocol/node';
@@ -33,14 +33,29 @@ export async function startDaemonGroup(teardown: RealCliTeardown, options: { tit
 }
 
 /**
- * A temp folder (removed after the test). The removal retries for about 10 s: a claude home can
- * still be written by Agent View's own supervisor, which is not our child and lingers ~5 s after
- * its last session ends (ENOTEMPTY in CI otherwise).
+ * A temp folder (removed after the test). Used as an agent's HOME, it can still be written after
+ * the test by processes that are not our children: Agent View's supervisor and its spare workers
+ * outlive the last session (ENOTEMPTY in CI, even after ~10 s of retries). So whatever still runs
+ * with this folder as its HOME is killed first; the removal then retries briefly.
  */
 export function tempDir(teardown: RealCliTeardown, prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  teardown.cleanups.push(() => rmSync(dir, { recursive: true, force: true, maxRetries: 8, retryDelay: 300 }));
+  teardown.cleanups.push(() => {
+    killProcessesWithHome(dir);
+    rmSync(dir, { recursive: true, force: true, maxRetries: 8, retryDelay: 300 });
+  });
   return dir;
+}
+
+/** SIGKILL every process whose environment has `HOME=<home>` (a test's private agent home). */
+function killProcessesWithHome(home: string): void {
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`HOME=${home}`)) process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // gone, or not ours to read
+    }
+  }
 }
 
 /** `daemon/hook.log`: the hook events the daemon's fence rejected, and why. */
