@@ -74,10 +74,12 @@ it('records tone bursts through the fake microphone and service ASR; final segme
   const status = await client.call('assistant_voice_recording_lease', { group_id: gid, by: 'user', action: 'status' });
   expect(status.lease).toMatchObject({ capture_mode: 'service', recognition_backend: 'assistant_service_local_asr' });
 
-  // Two bursts heard: two final segments, each "x", shown from the daemon's projection.
+  // Bursts heard: final segments of "x"s (one per burst), shown from the daemon's projection.
+  // Under load the browser's fake capture can close up a silence between bursts, so a segment
+  // may hold two or three of them ("xxx", seen in CI); every one is still a run of bursts.
   const finals = meeting.getByLabel('Meeting transcript').locator('li[data-segment-id]');
   await until(async () => (await finals.count()) >= 2, 'two final segments', 60_000);
-  expect((await finals.allTextContents()).slice(0, 2)).toEqual(['x', 'x']);
+  for (const text of (await finals.allTextContents()).slice(0, 2)) expect(text).toMatch(/^x+$/);
   await saveScreenshot(page, 'voice-meeting-service-asr');
 
   await meeting.getByRole('button', { name: 'Stop recording' }).click();
@@ -85,7 +87,9 @@ it('records tone bursts through the fake microphone and service ASR; final segme
   await until(async () => !(await client.call('assistant_voice_recording_lease', { group_id: gid, by: 'user', action: 'status' })).lease, 'the lease to be released');
   const inputs = readFileSync(join(daemon.home, 'voice-secretary', gid, 'input_events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   // The live finals reached the semantic input log; the stop flush asked for one idle review, last.
-  expect(inputs.filter((i) => i.kind === 'asr_transcript').slice(0, 2).map((i) => i.text)).toEqual(['x', 'x']);
+  const heard = inputs.filter((i) => i.kind === 'asr_transcript').slice(0, 2).map((i) => String(i.text));
+  expect(heard).toHaveLength(2);
+  for (const text of heard) expect(text).toMatch(/^x+$/);
   expect(inputs.filter((i) => i.kind === 'idle_review').map((i) => i.trigger.reason)).toEqual(['stop_flush']);
   expect(inputs.at(-1)).toMatchObject({ kind: 'idle_review' });
   await context.close();
