@@ -10,7 +10,8 @@ import { fakeAgentArgv } from '@cccc/pty-runtime/testing';
 import { startBenchDaemon } from './ping.js';
 import { rawCall, type RawEndpoint } from './raw-call.js';
 import { referenceSkipNote, startReferenceDaemon } from './reference-daemon.js';
-import { fmt, printTable } from './stats.js';
+import { fmt, printTable, summarize } from './stats.js';
+import { until } from './until.js';
 
 const ACTORS = 20;
 const ROUNDS = 3;
@@ -30,16 +31,8 @@ async function call(target: Target, op: string, args: Record<string, unknown>): 
   return answer.result ?? {};
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-
-async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-  const t0 = performance.now();
-  while (!(await check())) {
-    if (performance.now() - t0 > TIMEOUT_MS) throw new Error(`timed out: ${what}`);
-    await sleep(POLL_MS);
-  }
-}
+const median = (xs: number[]) => summarize(xs).p50;
+const waitFor = (what: string, check: () => Promise<boolean>) => until(check, what, TIMEOUT_MS, POLL_MS);
 
 async function runningIds(target: Target, gid: string): Promise<Set<string>> {
   const actors = (await call(target, 'actor_list', { group_id: gid })).actors as Array<{ id: string; running?: boolean }>;
@@ -70,16 +63,16 @@ async function measure(target: Target): Promise<Figures> {
   for (let r = 0; r < ROUNDS; r++) {
     const t0 = performance.now();
     await call(target, 'group_start', { group_id: gid });
-    await until('all actors running', async () => (await runningIds(target, gid)).size === ACTORS);
+    await waitFor('all actors running', async () => (await runningIds(target, gid)).size === ACTORS);
     running.push(performance.now() - t0);
     const pending = new Set(ids);
-    await until('all actors at their prompt', async () => {
+    await waitFor('all actors at their prompt', async () => {
       for (const aid of [...pending]) if (await terminalShows(target, gid, aid, PROMPT)) pending.delete(aid);
       return pending.size === 0;
     });
     ready.push(performance.now() - t0);
     await call(target, 'group_stop', { group_id: gid });
-    await until('all actors stopped', async () => (await runningIds(target, gid)).size === 0);
+    await waitFor('all actors stopped', async () => (await runningIds(target, gid)).size === 0);
   }
 
   // A fresh actor each round: started, then sent to at once; the message must reach its terminal.
@@ -91,7 +84,7 @@ async function measure(target: Target): Promise<Figures> {
     const t0 = performance.now();
     await call(target, 'actor_start', { group_id: gid, actor_id: aid });
     await call(target, 'send', { group_id: gid, text, to: [aid], message_mode: 'send' });
-    await until(`the first message reaches ${aid}`, () => terminalShows(target, gid, aid, text));
+    await waitFor(`the first message reaches ${aid}`, () => terminalShows(target, gid, aid, text));
     deliveries.push(performance.now() - t0);
     await call(target, 'actor_stop', { group_id: gid, actor_id: aid });
   }
