@@ -54,6 +54,8 @@ function parseOptions(personality, argv, env) {
   const opts = {
     personality,
     thinkingMs: Number(env.FAKE_AGENT_THINKING_MS ?? 0),
+    // How long the turn's tool runs (between PreToolUse and PostToolUse), as a real tool takes time.
+    toolMs: Number(env.FAKE_AGENT_TOOL_MS ?? 0),
     flood: Number(env.FAKE_AGENT_FLOOD ?? 0),
     bracketedPaste: env.FAKE_AGENT_NO_BRACKETED_PASTE ? false : true,
     exitAfter: Number(env.FAKE_AGENT_EXIT_AFTER ?? 0),
@@ -80,6 +82,7 @@ function parseOptions(personality, argv, env) {
       return argv[++i];
     };
     if (a === '--thinking-ms') opts.thinkingMs = Number(next());
+    else if (a === '--tool-ms') opts.toolMs = Number(next());
     else if (a === '--flood') opts.flood = Number(next());
     else if (a === '--no-bracketed-paste') opts.bracketedPaste = false;
     else if (a === '--exit-after') opts.exitAfter = Number(next());
@@ -99,7 +102,7 @@ function parseOptions(personality, argv, env) {
     else if (personality === 'codex' && CODEX_VALUE_FLAGS.has(flag)) inline ?? next();
     else if (personality === 'codex' && !a.startsWith('-')) opts.subcommand.push(a);
     else if (a === '--help') {
-      process.stdout.write('usage: fake-agent [--as claude|codex] [--thinking-ms N] [--flood BYTES] [--no-bracketed-paste] [--exit-after N] [--title T] [--no-alt-screen] [--start-delay-ms N] [--idle-prompt-ms N] [--ask-permission]\n');
+      process.stdout.write('usage: fake-agent [--as claude|codex] [--thinking-ms N] [--tool-ms N] [--flood BYTES] [--no-bracketed-paste] [--exit-after N] [--title T] [--no-alt-screen] [--start-delay-ms N] [--idle-prompt-ms N] [--ask-permission]\n');
       process.exit(0);
     } else {
       process.stderr.write(`fake-agent: unknown option ${a}\n`);
@@ -228,6 +231,7 @@ async function toolStep(text, d) {
   const tool = toolCall(text);
   await hooks.fire('PreToolUse', tool, { subject: tool.tool_name });
   if (d.permission && !(await askPermission(tool))) return false;
+  if (opts.toolMs > 0) await new Promise((r) => setTimeout(r, opts.toolMs));
   if (d.fail) {
     await hooks.fire('PostToolUseFailure', { ...tool, error: 'Command failed with exit code 1', is_interrupt: false }, { subject: tool.tool_name });
   } else {

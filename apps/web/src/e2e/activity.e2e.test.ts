@@ -24,8 +24,9 @@ describe('activity ticker and working-state badge in Chromium', () => {
     gid = await groupWithScope(web.url, daemon.home, 'activity-e2e');
     otherGid = await groupWithScope(web.url, daemon.home, 'activity-elsewhere');
     const claude = installFakeClaude(daemon.home);
-    // It "thinks" a few seconds per prompt, so the working state is visible before the tool runs.
-    await webApi(web.url, 'POST', `/groups/${gid}/actors`, { actor_id: 'agent1', runtime: 'custom', command: [claude, '--thinking-ms', '6000'] });
+    // Its tool runs a few seconds per turn, so the working state (UserPromptSubmit → Stop) stays
+    // long enough to be seen: with hooks over HTTP a bare turn is over in milliseconds.
+    await webApi(web.url, 'POST', `/groups/${gid}/actors`, { actor_id: 'agent1', runtime: 'custom', command: [claude, '--thinking-ms', '1000', '--tool-ms', '6000'] });
     await webApi(web.url, 'POST', `/groups/${gid}/actors/agent1/start`);
     // SessionStart went through the real hook and the daemon committed the session.
     await until(() => hookIdentity(daemon.home, gid, 'agent1'), 'hook session', 60_000);

@@ -66,8 +66,7 @@ export async function prepareBackgroundStart(owner: BackgroundOwner, ctx: AgentV
     // must not outlive its receipt. Its history stays with the provider.
     const old = await findJob(ctx, receipt.job_id).catch(() => undefined);
     if (old && old.sessionId === receipt.session_id) {
-      await stopJob(ctx, receipt.job_id).catch(() => undefined);
-      await waitJobAbsent(ctx, receipt.job_id, JOB_ABSENT_TIMEOUT_MS);
+      await discardJob(ctx, receipt.job_id);
     }
   }
   const resume = matches ? receipt : undefined;
@@ -92,6 +91,23 @@ export async function prepareBackgroundStart(owner: BackgroundOwner, ctx: AgentV
 }
 
 /**
+ * Stops a job CCCC will not adopt, until Agent View no longer lists it, so a failed start answers
+ * only once nothing of it runs. A job `claude --bg` just printed can still be registering: a stop
+ * sent then is lost and the job shows up a moment later, so its absence is confirmed twice, a
+ * second apart, and it is stopped again if it came back.
+ */
+async function discardJob(ctx: AgentViewContext, jobId: string): Promise<void> {
+  const deadline = Date.now() + JOB_ABSENT_TIMEOUT_MS;
+  for (;;) {
+    await stopJob(ctx, jobId).catch(() => undefined);
+    if (!(await waitJobAbsent(ctx, jobId, Math.max(0, deadline - Date.now())))) return;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const back = await findJob(ctx, jobId).catch(() => undefined);
+    if (!back || Date.now() > deadline) return;
+  }
+}
+
+/**
  * After `launch`: the job must be the receipt's exact session (a resume that came back under
  * another id is a copy: it is stopped and the start fails, never adopted), then the receipt is
  * written before anything is delivered.
@@ -105,22 +121,22 @@ export async function confirmBackgroundStart(
 ): Promise<BackgroundJob> {
   const { resume } = prepared;
   if (resume && jobId !== resume.job_id) {
-    await stopJob(ctx, jobId).catch(() => undefined);
+    await discardJob(ctx, jobId);
     throw new ClaudeBackgroundError('resume_failed', `resuming session ${resume.session_id} started a copy (${jobId}) instead of job ${resume.job_id}`);
   }
   const jobs = await listJobs(ctx).catch(wrap('start_failed', 'Agent View job list unavailable'));
   const job = jobs.find((j) => j.id === jobId);
   if (!job || job.kind !== 'background') {
-    await stopJob(ctx, jobId).catch(() => undefined);
+    await discardJob(ctx, jobId);
     throw new ClaudeBackgroundError(resume ? 'resume_failed' : 'start_failed', `job ${jobId} is not listed as a background session`);
   }
   if (resume && job.sessionId !== resume.session_id) {
-    await stopJob(ctx, jobId).catch(() => undefined);
+    await discardJob(ctx, jobId);
     throw new ClaudeBackgroundError('resume_failed', `job ${jobId} runs session ${job.sessionId}, not ${resume.session_id}`);
   }
   const versionProblem = await liveWorkerVersionProblem(ctx, identity.storage, job);
   if (versionProblem) {
-    await stopJob(ctx, jobId).catch(() => undefined);
+    await discardJob(ctx, jobId);
     throw new ClaudeBackgroundError('start_failed', `job ${jobId}: ${versionProblem}`);
   }
   const receipt: ClaudeBackgroundReceipt = resume ?? { v: 2, runtime: 'claude', session_id: job.sessionId, job_id: jobId, ...identity, command: [...identity.command], created_at: new Date().toISOString() };
