@@ -34,7 +34,7 @@ import { chatClientId, roleOrPeer } from './projections/recipients.js';
 import { GroupCommitAppender, type Decide } from './storage/appender.js';
 import { SegmentVerification } from './storage/segment-verification.js';
 import { prescanActive } from './storage/active-prescan.js';
-import { afterRotation, compactLocked, compressSegment, MAX_ACTIVE_BYTES, segmentsToCompress, type CompactReport } from './storage/compact.js';
+import { compressSegment, MAX_ACTIVE_BYTES, recordRotation, sealLocked, segmentsToCompress, type CompactReport } from './storage/compact.js';
 import { MIN_COMPACT_INTERVAL_MS } from './storage/compact-policy.js';
 import { LedgerFollower } from './storage/follower.js';
 import { LedgerFiles } from './storage/ledger-files.js';
@@ -438,48 +438,67 @@ export class FileLedgerStore implements LedgerStore {
 
   async snapshot(opts: { reason?: string } = {}): Promise<SnapshotReport> {
     this.ensureOpen();
-    const lock = await FileLock.acquire(this.paths.lock, this.opts.lockTimeoutMs ?? 30_000);
-    try {
-      this.files.invalidate();
-      return takeSnapshot(this.files, this.groupId, this.nowIso(), opts.reason ?? 'manual', this.paths.snapshotLatest);
-    } finally {
-      lock.release();
-    }
+    return await this.underMaintenanceLock(async () => {
+      const lock = await FileLock.acquire(this.paths.lock, this.opts.lockTimeoutMs ?? 30_000);
+      try {
+        this.files.invalidate();
+        return takeSnapshot(this.files, this.groupId, this.nowIso(), opts.reason ?? 'manual', this.paths.snapshotLatest);
+      } finally {
+        lock.release();
+      }
+    });
   }
 
   /**
-   * Rotate under the writer lock (a rename, a new active file, the manifest, an index range
-   * update: the cost of what is sealed, not of the history), then gzip older sealed segments
-   * with the lock released and the work on zlib's threads: appends never wait on compression.
+   * Rotate: under the maintenance lock throughout, and the writer lock only for the sealing step
+   * (a rename, an index range update, one directory sync, a new active file: the cost of what is
+   * sealed, not of the history). The manifest is written and older sealed segments are gzipped
+   * after the writer lock is released, the gzip on zlib's threads: appends never wait on either.
    */
   async compact(opts: { reason?: string; force?: boolean; maxActiveBytes?: number } = {}): Promise<CompactReport> {
-    // Sealed history is checked for damage before the lock, segment by segment (once per process),
-    // and so is the active file up to its current end; the index takes what the background
-    // writer holds. Under the lock only what was appended meanwhile is read and indexed.
-    await this.segmentVerification.verifyAll(this.paths.segmentsDir);
-    const activeScanned = await prescanActive(this.paths.active);
-    this.ensureOpen();
-    this.appender.flushIndex();
-    const report = await this.underWriterLock(async () => {
+    return await this.underMaintenanceLock(async () => {
+      // Sealed history is checked for damage before the writer lock, segment by segment (once per
+      // process), and so is the active file up to its current end; the index takes what the
+      // background writer holds. Under the writer lock only what was appended meanwhile is read.
+      await this.segmentVerification.verifyAll(this.paths.segmentsDir);
+      const activeScanned = await prescanActive(this.paths.active);
+      this.ensureOpen();
       this.appender.flushIndex();
-      catchUpActive(this.index, this.files);
-      return await compactLocked(this.paths, this.files, this.index, {
-        activeScanned,
-        now: this.now(),
-        reason: opts.reason ?? 'manual',
-        force: opts.force ?? false,
-        maxActiveBytes: opts.maxActiveBytes ?? this.threshold(),
-        minIntervalMs: this.opts.compactMinIntervalMs ?? MIN_COMPACT_INTERVAL_MS,
-        verification: this.segmentVerification,
+      const sealed = await this.underWriterLock(async () => {
+          this.appender.flushIndex();
+          catchUpActive(this.index, this.files);
+          return await sealLocked(this.paths, this.files, this.index, {
+          activeScanned,
+          now: this.now(),
+          reason: opts.reason ?? 'manual',
+          force: opts.force ?? false,
+          maxActiveBytes: opts.maxActiveBytes ?? this.threshold(),
+          minIntervalMs: this.opts.compactMinIntervalMs ?? MIN_COMPACT_INTERVAL_MS,
+          verification: this.segmentVerification,
+        });
       });
+      await recordRotation(this.paths, sealed);
+      if (!sealed.report.rotated) return sealed.report;
+      const compressed: number[] = [];
+      for (const seq of segmentsToCompress(this.paths)) {
+        if (await compressSegment(this.paths, seq, this.index, this.files, this.segmentVerification)) compressed.push(seq);
+      }
+      return { ...sealed.report, compressed };
     });
-    if (!report.rotated) return report;
-    await afterRotation(this.paths);
-    const compressed: number[] = [];
-    for (const seq of segmentsToCompress(this.paths)) {
-      if (await compressSegment(this.paths, seq, (step) => this.underWriterLock(step), this.index, this.files, this.segmentVerification)) compressed.push(seq);
+  }
+
+  /**
+   * Run `step` holding the maintenance lock: one step at a time moves segment files or writes the
+   * manifest, across processes. Appends do not take it.
+   */
+  private async underMaintenanceLock<T>(step: () => Promise<T>): Promise<T> {
+    const lock = await FileLock.acquire(this.paths.maintenanceLock, this.opts.lockTimeoutMs ?? 30_000);
+    try {
+      this.ensureOpen(); // closed while we waited for the lock
+      return await step();
+    } finally {
+      lock.release();
     }
-    return { ...report, compressed };
   }
 
   /**
@@ -492,6 +511,7 @@ export class FileLedgerStore implements LedgerStore {
     let release!: () => void;
     this.appender.waitFor(new Promise<void>((resolve) => (release = resolve)));
     try {
+      await this.appender.lockLetGo();
       const lock = await FileLock.acquire(this.paths.lock, this.opts.lockTimeoutMs ?? 30_000);
       try {
         this.ensureOpen(); // closed while we waited for the lock

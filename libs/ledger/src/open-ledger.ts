@@ -17,18 +17,24 @@ export async function openGroupLedger(opts: OpenLedgerOptions): Promise<FileLedg
   const { index, reset } = LedgerIndex.open(paths.index);
   let rebuilt: string | null = null;
   try {
-    // Under the writer lock so no compaction moves files while we reconcile the index.
-    const lock = await FileLock.acquire(paths.lock, opts.lockTimeoutMs ?? 30_000);
+    // Under the maintenance lock (no rotation or gzip swap moves files) and the writer lock (no
+    // append is half done) while we reconcile the index.
+    const maintenance = await FileLock.acquire(paths.maintenanceLock, opts.lockTimeoutMs ?? 30_000);
     try {
-      const reason = reset ?? staleReason(index, files);
-      if (reason) {
-        rebuildIndex(index, files);
-        rebuilt = reason;
-      } else {
-        catchUpActive(index, files);
+      const lock = await FileLock.acquire(paths.lock, opts.lockTimeoutMs ?? 30_000);
+      try {
+        const reason = reset ?? staleReason(index, files);
+        if (reason) {
+          rebuildIndex(index, files);
+          rebuilt = reason;
+        } else {
+          catchUpActive(index, files);
+        }
+      } finally {
+        lock.release();
       }
     } finally {
-      lock.release();
+      maintenance.release();
     }
   } catch (err) {
     index.close();

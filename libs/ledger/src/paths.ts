@@ -7,6 +7,7 @@ export interface LedgerPaths {
   stateDir: string;
   ledgerDir: string;
   lock: string;
+  maintenanceLock: string;
   segmentsDir: string;
   manifest: string;
   blobsDir: string;
@@ -27,6 +28,9 @@ export function ledgerPaths(home: string, groupId: string): LedgerPaths {
     stateDir,
     ledgerDir,
     lock: join(ledgerDir, 'ledger.lock'),
+    // Our own lock: held by whatever moves segment files or writes the manifest (rotation, the
+    // gzip swap) and by readers of the whole file set (open, snapshot); appends never take it.
+    maintenanceLock: join(ledgerDir, 'ts-maintenance.lock'),
     segmentsDir: join(ledgerDir, 'segments'),
     manifest: join(ledgerDir, 'manifest.json'),
     blobsDir: join(ledgerDir, 'blobs'),

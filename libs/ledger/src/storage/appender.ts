@@ -209,6 +209,8 @@ export class GroupCommitAppender {
   private async commit(batch: Pending[]): Promise<void> {
     while (this.holder) await this.holder;
     this.busy = true;
+    let released!: () => void;
+    this.lockReleased = new Promise<void>((resolve) => (released = resolve));
     try {
       if (!this.lock.tryLock()) await this.lock.lock(this.lockTimeoutMs);
       const { fd, size } = this.writeFd();
@@ -281,8 +283,22 @@ export class GroupCommitAppender {
     } finally {
       this.busy = false;
       this.lock.unlock();
+      this.lockReleased = undefined;
+      released();
       this.scheduleFlush();
     }
+  }
+
+  /** Set while a batch of this process holds the writer lock; resolved when it lets go. */
+  private lockReleased: Promise<void> | undefined;
+
+  /**
+   * Resolves once this process's batch in flight, if any, has released the writer lock. After
+   * `waitFor`, no later batch takes it: a step of this process can then take the lock at once
+   * instead of polling for it with a backoff that can overshoot the batch by many milliseconds.
+   */
+  async lockLetGo(): Promise<void> {
+    while (this.lockReleased) await this.lockReleased;
   }
 
   close(): void {

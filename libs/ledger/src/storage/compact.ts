@@ -84,13 +84,24 @@ function reconcile(paths: LedgerPaths, manifest: Manifest, nowIso: string): { se
   return { segments, added };
 }
 
+/** What a sealing step decided, and the manifest to record once the writer lock is released. */
+export interface SealResult {
+  readonly report: CompactReport;
+  /** The manifest to write (reconciled and/or with the new segment), or undefined when unchanged. */
+  readonly manifest: Manifest | undefined;
+}
+
 /**
- * Rotate the active file into a sealed segment. The caller holds the writer lock for the whole
- * call, so every append acknowledged before it is in the sealed bytes or the new active file.
- * Every sync (directories, manifest) runs on the thread pool: the event loop keeps serving
- * reads, streams and requests meanwhile, and appends queue for the lock to commit as one batch.
+ * Rotate the active file into a sealed segment. The caller holds the maintenance lock and, for
+ * this call, the writer lock, so every append acknowledged before it is in the sealed bytes or
+ * the new active file. Under the writer lock only what orders the files is done: the rename, the
+ * index's range update, the segments directory's sync and the new active file. The manifest is
+ * a record of the files, written by the caller after the writer lock is released (still under the
+ * maintenance lock): appends never wait on it, and a crash before it is written leaves a segment
+ * the manifest does not list yet, which `reconcile` adds from the files at the next rotation.
+ * Every sync runs on the thread pool: the event loop keeps serving meanwhile.
  */
-export async function compactLocked(
+export async function sealLocked(
   paths: LedgerPaths,
   files: LedgerFiles,
   index: LedgerIndex,
@@ -104,7 +115,7 @@ export async function compactLocked(
     /** The active file as read strictly before the lock: only what follows it is read here. */
     activeScanned?: ActiveScan;
   },
-): Promise<CompactReport> {
+): Promise<SealResult> {
   if (!existsSync(paths.segmentsDir)) {
     await mkdir(paths.segmentsDir, { recursive: true });
     await fsyncDir(paths.ledgerDir); // the new segments/ entry must survive a crash too
@@ -127,8 +138,7 @@ export async function compactLocked(
   // Decided before the strict scan: that scan reads the whole history, and nothing is sealed
   // (so nothing needs checking) when the answer is no.
   if (!decision.rotate) {
-    if (added.length) await writeManifest(paths.manifest, { ...manifest, updated_at: stamp });
-    return { rotated: false, reason: decision.reason, reconciled: added, compressed: [] };
+    return { report: { rotated: false, reason: decision.reason, reconciled: added, compressed: [] }, manifest: added.length ? { ...manifest, updated_at: stamp } : undefined };
   }
   // Reject damage before rotating: sealing a malformed record would hide it in a segment. Only
   // the active file is read (sealed segments were checked when sealed), in bounded chunks, so a
@@ -162,21 +172,25 @@ export async function compactLocked(
   manifest.segments.push(entry);
   manifest.next_segment_seq = seq + 1;
   manifest.updated_at = stamp;
-  // Under the lock, beside each other: the segment's directory entry, durable before the new
-  // active file is created (a crash must never keep the new name and lose the sealed one), and
-  // the manifest's content. A manifest that a crash left ahead of the rename names a segment not
-  // on disk, which `reconcile` drops (the files are the truth) keeping next_segment_seq past it.
-  await Promise.all([fsyncDir(paths.segmentsDir), replaceManifest(paths.manifest, manifest)]);
+  // The segment's directory entry, durable before the new active file is created: a crash must
+  // never keep the new name and lose the sealed one.
+  await fsyncDir(paths.segmentsDir);
   closeSync(openSync(paths.active, 'a', 0o644));
   files.invalidate();
-  // The new file's name and the manifest's rename become durable in `afterRotation`, with the
-  // lock released: an appender fsyncs the group directory itself before it acknowledges the
-  // first byte it writes to an active file it had not written before (appender.ts `writeFd`).
-  return { rotated: true, reason: opts.reason, segment: entry, reconciled: added, compressed: [] };
+  // The new file's name becomes durable in `recordRotation`, with the writer lock released: an
+  // appender fsyncs the group directory itself before it acknowledges the first byte it writes to
+  // an active file it had not written before (appender.ts `writeFd`).
+  return { report: { rotated: true, reason: opts.reason, segment: entry, reconciled: added, compressed: [] }, manifest };
 }
 
-/** After a rotation released the writer lock: the new active file's name and the manifest's rename made durable. */
-export async function afterRotation(paths: LedgerPaths): Promise<void> {
+/**
+ * After a sealing step released the writer lock (the maintenance lock still held): its manifest
+ * written, and the new active file's name and the manifest's rename made durable.
+ */
+export async function recordRotation(paths: LedgerPaths, sealed: SealResult): Promise<void> {
+  if (!sealed.manifest) return;
+  if (!sealed.report.rotated) return await writeManifest(paths.manifest, sealed.manifest);
+  await replaceManifest(paths.manifest, sealed.manifest);
   await Promise.all([fsyncDir(paths.groupDir), fsyncDir(paths.ledgerDir)]);
 }
 
@@ -193,13 +207,15 @@ export function segmentsToCompress(paths: LedgerPaths): number[] {
 /**
  * Gzip one sealed segment without holding the writer lock or the event loop: a sealed segment
  * never changes, so its bytes are streamed through zlib (its thread pool) into a partial file and
- * synced first; only the swap (rename, manifest, removal of the plain file) runs under the lock,
- * in `swap`. The older segments are gzipped; the newest stays plain for cheap follower reads.
+ * synced first; then the swap (rename, manifest, removal of the plain file). The caller holds the
+ * maintenance lock, which every other step that moves segment files or writes the manifest takes
+ * too; appends never touch either, so they do not wait for any of it. Readers meanwhile find the
+ * plain file (preferred while its .gz twin exists) or, once it is gone, the .gz.
+ * The older segments are gzipped; the newest stays plain for cheap follower reads.
  */
 export async function compressSegment(
   paths: LedgerPaths,
   seq: number,
-  underLock: <T>(step: () => Promise<T>) => Promise<T>,
   index: LedgerIndex,
   files: LedgerFiles,
   verification: SegmentVerification,
@@ -215,29 +231,26 @@ export async function compressSegment(
   } finally {
     await handle.close();
   }
-  const swapped = await underLock(async () => {
-    const manifest = readManifest(paths.manifest);
-    const m = manifest.segments.find((x) => x.seq === seq);
-    if (!m || m.compressed || !existsSync(plainPath)) {
-      unlinkSync(partial);
-      return false;
-    }
-    renameSync(partial, plainPath + '.gz');
-    // Written from a checked plain segment: the gzip holds the same records.
-    verification.markVerified({ seq, path: plainPath + '.gz', relPath: `${m.path}.gz`, compressed: true });
-    m.compressed = true;
-    m.path = `${m.path}.gz`;
-    m.size_bytes = statSync(plainPath + '.gz').size;
-    // The .gz entry is durable before the plain file goes; the manifest is written beside it (a
-    // manifest ahead of the disk is corrected from the files by `reconcile`).
-    await Promise.all([fsyncDir(paths.segmentsDir), replaceManifest(paths.manifest, { ...manifest, updated_at: manifestStamp(new Date()) })]);
-    unlinkSync(plainPath);
-    index.db.prepare('UPDATE sources SET bytes = ? WHERE src = ?').run(m.size_bytes, m.seq);
-    files.invalidate();
-    return true;
-  });
-  // The removal of the plain file, made durable with the lock released: if a crash loses it,
-  // `reconcile` finds the plain file beside its identical .gz and resolves the pair.
-  if (swapped) await Promise.all([fsyncDir(paths.segmentsDir), fsyncDir(paths.ledgerDir)]);
-  return swapped;
+  const manifest = readManifest(paths.manifest);
+  const m = manifest.segments.find((x) => x.seq === seq);
+  if (!m || m.compressed || !existsSync(plainPath)) {
+    unlinkSync(partial);
+    return false;
+  }
+  renameSync(partial, plainPath + '.gz');
+  // Written from a checked plain segment: the gzip holds the same records.
+  verification.markVerified({ seq, path: plainPath + '.gz', relPath: `${m.path}.gz`, compressed: true });
+  m.compressed = true;
+  m.path = `${m.path}.gz`;
+  m.size_bytes = statSync(plainPath + '.gz').size;
+  // The .gz entry is durable before the plain file goes; the manifest is written beside it (a
+  // manifest ahead of the disk is corrected from the files by `reconcile`).
+  await Promise.all([fsyncDir(paths.segmentsDir), replaceManifest(paths.manifest, { ...manifest, updated_at: manifestStamp(new Date()) })]);
+  unlinkSync(plainPath);
+  index.db.prepare('UPDATE sources SET bytes = ? WHERE src = ?').run(m.size_bytes, m.seq);
+  files.invalidate();
+  // The removal of the plain file, made durable afterwards: if a crash loses it, `reconcile`
+  // finds the plain file beside its identical .gz and resolves the pair.
+  await Promise.all([fsyncDir(paths.segmentsDir), fsyncDir(paths.ledgerDir)]);
+  return true;
 }

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CrashAccount, verifyCursors, verifyWrites, type MailCursorSeen } from '../accounting.js';
 import { TortureDaemon } from '../daemon-process.js';
 import { randomInt, sleep, type Family } from '../family.js';
@@ -54,10 +55,22 @@ export const crashFamily: Family = {
           await sleep(15);
         }
       };
+      // Forced rotations all along (each seals the active file and gzips the one before): a crash
+      // lands in a rotation's steps too, and what it sealed must survive as acknowledged sends do.
+      let rotations = 0;
+      const rotator = async (stop: () => boolean) => {
+        while (!stop()) {
+          await sleep(randomInt(40, 160));
+          const reply = await exchange(daemon.sock, requestLine('ledger_compact', { group_id: gid, force: true, reason: 'torture crash' }), { timeoutMs: 10_000 });
+          if (reply.line === undefined) return;
+          const response = parseResponse(reply.line);
+          if (response.ok && (response.result as { rotated?: boolean }).rotated) rotations++;
+        }
+      };
       const sequences = new Map<number, number>();
       let retried = 0;
 
-      await runner.case(`kill -9 at random times: ${profile.crashCycles} crashes under ${profile.crashWriters} writers and a Mail reader`, 240_000, async (signal) => {
+      await runner.case(`kill -9 at random times: ${profile.crashCycles} crashes under ${profile.crashWriters} writers, a Mail reader and forced rotations`, 240_000, async (signal) => {
         for (let cycle = 1; cycle <= profile.crashCycles && !signal.aborted; cycle++) {
           let stopped = false;
           const stop = () => stopped || signal.aborted;
@@ -70,6 +83,7 @@ export const crashFamily: Family = {
               }),
             ),
             reader(cycle, stop),
+            rotator(stop),
           ];
           await sleep(randomInt(150, 900));
           await daemon.kill9();
@@ -93,7 +107,8 @@ export const crashFamily: Family = {
           }
         }
         check(account.violations.length === 0, () => account.violations.slice(0, 5).join('; '));
-        return `${account.acked.size} sends acknowledged (${retried} retried after a crash swallowed the answer), ${account.consumedCount} mails consumed`;
+        check(rotations > 0, 'no forced rotation completed between the crashes');
+        return `${account.acked.size} sends acknowledged (${retried} retried after a crash swallowed the answer), ${account.consumedCount} mails consumed, ${rotations} rotations`;
       });
 
       await runner.case('every acknowledged send is in the ledger exactly once (kill -9 cycles)', 30_000, async () => {
@@ -113,6 +128,19 @@ export const crashFamily: Family = {
         check(damaged.length === 0, () => `${damaged.length} damaged lines, first: ${damaged[0]}`);
         check(readFileSync(activeLedger(box.home, gid), 'utf8').endsWith('\n'), 'ledger.jsonl does not end with a newline');
         await ok(daemon.sock, 'ledger_snapshot', { group_id: gid });
+      });
+
+      await runner.case('after the crashes, a rotation brings the manifest in line with every sealed segment on disk', 60_000, async () => {
+        await ok(daemon.sock, 'ledger_compact', { group_id: gid, force: true, reason: 'torture check' }, 30_000);
+        const ledgerDir = join(box.home, 'groups', gid, 'state', 'ledger');
+        const onDisk = readdirSync(join(ledgerDir, 'segments'))
+          .filter((name) => /\.jsonl(\.gz)?$/.test(name))
+          .map((name) => `state/ledger/segments/${name}`)
+          .sort();
+        const manifest = JSON.parse(readFileSync(join(ledgerDir, 'manifest.json'), 'utf8')) as { segments: Array<{ path: string }> };
+        const listed = manifest.segments.map((m) => m.path).sort();
+        check(JSON.stringify(listed) === JSON.stringify(onDisk), () => `manifest lists ${listed.length} segments, disk has ${onDisk.length}: ${onDisk.filter((p) => !listed.includes(p)).slice(0, 3).join(', ')}`);
+        return `${onDisk.length} sealed segments`;
       });
 
       await runner.case('Mail cursor never goes back across crashes (inbox_read consumption)', 30_000, async () => {
