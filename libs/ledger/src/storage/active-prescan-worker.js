@@ -1,7 +1,8 @@
 // @ts-check
-// A rotation's strict pre-read of the active file, on a short-lived worker thread: decoding a
-// few megabytes of JSON lines costs tens of milliseconds of CPU and garbage, which on the
-// daemon's thread would delay every request served meanwhile (issue 20, point 6). Plain
+// A rotation's strict pre-read of the active file, on a short-lived worker thread at the lowest
+// CPU priority: decoding a few megabytes of JSON lines costs tens of milliseconds of CPU and
+// garbage, which on the daemon's thread would delay every request served meanwhile, and which
+// on a busy machine should take only the CPU those requests leave (issue 20, point 6). Plain
 // JavaScript because the library's tests run its TypeScript sources directly and Node 20 cannot
 // load TypeScript in a worker thread; it is bundled (with event-shape.js) into dist.
 //
@@ -10,8 +11,16 @@
 // record does not decode (the locked pass then reads it all and reports the damage), or
 // { error } when reading failed.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { eventShapeProblem } from './event-shape.js';
+
+try {
+  // Maintenance: on Linux the nice value is per thread, so this lowers this worker's alone.
+  setPriority(19);
+} catch {
+  // not permitted here: the work still runs off the serving thread
+}
 
 const NL = 0x0a;
 const CHUNK = 1 << 20;

@@ -1,8 +1,7 @@
-import { closeSync, createReadStream, createWriteStream, existsSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createGzip, gunzipSync } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import { fsyncDir } from '@cccc/durable-fs';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
 import type { LedgerIndex } from '../index-db/ledger-index.js';
@@ -13,6 +12,7 @@ import { listSegments, readSegmentBytes, segmentFileName, type SegmentFile } fro
 import { compactDecision, lastRotationMs, MIN_COMPACT_INTERVAL_MS } from './compact-policy.js';
 import type { ActiveScan } from './active-prescan.js';
 import type { SegmentVerification } from './segment-verification.js';
+import { gzipSegmentFile } from './segment-gzip.js';
 import { scanActiveStrict } from './snapshot.js';
 
 /** Reference default: rotate when the active file reaches this size (unless forced). */
@@ -206,12 +206,13 @@ export function segmentsToCompress(paths: LedgerPaths): number[] {
 
 /**
  * Gzip one sealed segment without holding the writer lock or the event loop: a sealed segment
- * never changes, so its bytes are streamed through zlib (its thread pool) into a partial file and
- * synced first; then the swap (rename, manifest, removal of the plain file). The caller holds the
- * maintenance lock, which every other step that moves segment files or writes the manifest takes
- * too; appends never touch either, so they do not wait for any of it. Readers meanwhile find the
- * plain file (preferred while its .gz twin exists) or, once it is gone, the .gz.
- * The older segments are gzipped; the newest stays plain for cheap follower reads.
+ * never changes, so its bytes are gzipped into a partial file and synced first, on a worker
+ * thread at the lowest CPU priority (`gzipSegmentFile`); then the swap (rename, manifest, removal
+ * of the plain file). The caller holds the maintenance lock, which every other step that moves
+ * segment files or writes the manifest takes too; appends never touch either, so they do not
+ * wait for any of it. Readers meanwhile find the plain file (preferred while its .gz twin
+ * exists) or, once it is gone, the .gz. The older segments are gzipped; the newest stays plain
+ * for cheap follower reads.
  */
 export async function compressSegment(
   paths: LedgerPaths,
@@ -224,13 +225,7 @@ export async function compressSegment(
   if (!entry || entry.compressed) return false;
   const plainPath = join(paths.groupDir, entry.path);
   const partial = plainPath + PARTIAL_GZ;
-  await pipeline(createReadStream(plainPath), createGzip(), createWriteStream(partial, { mode: 0o644 }));
-  const handle = await open(partial, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  await gzipSegmentFile(plainPath, partial);
   const manifest = readManifest(paths.manifest);
   const m = manifest.segments.find((x) => x.seq === seq);
   if (!m || m.compressed || !existsSync(plainPath)) {
