@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -24,6 +25,9 @@ describe('gzip of a sealed segment on a worker thread', () => {
     // A member starts at every 1 MiB piece: more than one gzip header in the file.
     expect(packed.indexOf(Buffer.from([0x1f, 0x8b, 0x08]), 10)).toBeGreaterThan(0);
     expect(statSync(target).mode & 0o777).toBe(0o644);
+    // The reference reads sealed segments with Python's gzip.open: it must see the whole stream.
+    const python = execFileSync('python3', ['-c', 'import gzip, sys; sys.stdout.buffer.write(gzip.open(sys.argv[1], "rb").read())', target], { maxBuffer: 64 << 20 });
+    expect(python.equals(readFileSync(source))).toBe(true);
   });
 
   it('an empty segment gives an empty file that gunzips to nothing', async () => {
