@@ -438,15 +438,12 @@ export class FileLedgerStore implements LedgerStore {
 
   async snapshot(opts: { reason?: string } = {}): Promise<SnapshotReport> {
     this.ensureOpen();
-    return await this.underMaintenanceLock(async () => {
-      const lock = await FileLock.acquire(this.paths.lock, this.opts.lockTimeoutMs ?? 30_000);
-      try {
+    return await this.underMaintenanceLock(() =>
+      this.holding(this.paths.lock, () => {
         this.files.invalidate();
         return takeSnapshot(this.files, this.groupId, this.nowIso(), opts.reason ?? 'manual', this.paths.snapshotLatest);
-      } finally {
-        lock.release();
-      }
-    });
+      }),
+    );
   }
 
   /**
@@ -491,8 +488,13 @@ export class FileLedgerStore implements LedgerStore {
    * Run `step` holding the maintenance lock: one step at a time moves segment files or writes the
    * manifest, across processes. Appends do not take it.
    */
-  private async underMaintenanceLock<T>(step: () => Promise<T>): Promise<T> {
-    const lock = await FileLock.acquire(this.paths.maintenanceLock, this.opts.lockTimeoutMs ?? 30_000);
+  private underMaintenanceLock<T>(step: () => Promise<T>): Promise<T> {
+    return this.holding(this.paths.maintenanceLock, step);
+  }
+
+  /** Run `step` holding the file lock at `path`, if the ledger is still open once it is taken. */
+  private async holding<T>(path: string, step: () => T | Promise<T>): Promise<T> {
+    const lock = await FileLock.acquire(path, this.opts.lockTimeoutMs ?? 30_000);
     try {
       this.ensureOpen(); // closed while we waited for the lock
       return await step();
@@ -512,13 +514,7 @@ export class FileLedgerStore implements LedgerStore {
     this.appender.waitFor(new Promise<void>((resolve) => (release = resolve)));
     try {
       await this.appender.lockLetGo();
-      const lock = await FileLock.acquire(this.paths.lock, this.opts.lockTimeoutMs ?? 30_000);
-      try {
-        this.ensureOpen(); // closed while we waited for the lock
-        return await step();
-      } finally {
-        lock.release();
-      }
+      return await this.holding(this.paths.lock, step);
     } finally {
       release();
     }
