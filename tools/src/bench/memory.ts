@@ -4,7 +4,8 @@
 // events_stream subscribers beside the same sends without them; and the Web process's RSS over
 // uploads beside plain sends. Minutes: `npm run bench -- memory` only.
 // CCCC_BENCH_MEMORY_MINUTES (sustained load, default 10), CCCC_BENCH_MEMORY_EVENTS (large home,
-// default 192,000), CCCC_BENCH_MEMORY_PARTS (e.g. "load,cold,rotation,stuck,web").
+// default 192,000), CCCC_BENCH_MEMORY_PARTS (e.g. "load,cold,rotation,stuck,web"),
+// CCCC_BENCH_ROTATIONS (forced rotations under load, default 8).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -150,7 +151,8 @@ const overlapping = (sends: readonly SendSample[], t0: number, from: number, to:
 
 async function rotation(): Promise<void> {
   const daemon = await startDaemon();
-  const ROTATIONS = 4;
+  // 8 rotations: ~1,000 sends overlap them, so their p99 rests on ~10 samples, not 5.
+  const ROTATIONS = envNumber('CCCC_BENCH_ROTATIONS', 8);
   const PERIOD_MS = 15_000;
   try {
     const gid = await benchGroup(daemon.home, 'memory-rotation');
