@@ -92,18 +92,33 @@ export async function prepareBackgroundStart(owner: BackgroundOwner, ctx: AgentV
 
 /**
  * Stops a job CCCC will not adopt, until Agent View no longer lists it, so a failed start answers
- * only once nothing of it runs. A job `claude --bg` just printed can still be registering: a stop
- * sent then is lost and the job shows up a moment later, so its absence is confirmed twice, a
- * second apart, and it is stopped again if it came back.
+ * only once nothing of it runs. A job `claude --bg` just printed can still be registering (a stop
+ * sent then is lost and it shows up a moment later), and a worker busy starting its turn may not
+ * act on a stop for a while: its absence is confirmed twice, a second apart, and a job still
+ * listed a few seconds after a stop has its worker process ended.
  */
 async function discardJob(ctx: AgentViewContext, jobId: string): Promise<void> {
   const deadline = Date.now() + JOB_ABSENT_TIMEOUT_MS;
-  for (;;) {
+  while (Date.now() < deadline) {
     await stopJob(ctx, jobId).catch(() => undefined);
-    if (!(await waitJobAbsent(ctx, jobId, Math.max(0, deadline - Date.now())))) return;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const back = await findJob(ctx, jobId).catch(() => undefined);
-    if (!back || Date.now() > deadline) return;
+    if (await waitJobAbsent(ctx, jobId, Math.min(STOP_GRACE_MS, Math.max(0, deadline - Date.now())))) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (!(await findJob(ctx, jobId).catch(() => undefined))) return;
+      continue;
+    }
+    const pid = (await findJob(ctx, jobId).catch(() => undefined))?.pid;
+    if (pid !== undefined) killQuietly(pid);
+  }
+}
+
+/** How long a stopped job may stay listed before its worker process is ended. */
+const STOP_GRACE_MS = 3000;
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
   }
 }
 
