@@ -48,7 +48,7 @@ export function tempDir(teardown: RealCliTeardown, prefix: string): string {
 }
 
 /** SIGKILL every process whose environment has `HOME=<home>` (a test's private agent home). */
-function killProcessesWithHome(home: string): void {
+export function killProcessesWithHome(home: string): void {
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       if (readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`HOME=${home}`)) process.kill(Number(pid), 'SIGKILL');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { reply, startFakeModel } from '../fake-model/index.js';
-import { actorProbe, type DaemonGroup } from './daemon-actor.js';
+import { actorProbe, type DaemonGroup, killProcessesWithHome } from './daemon-actor.js';
 import { daemonUp, isAlive, ledgerOf, runDaemon } from './daemon-child.js';
 import { claudeEnv, describeWithRealClis, readHookPayloads, recordingHookSettings, seedClaudeHome } from './index.js';
 import { realCliTeardown, until } from './test-support.js';
@@ -35,13 +35,16 @@ describeWithRealClis('real claude as a background-session daemon actor (Agent Vi
     const recording = JSON.parse(recordingHookSettings(hookDir, ['SessionStart', 'UserPromptSubmit', 'Stop'])) as object;
     writeFileSync(join(agentHome, '.claude', 'settings.json'), JSON.stringify({ skipDangerousModePermissionPrompt: true, ...recording }));
     const env: Record<string, string> = { ...claudeEnv(modelUrl, agentHome, clis.withPath().PATH!), ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}) };
-    // Whatever the test leaves, no Agent View supervisor of this private config dir outlives it.
+    // Whatever the test leaves, no Agent View supervisor of this private config dir outlives it:
+    // asked to stop, then whatever still runs with this home ended (a supervisor busy with a job
+    // the test left behind did not always stop when asked).
     teardown.cleanups.push(() => {
       try {
         execFileSync(clis.bin('claude'), ['daemon', 'stop', '--any'], { env, cwd: scope, timeout: 15_000, stdio: 'ignore' });
       } catch {
         // none running
       }
+      killProcessesWithHome(agentHome);
     });
     const jobs = () => JSON.parse(execFileSync(clis.bin('claude'), ['agents', '--json'], { env, cwd: scope, timeout: 15_000, encoding: 'utf8' })) as Array<{ id: string; sessionId: string; kind: string }>;
     return { home, daemon, client, group_id, scope, env, agentHome, hookDir, jobs, group: { home, client, groupId: group_id, scope } as DaemonGroup };
