@@ -450,7 +450,8 @@ export class FileLedgerStore implements LedgerStore {
    * Rotate: under the maintenance lock throughout, and the writer lock only for the sealing step
    * (a rename, an index range update, one directory sync, a new active file: the cost of what is
    * sealed, not of the history). The manifest is written and older sealed segments are gzipped
-   * after the writer lock is released, the gzip on zlib's threads: appends never wait on either.
+   * after the writer lock is released, the pre-read and the gzip on low-priority worker threads:
+   * appends never wait on either.
    */
   async compact(opts: { reason?: string; force?: boolean; maxActiveBytes?: number } = {}): Promise<CompactReport> {
     return await this.underMaintenanceLock(async () => {
@@ -462,9 +463,9 @@ export class FileLedgerStore implements LedgerStore {
       this.ensureOpen();
       this.appender.flushIndex();
       const sealed = await this.underWriterLock(async () => {
-          this.appender.flushIndex();
-          catchUpActive(this.index, this.files);
-          return await sealLocked(this.paths, this.files, this.index, {
+        this.appender.flushIndex();
+        catchUpActive(this.index, this.files);
+        return await sealLocked(this.paths, this.files, this.index, {
           activeScanned,
           now: this.now(),
           reason: opts.reason ?? 'manual',
