@@ -61,10 +61,12 @@ export class LedgerFiles {
     return this.cache.bytes;
   }
 
-  /** Forget cached listings after a rotation (ours or another process's). */
+  /**
+   * Forget cached listings after a rotation (ours or another process's). Decompressed segments
+   * stay: each is checked against its file when used (`SegmentCache`).
+   */
   invalidate(): void {
     this.segmentList = undefined;
-    this.cache.clear();
     if (this.activeFd !== undefined) closeSync(this.activeFd);
     this.activeFd = undefined;
     this.activeIno = -1;
@@ -214,6 +216,7 @@ export class LedgerFiles {
 
   close(): void {
     this.invalidate();
+    this.cache.clear();
     this.lastActiveEvents = undefined;
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
@@ -64,19 +64,48 @@ export function readSegmentBytes(seg: SegmentFile): Buffer {
   return seg.compressed ? gunzipSync(raw) : raw;
 }
 
-/** A tiny cache of decompressed .gz segments: id lookups tend to hit the same one repeatedly. */
+/** What tells one version of a file from another at the same path. */
+interface FileIdentity {
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+const identityOf = (st: FileIdentity): FileIdentity => ({ ino: st.ino, size: st.size, mtimeMs: st.mtimeMs });
+const sameFile = (a: FileIdentity, b: FileIdentity) => a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+
+/**
+ * A tiny cache of decompressed .gz segments: id lookups tend to hit the same one repeatedly. A
+ * decompression is a whole segment's inflate on the caller's thread (tens of milliseconds for a
+ * 5 MB segment), so entries outlive the file listing: a rotation or a gzip swap elsewhere in the
+ * ledger changes no existing .gz, and each hit checks by one `stat` that the file at the path is
+ * still the one decompressed (same inode, size and mtime); anything else is read again.
+ */
 export class SegmentCache {
-  private entries: Array<{ key: string; bytes: Buffer }> = [];
+  private entries: Array<{ key: string; file: FileIdentity; bytes: Buffer }> = [];
   constructor(private readonly capacity = 2) {}
 
   get(seg: SegmentFile): Buffer {
     const key = seg.path;
-    const hit = this.entries.find((e) => e.key === key);
-    if (hit) return hit.bytes;
-    const bytes = readSegmentBytes(seg);
-    this.entries.unshift({ key, bytes });
+    const at = this.entries.findIndex((e) => e.key === key);
+    if (at >= 0) {
+      const hit = this.entries[at]!;
+      const now = statSync(key, { throwIfNoEntry: false });
+      if (now && sameFile(hit.file, now)) return hit.bytes;
+      this.entries.splice(at, 1);
+    }
+    const fd = openSync(key, 'r');
+    let entry;
+    try {
+      const file = identityOf(fstatSync(fd));
+      const raw = readFileSync(fd);
+      entry = { key, file, bytes: seg.compressed ? gunzipSync(raw) : raw };
+    } finally {
+      closeSync(fd);
+    }
+    this.entries.unshift(entry);
     this.entries.length = Math.min(this.entries.length, this.capacity);
-    return bytes;
+    return entry.bytes;
   }
 
   /** Decompressed bytes held now (observability and tests). */
