@@ -60,8 +60,19 @@ export function listSegments(segmentsDir: string): SegmentFile[] {
 
 /** A segment whole (a .gz decompressed): for .gz reads and rare whole-segment checks only. */
 export function readSegmentBytes(seg: SegmentFile): Buffer {
-  const raw = readFileSync(seg.path);
-  return seg.compressed ? gunzipSync(raw) : raw;
+  return readSegmentFile(seg).bytes;
+}
+
+/** A segment whole, and which file at its path the bytes came from (read through one fd). */
+function readSegmentFile(seg: SegmentFile): { file: FileIdentity; bytes: Buffer } {
+  const fd = openSync(seg.path, 'r');
+  try {
+    const file = identityOf(fstatSync(fd));
+    const raw = readFileSync(fd);
+    return { file, bytes: seg.compressed ? gunzipSync(raw) : raw };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** What tells one version of a file from another at the same path. */
@@ -94,15 +105,7 @@ export class SegmentCache {
       if (now && sameFile(hit.file, now)) return hit.bytes;
       this.entries.splice(at, 1);
     }
-    const fd = openSync(key, 'r');
-    let entry;
-    try {
-      const file = identityOf(fstatSync(fd));
-      const raw = readFileSync(fd);
-      entry = { key, file, bytes: seg.compressed ? gunzipSync(raw) : raw };
-    } finally {
-      closeSync(fd);
-    }
+    const entry = { key, ...readSegmentFile(seg) };
     this.entries.unshift(entry);
     this.entries.length = Math.min(this.entries.length, this.capacity);
     return entry.bytes;
