@@ -8,6 +8,12 @@ export interface LineSpan {
 
 const NL = 0x0a;
 const CHUNK = 1 << 20;
+/**
+ * A backward walk starts with this much and doubles up to CHUNK: most callers want the last
+ * line or the newest few (a follower checking its place after a rotation, a tail), and reading
+ * a megabyte for one line cost every such call a large allocation and copy.
+ */
+const FIRST_BACKWARD_CHUNK = 16 * 1024;
 
 /**
  * Every complete line of an in-memory buffer, with offsets relative to `base`. With
@@ -86,8 +92,11 @@ export function* fileLines(path: string, start = 0): Generator<LineSpan & { byte
 /** Offset just past the last newline at or before `end` (0 when there is none). */
 export function completeEnd(fd: number, end: number): number {
   let pos = end;
+  // A record's file nearly always ends with its newline: a small first look finds it.
+  let want = 4 * 1024;
   while (pos > 0) {
-    const size = Math.min(64 * 1024, pos);
+    const size = Math.min(want, pos);
+    want = 64 * 1024;
     pos -= size;
     const chunk = Buffer.allocUnsafe(size);
     readSync(fd, chunk, 0, size, pos);
@@ -105,8 +114,10 @@ export function* fileLinesBackward(fd: number, end: number): Generator<LineSpan 
   let pos = completeEnd(fd, end);
   // `pending` holds bytes [pos, hi) that end with the newline of a not yet yielded line.
   let pending: Buffer = Buffer.alloc(0);
+  let want = FIRST_BACKWARD_CHUNK;
   while (pos > 0) {
-    const size = Math.min(CHUNK, pos);
+    const size = Math.min(want, pos);
+    want = Math.min(want * 2, CHUNK);
     pos -= size;
     const chunk = Buffer.allocUnsafe(size);
     readSync(fd, chunk, 0, size, pos);
