@@ -1,8 +1,8 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { Worker } from 'node:worker_threads';
 import { decodeLine } from './line-codec.js';
 import { FileLineReader } from './line-scan.js';
+import { MaintenanceThread } from './maintenance-thread.js';
 
 /** What a strict read of the active file covered: its complete lines up to `end`, all records. */
 export interface ActiveScan {
@@ -25,9 +25,9 @@ const BYTES_PER_TURN = 16 * 1024;
  * does not decode: the locked pass then reads the whole file and reports the damage with its
  * position.
  *
- * The decode runs on a short-lived worker thread (active-prescan-worker.js, the same envelope
- * check as `decodeLine`): its CPU and garbage stay off the thread that serves requests and
- * acknowledges appends. Where no worker can run, it runs here in small turns of the event loop.
+ * The decode runs on the maintenance thread (active-prescan-scan.js, the same envelope check as
+ * `decodeLine`): its CPU and garbage stay off the thread that serves requests and acknowledges
+ * appends. Where no worker can run, it runs here in small turns of the event loop.
  */
 export async function prescanActive(path: string): Promise<ActiveScan | undefined> {
   try {
@@ -37,25 +37,9 @@ export async function prescanActive(path: string): Promise<ActiveScan | undefine
   }
 }
 
-/** The read on a worker thread (exported for the tests that hold it to `prescanOnLoop`). */
-export function prescanOnWorker(path: string): Promise<ActiveScan | undefined> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./active-prescan-worker.js', import.meta.url), { workerData: { path } });
-    let settled = false;
-    worker.once('message', (reply: { scan?: ActiveScan | null; error?: string }) => {
-      settled = true;
-      if (reply.error !== undefined) reject(new Error(reply.error));
-      else resolve(reply.scan ?? undefined);
-    });
-    worker.once('error', (err) => {
-      if (!settled) reject(err);
-      settled = true;
-    });
-    worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`pre-scan worker exited with code ${code}`));
-      settled = true;
-    });
-  });
+/** The read on the maintenance thread (exported for the tests that hold it to `prescanOnLoop`). */
+export async function prescanOnWorker(path: string): Promise<ActiveScan | undefined> {
+  return (await MaintenanceThread.shared().run({ kind: 'prescan', path })) ?? undefined;
 }
 
 /** The same read on this thread, giving the event loop a turn every 16 KiB. */

@@ -1,8 +1,8 @@
 // @ts-check
 // The CCCSEventV1 envelope check, hand-written because it runs once per line on index rebuilds
 // of millions of events; `line-scan.test.ts` keeps it in agreement with the zod schema. Plain
-// JavaScript so that the rotation's pre-scan worker thread (active-prescan-worker.js) runs the
-// very same check: Node 20 cannot load TypeScript in a worker thread.
+// JavaScript so that the rotation's pre-scan on the maintenance thread (active-prescan-scan.js)
+// runs the very same check: Node 20 cannot load TypeScript in a worker thread.
 
 const ENVELOPE_KEYS = new Set(['v', 'id', 'ts', 'seq', 'kind', 'group_id', 'scope_key', 'by', 'data']);
 

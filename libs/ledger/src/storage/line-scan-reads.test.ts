@@ -15,7 +15,7 @@ const dir = mkdtempSync(join(tmpdir(), 'line-scan-reads-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function bytesRead(): number {
-  return vi.mocked(fs.readSync).mock.calls.reduce((sum, call) => sum + Number(call[3] ?? 0), 0);
+  return vi.mocked(fs.readSync).mock.calls.reduce((sum, call) => sum + Number((call as unknown[])[3] ?? 0), 0);
 }
 
 describe('backward reads grow from a small first chunk', () => {

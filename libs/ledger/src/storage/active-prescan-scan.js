@@ -1,26 +1,11 @@
 // @ts-check
-// A rotation's strict pre-read of the active file, on a short-lived worker thread at the lowest
-// CPU priority: decoding a few megabytes of JSON lines costs tens of milliseconds of CPU and
-// garbage, which on the daemon's thread would delay every request served meanwhile, and which
-// on a busy machine should take only the CPU those requests leave (issue 20, point 6). Plain
-// JavaScript because the library's tests run its TypeScript sources directly and Node 20 cannot
-// load TypeScript in a worker thread; it is bundled (with event-shape.js) into dist.
-//
-// workerData: { path }. Posts { scan: { ino, end, lines } } for the complete lines up to the
-// file's size when every non-blank one is an event, { scan: null } when the file is missing or a
-// record does not decode (the locked pass then reads it all and reports the damage), or
-// { error } when reading failed.
+// A rotation's strict pre-read of the active file, run on the maintenance thread
+// (maintenance-worker.js): decoding a few megabytes of JSON lines costs tens of milliseconds of
+// CPU and garbage, which on the daemon's thread would delay every request served meanwhile
+// (issue 20, point 6). Plain JavaScript because the library's tests run its TypeScript sources
+// directly and Node 20 cannot load TypeScript in a worker thread; bundled into that worker.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { setPriority } from 'node:os';
-import { parentPort, workerData } from 'node:worker_threads';
 import { eventShapeProblem } from './event-shape.js';
-
-try {
-  // Maintenance: on Linux the nice value is per thread, so this lowers this worker's alone.
-  setPriority(19);
-} catch {
-  // not permitted here: the work still runs off the serving thread
-}
 
 const NL = 0x0a;
 const CHUNK = 1 << 20;
@@ -61,8 +46,13 @@ function scan(fd, size) {
   return { end: carryOff, lines };
 }
 
-/** @param {string} path */
-function prescan(path) {
+/**
+ * The strict read of the active file at `path`: its complete lines up to its size when every
+ * non-blank one is an event, null when the file is missing or a record does not decode.
+ * @param {string} path
+ * @returns {{ ino: number, end: number, lines: number } | null}
+ */
+export function prescanFile(path) {
   let fd;
   try {
     fd = openSync(path, 'r');
@@ -76,10 +66,4 @@ function prescan(path) {
   } finally {
     closeSync(fd);
   }
-}
-
-try {
-  parentPort?.postMessage({ scan: prescan(String(workerData.path)) });
-} catch (err) {
-  parentPort?.postMessage({ error: err instanceof Error ? err.message : String(err) });
 }

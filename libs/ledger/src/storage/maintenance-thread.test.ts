@@ -1,0 +1,85 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { gunzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TempHomes } from '../test-support/homes.js';
+import { prescanOnWorker } from './active-prescan.js';
+import { MAINTENANCE_KEEP_ALIVE_MS, MaintenanceThread } from './maintenance-thread.js';
+import { gzipOnWorker, gzipSegmentFile } from './segment-gzip.js';
+
+const homes = new TempHomes();
+afterEach(async () => {
+  MaintenanceThread.keepAliveMs = MAINTENANCE_KEEP_ALIVE_MS;
+  await MaintenanceThread.stop();
+  homes.cleanup();
+});
+
+const event = (n: number) => JSON.stringify({ v: 1, id: `e${n}`, ts: '2026-12-07T10:00:00.000000Z', kind: 'chat.message', group_id: 'g_1', scope_key: '', by: 'user', data: { text: `hello ${n}` } });
+
+function segment(lines: number): string {
+  const path = join(homes.make(), 'ledger.jsonl');
+  writeFileSync(path, Array.from({ length: lines }, (_, i) => `${event(i)}\n`).join(''));
+  return path;
+}
+
+// Issue 20, point 6: each rotation started two worker threads (its pre-read, then its gzip), and
+// each start costs tens of milliseconds of CPU at normal priority inside the rotation.
+describe('the maintenance thread', () => {
+  it('serves the pre-reads and gzips of consecutive rotations from one thread', async () => {
+    await MaintenanceThread.stop();
+    const before = MaintenanceThread.started;
+    for (let rotation = 0; rotation < 3; rotation++) {
+      const path = segment(200 + rotation);
+      expect(await prescanOnWorker(path)).toMatchObject({ lines: 200 + rotation });
+      await gzipOnWorker(path, `${path}.gz`);
+      expect(gunzipSync(readFileSync(`${path}.gz`)).equals(readFileSync(path))).toBe(true);
+    }
+    expect(MaintenanceThread.started - before).toBe(1);
+    expect(MaintenanceThread.current()?.online).toBe(true);
+  });
+
+  it('exits after its keep-alive without work, and the next job starts another', async () => {
+    MaintenanceThread.keepAliveMs = 50;
+    const path = segment(10);
+    await prescanOnWorker(path);
+    const first = MaintenanceThread.current();
+    expect(first).toBeDefined();
+    for (let i = 0; i < 100 && MaintenanceThread.current(); i++) await sleep(20);
+    expect(MaintenanceThread.current()).toBeUndefined();
+    const before = MaintenanceThread.started;
+    expect(await prescanOnWorker(path)).toMatchObject({ lines: 10 });
+    expect(MaintenanceThread.started - before).toBe(1);
+    expect(MaintenanceThread.current()).not.toBe(first);
+  });
+
+  it('a job in flight when the thread stops rejects; the next job runs on a new thread', async () => {
+    const path = segment(20_000);
+    await prescanOnWorker(path); // the thread is up: a failure now is the thread's, not its start's
+    const inFlight = gzipSegmentFile(path, `${path}.gz`);
+    await sleep(0);
+    await MaintenanceThread.stop();
+    await expect(inFlight).rejects.toThrow(/gzip of .*ledger\.jsonl failed: maintenance thread exited/);
+    expect(MaintenanceThread.current()).toBeUndefined();
+    await gzipSegmentFile(path, `${path}.gz`);
+    expect(gunzipSync(readFileSync(`${path}.gz`)).equals(readFileSync(path))).toBe(true);
+  });
+
+  it('where no thread can start, the gzip streams through zlib here instead', async () => {
+    const path = segment(300);
+    const inFlight = gzipSegmentFile(path, `${path}.gz`);
+    await MaintenanceThread.stop(); // before it came online: the job is not the thread's failure
+    await inFlight;
+    expect(gunzipSync(readFileSync(`${path}.gz`)).equals(readFileSync(path))).toBe(true);
+  });
+
+  it('answers a failed job with its error and keeps serving', async () => {
+    const dir = homes.make();
+    await expect(gzipOnWorker(join(dir, 'absent.jsonl'), join(dir, 'absent.jsonl.gz'))).rejects.toThrow(/absent\.jsonl/);
+    const thread = MaintenanceThread.current();
+    expect(thread?.online).toBe(true);
+    expect(await prescanOnWorker(join(dir, 'absent.jsonl'))).toBeUndefined();
+    expect(MaintenanceThread.current()).toBe(thread);
+  });
+});

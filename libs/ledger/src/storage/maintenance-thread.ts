@@ -1,0 +1,106 @@
+import { Worker } from 'node:worker_threads';
+
+/** A job for the thread, as maintenance-worker.js reads it. */
+type Job = { kind: 'prescan'; path: string } | { kind: 'gzip'; source: string; target: string };
+/** What the thread answers: the pre-read's scan (null: missing file or a record that is no event), or the gzip's size. */
+type Answer<J extends Job> = J extends { kind: 'prescan' } ? { readonly ino: number; readonly end: number; readonly lines: number } | null : number;
+
+/**
+ * How long the thread waits for more work before it exits: longer than the gap between a
+ * rotation's steps (the sealing under the writer lock, the manifest), so a rotation starts one
+ * thread, not two; short enough that what a job left on the thread's heap and malloc arenas
+ * (megabytes of read buffers and deflate output) goes with the thread soon after each rotation
+ * instead of piling up over rotations.
+ */
+export const MAINTENANCE_KEEP_ALIVE_MS = 5_000;
+
+/**
+ * The process's thread for a rotation's heavy steps: the strict pre-read of the active file and
+ * the gzip of a sealed segment, at the lowest CPU priority (maintenance-worker.js). Starting a
+ * worker thread costs tens of milliseconds of CPU at normal priority (its nice value applies only
+ * once it runs), taken on a machine with few cores from the threads serving requests, inside the
+ * rotation. So one thread serves the steps of a rotation (and of rotations of other groups that
+ * come meanwhile), and exits after `keepAliveMs` without work; an idle thread never keeps the
+ * process alive.
+ */
+export class MaintenanceThread {
+  private static instance: MaintenanceThread | undefined;
+  /** Threads this process started (observability and tests). */
+  static started = 0;
+  static keepAliveMs = MAINTENANCE_KEEP_ALIVE_MS;
+
+  /** The running thread, started if there is none. */
+  static shared(): MaintenanceThread {
+    if (!MaintenanceThread.instance) MaintenanceThread.instance = new MaintenanceThread();
+    return MaintenanceThread.instance;
+  }
+
+  /** The running thread, if any, without starting one. */
+  static current(): MaintenanceThread | undefined {
+    return MaintenanceThread.instance;
+  }
+
+  /** Stop the running thread; a job in flight rejects. */
+  static async stop(): Promise<void> {
+    const thread = MaintenanceThread.instance;
+    if (thread) await thread.worker.terminate();
+  }
+
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
+  private nextId = 0;
+  private idle: NodeJS.Timeout | undefined;
+  /** The thread ran: a job failing after this failed in the thread, not because no thread could start. */
+  online = false;
+
+  private constructor() {
+    MaintenanceThread.started += 1;
+    // tsup emits the worker next to the bundle that holds this module (dist/); the sources keep
+    // it next to this file, so the same relative URL works for both.
+    this.worker = new Worker(new URL('./maintenance-worker.js', import.meta.url));
+    this.worker.once('online', () => (this.online = true));
+    this.worker.on('message', (reply: { id: number; result?: unknown; error?: string }) => {
+      const job = this.pending.get(reply.id);
+      if (!job) return;
+      this.pending.delete(reply.id);
+      if (reply.error !== undefined) job.reject(new Error(reply.error));
+      else job.resolve(reply.result);
+      this.armIdle();
+    });
+    this.worker.on('error', (err) => this.ended(err));
+    this.worker.once('exit', (code) => this.ended(new Error(`maintenance thread exited with code ${code}`)));
+    // Only a job in flight keeps the process alive, like any pending I/O; an idle thread never
+    // does. After the listeners: adding a 'message' listener refs the worker again.
+    this.worker.unref();
+  }
+
+  run<J extends Job>(job: J): Promise<Answer<J>> {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = undefined;
+    const id = ++this.nextId;
+    if (this.pending.size === 0) this.worker.ref();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.worker.postMessage({ id, ...job });
+    });
+  }
+
+  private armIdle(): void {
+    if (this.pending.size > 0) return;
+    this.worker.unref();
+    if (MaintenanceThread.instance !== this) return;
+    this.idle = setTimeout(() => {
+      if (this.pending.size === 0) void this.worker.terminate();
+    }, MaintenanceThread.keepAliveMs);
+    this.idle.unref();
+  }
+
+  /** The thread is gone (it exited, was stopped or failed): its jobs reject, and the next job starts another. */
+  private ended(err: Error): void {
+    if (MaintenanceThread.instance === this) MaintenanceThread.instance = undefined;
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = undefined;
+    for (const job of this.pending.values()) job.reject(err);
+    this.pending.clear();
+  }
+}
