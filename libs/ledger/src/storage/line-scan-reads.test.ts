@@ -18,6 +18,16 @@ function bytesRead(): number {
   return vi.mocked(fs.readSync).mock.calls.reduce((sum, call) => sum + Number((call as unknown[])[3] ?? 0), 0);
 }
 
+/** `use` given a read fd on `path`, closed afterwards. */
+function withFd<T>(path: string, use: (fd: number) => T): T {
+  const fd = fs.openSync(path, 'r');
+  try {
+    return use(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 describe('backward reads grow from a small first chunk', () => {
   // 4 MB of 2 KB records, the shape of a sealed segment under a chat load.
   const path = join(dir, 'segment.jsonl');
@@ -26,40 +36,26 @@ describe('backward reads grow from a small first chunk', () => {
   const size = fs.statSync(path).size;
 
   it('the last line of a large file costs kilobytes, not a megabyte', () => {
-    const fd = fs.openSync(path, 'r');
-    try {
-      vi.mocked(fs.readSync).mockClear();
-      const last = fileLinesBackward(fd, size).next();
-      expect(last.done).toBe(false);
-      if (!last.done) expect(last.value.bytes.toString()).toBe(lines.at(-1));
-      expect(bytesRead()).toBeLessThanOrEqual(32 * 1024);
-    } finally {
-      fs.closeSync(fd);
-    }
+    vi.mocked(fs.readSync).mockClear();
+    const last = withFd(path, (fd) => fileLinesBackward(fd, size).next());
+    expect(last.done).toBe(false);
+    if (!last.done) expect(last.value.bytes.toString()).toBe(lines.at(-1));
+    expect(bytesRead()).toBeLessThanOrEqual(32 * 1024);
   });
 
   it('the newest twenty lines read about what they hold', () => {
-    const fd = fs.openSync(path, 'r');
-    try {
-      vi.mocked(fs.readSync).mockClear();
+    vi.mocked(fs.readSync).mockClear();
+    const newest = withFd(path, (fd) => {
       const walk = fileLinesBackward(fd, size);
-      const newest = Array.from({ length: 20 }, () => walk.next().value!.bytes.toString());
-      walk.return(undefined);
-      expect(newest).toEqual(lines.slice(-20).reverse());
-      expect(bytesRead()).toBeLessThanOrEqual(128 * 1024);
-    } finally {
-      fs.closeSync(fd);
-    }
+      return Array.from({ length: 20 }, () => walk.next().value!.bytes.toString());
+    });
+    expect(newest).toEqual(lines.slice(-20).reverse());
+    expect(bytesRead()).toBeLessThanOrEqual(128 * 1024);
   });
 
   it('a whole walk still yields every line, across the growing chunk sizes', () => {
-    const fd = fs.openSync(path, 'r');
-    try {
-      const all = [...fileLinesBackward(fd, size)].map((l) => l.bytes.toString());
-      expect(all).toEqual([...fileLines(path)].map((l) => l.bytes.toString()).reverse());
-      expect(all).toHaveLength(lines.length);
-    } finally {
-      fs.closeSync(fd);
-    }
+    const all = withFd(path, (fd) => [...fileLinesBackward(fd, size)].map((l) => l.bytes.toString()));
+    expect(all).toEqual([...fileLines(path)].map((l) => l.bytes.toString()).reverse());
+    expect(all).toHaveLength(lines.length);
   });
 });
