@@ -54,6 +54,17 @@ describe('the maintenance thread', () => {
     expect(MaintenanceThread.current()).not.toBe(first);
   });
 
+  it('a job that comes just as the keep-alive ends runs on a new thread, not the one winding down', async () => {
+    MaintenanceThread.keepAliveMs = 30;
+    const path = segment(50);
+    await prescanOnWorker(path);
+    // A timer of the same length set after the thread's idle timer fires right after it: the
+    // thread has been told to terminate and has not exited yet.
+    const late = await new Promise<Promise<void>>((resolve) => setTimeout(() => resolve(gzipSegmentFile(path, `${path}.gz`)), 30));
+    await late;
+    expect(gunzipSync(readFileSync(`${path}.gz`)).equals(readFileSync(path))).toBe(true);
+  });
+
   it('a job in flight when the thread stops rejects; the next job runs on a new thread', async () => {
     const path = segment(20_000);
     await prescanOnWorker(path); // the thread is up: a failure now is the thread's, not its start's

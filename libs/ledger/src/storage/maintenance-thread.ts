@@ -90,7 +90,11 @@ export class MaintenanceThread {
     this.worker.unref();
     if (MaintenanceThread.instance !== this) return;
     this.idle = setTimeout(() => {
-      if (this.pending.size === 0) void this.worker.terminate();
+      if (this.pending.size > 0) return;
+      // Forgotten before it exits: a job that comes while it winds down starts a new thread
+      // instead of being posted to one that will never answer it.
+      if (MaintenanceThread.instance === this) MaintenanceThread.instance = undefined;
+      void this.worker.terminate();
     }, MaintenanceThread.keepAliveMs);
     this.idle.unref();
   }
