@@ -233,14 +233,16 @@ export async function compressSegment(
     return false;
   }
   renameSync(partial, plainPath + '.gz');
+  const gz: SegmentFile = { seq, path: plainPath + '.gz', relPath: `${m.path}.gz`, compressed: true };
   // Written from a checked plain segment: the gzip holds the same records.
-  verification.markVerified({ seq, path: plainPath + '.gz', relPath: `${m.path}.gz`, compressed: true });
+  verification.markVerified(gz);
   m.compressed = true;
   m.path = `${m.path}.gz`;
   m.size_bytes = statSync(plainPath + '.gz').size;
   // The .gz entry is durable before the plain file goes; the manifest is written beside it (a
   // manifest ahead of the disk is corrected from the files by `reconcile`).
   await Promise.all([fsyncDir(paths.segmentsDir), replaceManifest(paths.manifest, { ...manifest, updated_at: manifestStamp(new Date()) })]);
+  await files.keepWarmAfterGzip(plainPath, gz);
   await unlink(plainPath); // freeing megabytes of blocks: off the event loop
   index.db.prepare('UPDATE sources SET bytes = ? WHERE src = ?').run(m.size_bytes, m.seq);
   files.invalidate();

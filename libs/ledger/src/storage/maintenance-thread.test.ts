@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
@@ -38,6 +38,18 @@ describe('the maintenance thread', () => {
     }
     expect(MaintenanceThread.started - before).toBe(1);
     expect(MaintenanceThread.current()?.online).toBe(true);
+  });
+
+  it.runIf(process.platform === 'linux')('starts at the lowest priority: its start-up does not run at normal priority', async () => {
+    await MaintenanceThread.stop();
+    // The nice value of each thread of this process (field 19 of its stat line).
+    const niceOf = () => new Map(readdirSync('/proc/self/task').map((tid) => [tid, Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16])]));
+    const before = niceOf();
+    MaintenanceThread.shared();
+    // Synchronously after the constructor: the worker's script (which also lowers itself) has not run yet.
+    const fresh = [...niceOf()].filter(([tid]) => !before.has(tid));
+    expect(fresh.map(([, nice]) => nice)).toEqual([19]);
+    expect(niceOf().get(String(process.pid))).toBe(before.get(String(process.pid))); // the serving thread keeps its own
   });
 
   it('exits after its keep-alive without work, and the next job starts another', async () => {

@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 /** A job for the thread, as maintenance-worker.js reads it. */
@@ -57,7 +59,9 @@ export class MaintenanceThread {
     MaintenanceThread.started += 1;
     // tsup emits the worker next to the bundle that holds this module (dist/); the sources keep
     // it next to this file, so the same relative URL works for both.
+    const threadsBefore = processThreads();
     this.worker = new Worker(new URL('./maintenance-worker.js', import.meta.url));
+    lowerStartingThread(threadsBefore);
     this.worker.once('online', () => (this.online = true));
     this.worker.on('message', (reply: { id: number; result?: unknown; error?: string }) => {
       const job = this.pending.get(reply.id);
@@ -106,5 +110,33 @@ export class MaintenanceThread {
     this.idle = undefined;
     for (const job of this.pending.values()) job.reject(err);
     this.pending.clear();
+  }
+}
+
+/** The process's thread ids, where the system lists them (Linux); empty elsewhere. */
+function processThreads(): string[] {
+  try {
+    return readdirSync('/proc/self/task');
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Lower the priority of the thread `new Worker` just created, before its start-up runs: that
+ * start-up (tens of milliseconds of CPU) would otherwise run at normal priority, since the
+ * worker can lower its own only once its script runs. The worker's thread is the one id that
+ * was not there before the constructor (which creates it synchronously); anything else (none,
+ * or more than one new id) leaves every thread alone.
+ */
+function lowerStartingThread(before: readonly string[]): void {
+  if (before.length === 0) return;
+  const known = new Set(before);
+  const fresh = processThreads().filter((tid) => !known.has(tid));
+  if (fresh.length !== 1) return;
+  try {
+    setPriority(Number(fresh[0]), 19); // on Linux, a thread id names that thread alone
+  } catch {
+    // not permitted here: the worker still lowers its own once it runs
   }
 }

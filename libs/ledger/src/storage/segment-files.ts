@@ -111,6 +111,16 @@ export class SegmentCache {
     return entry.bytes;
   }
 
+  /**
+   * Hold `bytes` as the decompressed content of the .gz `seg` (the file as it is now), newest
+   * first: a compaction that just gzipped a segment readers are using hands over the plain bytes
+   * it already has, instead of the next read inflating the whole segment on its thread.
+   */
+  adopt(seg: SegmentFile, bytes: Buffer): void {
+    const entry = { key: seg.path, file: identityOf(statSync(seg.path)), bytes };
+    this.entries = [entry, ...this.entries.filter((e) => e.key !== seg.path)].slice(0, this.capacity);
+  }
+
   /** Decompressed bytes held now (observability and tests). */
   get bytes(): number {
     return this.entries.reduce((n, e) => n + e.bytes.length, 0);
