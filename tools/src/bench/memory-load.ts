@@ -32,6 +32,8 @@ export interface MixedLoadResult {
   readonly streamItems: number;
   /** Epoch of the load in `performance.now()` terms (add to `atMs`). */
   readonly t0: number;
+  /** How long the load ran for, as asked. */
+  readonly durationMs: number;
 }
 
 const TEXT = 'please review the migration plan and reply with concerns about the rollout order; ';
@@ -116,7 +118,7 @@ export async function runMixedLoad(o: MixedLoadOptions): Promise<MixedLoadResult
     );
   }
   await Promise.all(work);
-  return { sends, errors, reads, streamItems, t0 };
+  return { sends, errors, reads, streamItems, t0, durationMs: o.durationMs };
 }
 
 /** A group with a foreman and two peers (never started: Mail needs no runtime). */
