@@ -131,7 +131,11 @@ export class LedgerFiles {
     const lastRead = this.segmentReadAt.get(gz.seq);
     this.segmentReadAt.delete(gz.seq);
     if (lastRead === undefined || performance.now() - lastRead > SEGMENT_IN_USE_MS) return;
-    this.cache.adopt(gz, await readFile(plainPath));
+    try {
+      this.cache.adopt(gz, await readFile(plainPath));
+    } catch {
+      // Only a head start for readers: without it the first read inflates the .gz, as before.
+    }
   }
 
   /** A read fd on the current active file, reopened when the inode changed (rotation). */

@@ -1,7 +1,9 @@
 import * as zlib from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openGroupLedger } from '../open-ledger.js';
+import { ledgerPaths } from '../paths.js';
 import { TempHomes } from '../test-support/homes.js';
+import { LedgerFiles } from './ledger-files.js';
 
 // gunzipSync counted: a whole-segment inflate on the reading thread is what this is about.
 vi.mock('node:zlib', async (importOriginal) => {
@@ -14,8 +16,8 @@ afterEach(() => homes.cleanup());
 const G = 'g_segwarm00001';
 
 /** A ledger with segment 1 sealed (plain) holding the first five Mails to peer1, and five more after it. */
-async function ledgerWithSealedMail() {
-  const store = await openGroupLedger({ home: homes.make(), groupId: G });
+async function ledgerWithSealedMail(home = homes.make()) {
+  const store = await openGroupLedger({ home, groupId: G });
   const ids: string[] = [];
   const append = async (n: number) => {
     for (let i = 0; i < n; i++) ids.push((await store.append({ kind: 'chat.message', by: 'user', data: { text: `m${ids.length}`, message_mode: 'mail', to: ['peer1'] } })).event.id);
@@ -51,5 +53,19 @@ describe('a segment gzipped while readers use it', () => {
     expect(zlib.gunzipSync).toHaveBeenCalledTimes(1);
     expect(peekIds(store)).toEqual(ids.slice(0, 3)); // then cached as before
     expect(zlib.gunzipSync).toHaveBeenCalledTimes(1);
+  });
+
+  it('a plain file that cannot be read any more leaves the cache as it was, without an error', async () => {
+    const home = homes.make();
+    await (await ledgerWithSealedMail(home)).store.close();
+    const files = new LedgerFiles(ledgerPaths(home, G));
+    try {
+      files.readAt(1, 0, 10); // segment 1 in use
+      const gz = { ...files.segment(1), compressed: true, path: `${files.segment(1).path}.gz` };
+      await expect(files.keepWarmAfterGzip(`${files.segment(1).path}.missing`, gz)).resolves.toBeUndefined();
+      expect(files.cachedSegmentBytes).toBe(0);
+    } finally {
+      files.close();
+    }
   });
 });
