@@ -1,8 +1,9 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TempHomes } from '../test-support/homes.js';
 import { prescanActive, prescanOnLoop, prescanOnWorker } from './active-prescan.js';
+import { prescanFile } from './active-prescan-scan.js';
 
 const homes = new TempHomes();
 afterEach(() => homes.cleanup());
@@ -32,6 +33,10 @@ describe('the rotation pre-scan on a worker thread', () => {
         return path;
       },
     ],
+    [
+      'a line longer than the worker’s read buffer, between and before short ones',
+      () => file(`${event(1)}\n${event(2).replace('hello', 'y'.repeat(5 << 20))}\n${event(3)}\n${event(4).replace('hello', 'z'.repeat(3 << 20))}\n${event(5)}\n{"v":1,"id":"tor`),
+    ],
   ];
 
   it.each(cases)('%s: the same answer as the in-thread pass', async (_name, make) => {
@@ -45,5 +50,24 @@ describe('the rotation pre-scan on a worker thread', () => {
     const head = `${event(1)}\n\n${event(2)}\n`;
     const path = file(`${head}{"v":1`);
     expect(await prescanOnWorker(path)).toMatchObject({ end: Buffer.byteLength(head), lines: 3 });
+  });
+});
+
+// Issue 20, point 3: the maintenance thread's resident memory after a rotation. A buffer per 1 MiB
+// read (and a copy per carried line) left the whole segment as external memory until the thread's
+// next collection, ~10 MiB for a 7 MB segment; the scan reuses one buffer instead.
+describe('the pre-scan’s buffers', () => {
+  it('reads a 6 MB file through one reused buffer of at most 2 MiB', () => {
+    const path = file('');
+    const line = `${event(0).replace('hello', 'x'.repeat(2000))}\n`;
+    appendFileSync(path, line.repeat(Math.ceil((6 << 20) / line.length)));
+    const allocUnsafe = vi.spyOn(Buffer, 'allocUnsafe');
+    try {
+      expect(prescanFile(path)).toMatchObject({ lines: Math.ceil((6 << 20) / line.length) });
+      const requested = allocUnsafe.mock.calls.reduce((sum, [size]) => sum + size, 0);
+      expect(requested).toBeLessThanOrEqual(2 << 20);
+    } finally {
+      allocUnsafe.mockRestore();
+    }
   });
 });
