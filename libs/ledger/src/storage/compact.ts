@@ -242,7 +242,6 @@ export async function compressSegment(
   // The .gz entry is durable before the plain file goes; the manifest is written beside it (a
   // manifest ahead of the disk is corrected from the files by `reconcile`).
   await Promise.all([fsyncDir(paths.segmentsDir), replaceManifest(paths.manifest, { ...manifest, updated_at: manifestStamp(new Date()) })]);
-  await files.keepWarmAfterGzip(plainPath, gz);
   await unlink(plainPath); // freeing megabytes of blocks: off the event loop
   index.db.prepare('UPDATE sources SET bytes = ? WHERE src = ?').run(m.size_bytes, m.seq);
   files.invalidate();

@@ -1,5 +1,4 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
 import type { LedgerPaths } from '../paths.js';
 import { completeEnd, fileLinesBackward, FileLineReader, type LineSpan } from './line-scan.js';
@@ -13,9 +12,6 @@ export type SourcedLine = LineSpan & { src: number; bytes: Buffer };
 
 export const ACTIVE_SRC = 0;
 
-/** A sealed segment read this recently is in use: its gzip hands its bytes to the cache. */
-export const SEGMENT_IN_USE_MS = 10_000;
-
 /** The largest decode of new active records kept for the next follower (one group-commit batch). */
 const SHARED_DECODE_MAX_EVENTS = 512;
 
@@ -25,14 +21,12 @@ const SHARED_DECODE_MAX_EVENTS = 512;
  */
 export class LedgerFiles {
   private segmentList: SegmentFile[] | undefined;
-  /** Decompressed .gz segments only: plain ones are read in chunks, never held whole. */
+  /** Opened .gz segments and the pieces they inflated: plain ones are read in chunks, never held. */
   private readonly cache = new SegmentCache(2);
   private readonly reads = new SegmentReads((seg) => this.cache.get(seg));
   private activeFd: number | undefined;
   private lastActiveEvents: { ino: number; start: number; size: number; events: LedgerEvent[]; end: number } | undefined;
   private activeIno = -1;
-  /** When each sealed segment was last read by a targeted read (`performance.now()`). */
-  private readonly segmentReadAt = new Map<number, number>();
 
   constructor(readonly paths: LedgerPaths) {}
 
@@ -93,7 +87,6 @@ export class LedgerFiles {
    * looked up again once and read from its .gz.
    */
   private withSegment<T>(seq: number, read: (seg: SegmentFile) => T): T {
-    this.segmentReadAt.set(seq, performance.now());
     try {
       return read(this.segment(seq));
     } catch (err) {
@@ -113,29 +106,9 @@ export class LedgerFiles {
     return this.withSegment(seq, (seg) => this.reads.lineEndingAt(seg, end));
   }
 
-  /** Every line of segment `seq` in order, read in chunks (a .gz decompressed whole). */
+  /** Every line of segment `seq` in order, read in chunks (a .gz member by member). */
   *segmentLines(seq: number): Generator<LineSpan & { bytes: Buffer }> {
-    this.segmentReadAt.set(seq, performance.now());
     yield* this.reads.forward(this.segment(seq));
-  }
-
-  /**
-   * A compaction has written `gz`, the gzip of the plain segment at `plainPath`, and is about to
-   * remove the plain file. If readers used that segment in the last `SEGMENT_IN_USE_MS` (an idle
-   * agent's unread Mail sits in it, say), its bytes are read off the event loop and held as the
-   * .gz's decompressed content: the next read would otherwise inflate the whole segment on the
-   * daemon's thread, tens of milliseconds with every request behind it. A segment nobody reads
-   * costs nothing; the cache's bound is unchanged.
-   */
-  async keepWarmAfterGzip(plainPath: string, gz: SegmentFile): Promise<void> {
-    const lastRead = this.segmentReadAt.get(gz.seq);
-    this.segmentReadAt.delete(gz.seq);
-    if (lastRead === undefined || performance.now() - lastRead > SEGMENT_IN_USE_MS) return;
-    try {
-      this.cache.adopt(gz, await readFile(plainPath));
-    } catch {
-      // Only a head start for readers: without it the first read inflates the .gz, as before.
-    }
   }
 
   /** A read fd on the current active file, reopened when the inode changed (rotation). */
@@ -244,7 +217,6 @@ export class LedgerFiles {
   close(): void {
     this.invalidate();
     this.cache.clear();
-    this.segmentReadAt.clear();
     this.lastActiveEvents = undefined;
   }
 }

@@ -2,6 +2,7 @@ import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, 
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
+import { GzSegment } from './gz-segment.js';
 
 /** One sealed segment as found on disk. `seq` orders segments; the active file comes last. */
 export interface SegmentFile {
@@ -58,21 +59,10 @@ export function listSegments(segmentsDir: string): SegmentFile[] {
     });
 }
 
-/** A segment whole (a .gz decompressed): for .gz reads and rare whole-segment checks only. */
+/** A segment whole (a .gz decompressed): for the rare whole-segment checks of recovery only. */
 export function readSegmentBytes(seg: SegmentFile): Buffer {
-  return readSegmentFile(seg).bytes;
-}
-
-/** A segment whole, and which file at its path the bytes came from (read through one fd). */
-function readSegmentFile(seg: SegmentFile): { file: FileIdentity; bytes: Buffer } {
-  const fd = openSync(seg.path, 'r');
-  try {
-    const file = identityOf(fstatSync(fd));
-    const raw = readFileSync(fd);
-    return { file, bytes: seg.compressed ? gunzipSync(raw) : raw };
-  } finally {
-    closeSync(fd);
-  }
+  const raw = readFileSync(seg.path);
+  return seg.compressed ? gunzipSync(raw) : raw;
 }
 
 /** What tells one version of a file from another at the same path. */
@@ -86,44 +76,39 @@ const identityOf = (st: FileIdentity): FileIdentity => ({ ino: st.ino, size: st.
 const sameFile = (a: FileIdentity, b: FileIdentity) => a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
 
 /**
- * A tiny cache of decompressed .gz segments: id lookups tend to hit the same one repeatedly. A
- * decompression is a whole segment's inflate on the caller's thread (tens of milliseconds for a
- * 5 MB segment), so entries outlive the file listing: a rotation or a gzip swap elsewhere in the
- * ledger changes no existing .gz, and each hit checks by one `stat` that the file at the path is
- * still the one decompressed (same inode, size and mtime); anything else is read again.
+ * A tiny cache of opened .gz segments (`GzSegment`, which holds the pieces it inflated): id
+ * lookups tend to hit the same one repeatedly. Entries outlive the file listing: a rotation or a
+ * gzip swap elsewhere in the ledger changes no existing .gz, and each hit checks by one `stat`
+ * that the file at the path is still the one opened (same inode, size and mtime); anything else
+ * is opened again.
  */
 export class SegmentCache {
-  private entries: Array<{ key: string; file: FileIdentity; bytes: Buffer }> = [];
+  private entries: Array<{ key: string; file: FileIdentity; gz: GzSegment }> = [];
   constructor(private readonly capacity = 2) {}
 
-  get(seg: SegmentFile): Buffer {
+  get(seg: SegmentFile): GzSegment {
     const key = seg.path;
     const at = this.entries.findIndex((e) => e.key === key);
     if (at >= 0) {
       const hit = this.entries[at]!;
       const now = statSync(key, { throwIfNoEntry: false });
-      if (now && sameFile(hit.file, now)) return hit.bytes;
+      if (now && sameFile(hit.file, now)) return hit.gz;
       this.entries.splice(at, 1);
     }
-    const entry = { key, ...readSegmentFile(seg) };
-    this.entries.unshift(entry);
-    this.entries.length = Math.min(this.entries.length, this.capacity);
-    return entry.bytes;
-  }
-
-  /**
-   * Hold `bytes` as the decompressed content of the .gz `seg` (the file as it is now), newest
-   * first: a compaction that just gzipped a segment readers are using hands over the plain bytes
-   * it already has, instead of the next read inflating the whole segment on its thread.
-   */
-  adopt(seg: SegmentFile, bytes: Buffer): void {
-    const entry = { key: seg.path, file: identityOf(statSync(seg.path)), bytes };
-    this.entries = [entry, ...this.entries.filter((e) => e.key !== seg.path)].slice(0, this.capacity);
+    const fd = openSync(key, 'r');
+    try {
+      const entry = { key, file: identityOf(fstatSync(fd)), gz: GzSegment.open(key, fd) };
+      this.entries.unshift(entry);
+      this.entries.length = Math.min(this.entries.length, this.capacity);
+      return entry.gz;
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** Decompressed bytes held now (observability and tests). */
   get bytes(): number {
-    return this.entries.reduce((n, e) => n + e.bytes.length, 0);
+    return this.entries.reduce((n, e) => n + e.gz.heldBytes, 0);
   }
 
   clear(): void {

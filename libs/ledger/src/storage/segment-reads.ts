@@ -1,25 +1,28 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { completeEnd, fileLinesBackward, FileLineReader, linesOfBuffer, type LineSpan } from './line-scan.js';
+import { GzSegment } from './gz-segment.js';
 import type { SegmentFile } from './segment-files.js';
 
 type Line = LineSpan & { bytes: Buffer };
 
+const NL = 0x0a;
+
 /**
  * Reads of one sealed segment that never hold it whole: a plain file is read in chunks through
- * its own fd (which keeps the bytes even if a compaction gzips and unlinks the file meanwhile);
- * only a .gz is decompressed whole, through `gzBytes` (the caller's small cache). A sealed
- * segment cannot grow, so its unterminated last line is a (damaged) record, as the reference
- * counts it.
+ * its own fd (which keeps the bytes even if a compaction gzips and unlinks the file meanwhile); a
+ * .gz is read member by member through `openGz` (the caller's small cache of opened segments),
+ * whole only when it was not written in members. A sealed segment cannot grow, so its
+ * unterminated last line is a (damaged) record, as the reference counts it.
  */
 export class SegmentReads {
-  constructor(private readonly gzBytes: (seg: SegmentFile) => Buffer) {}
+  constructor(private readonly openGz: (seg: SegmentFile) => GzSegment = (seg) => GzSegment.open(seg.path)) {}
 
   /** Visit every line from byte `start`; returns the segment's length (nothing is visited when `start` is past it). */
   eachLineFrom(seg: SegmentFile, start: number, visit: (line: Line) => void): number {
     if (seg.compressed) {
-      const bytes = this.gzBytes(seg);
-      if (start <= bytes.length) for (const line of linesOfBuffer(bytes.subarray(start), start, true)) visit(line);
-      return bytes.length;
+      const gz = this.openGz(seg);
+      if (start <= gz.size) for (const line of gzLinesFrom(gz, start)) visit(line);
+      return gz.size;
     }
     const fd = openSync(seg.path, 'r');
     try {
@@ -37,7 +40,7 @@ export class SegmentReads {
   /** Every line, oldest first. */
   *forward(seg: SegmentFile): Generator<Line> {
     if (seg.compressed) {
-      yield* linesOfBuffer(this.gzBytes(seg), 0, true);
+      yield* gzLinesFrom(this.openGz(seg), 0);
       return;
     }
     const fd = openSync(seg.path, 'r');
@@ -54,8 +57,7 @@ export class SegmentReads {
   /** Every line, newest first. */
   *backward(seg: SegmentFile): Generator<Line> {
     if (seg.compressed) {
-      const lines = [...linesOfBuffer(this.gzBytes(seg), 0, true)];
-      for (let j = lines.length - 1; j >= 0; j--) yield lines[j]!;
+      yield* gzLinesBackward(this.openGz(seg));
       return;
     }
     const fd = openSync(seg.path, 'r');
@@ -71,7 +73,7 @@ export class SegmentReads {
 
   /** Bytes `[off, off + len)`; fewer when the segment is shorter. */
   range(seg: SegmentFile, off: number, len: number): Buffer {
-    if (seg.compressed) return this.gzBytes(seg).subarray(off, off + len);
+    if (seg.compressed) return this.openGz(seg).slice(off, off + len);
     const fd = openSync(seg.path, 'r');
     try {
       return readRange(fd, off, len);
@@ -83,10 +85,9 @@ export class SegmentReads {
   /** The segment's length and the line that ends just before byte `end` (a newline at end - 1). */
   lineEndingAt(seg: SegmentFile, end: number): { size: number; line: Buffer | undefined } {
     if (seg.compressed) {
-      const bytes = this.gzBytes(seg);
-      if (end === 0 || end > bytes.length) return { size: bytes.length, line: undefined };
-      const start = end > 1 ? bytes.lastIndexOf(0x0a, end - 2) + 1 : 0;
-      return { size: bytes.length, line: bytes.subarray(start, end - 1) };
+      const gz = this.openGz(seg);
+      if (end === 0 || end > gz.size) return { size: gz.size, line: undefined };
+      return { size: gz.size, line: gzLineEndingAt(gz, end) };
     }
     const fd = openSync(seg.path, 'r');
     try {
@@ -105,3 +106,53 @@ function readRange(fd: number, off: number, len: number): Buffer {
   const n = readSync(fd, buf, 0, len, off);
   return n === len ? buf : buf.subarray(0, Math.max(0, n));
 }
+
+/** Lines of a .gz from raw byte `start`, member by member; a line across members is joined. */
+function* gzLinesFrom(gz: GzSegment, start: number): Generator<Line> {
+  let carry: Buffer = Buffer.alloc(0);
+  let carryOff = start;
+  for (let i = gz.memberAt(start); i < gz.memberCount; i++) {
+    const { start: from, end } = gz.memberSpan(i);
+    const piece = gz.slice(Math.max(start, from), end);
+    const buf = carry.length ? Buffer.concat([carry, piece]) : piece;
+    let consumed = 0;
+    for (const line of linesOfBuffer(buf, carryOff)) {
+      yield line;
+      consumed = line.off - carryOff + line.len + 1;
+    }
+    carry = buf.subarray(consumed);
+    carryOff += consumed;
+  }
+  if (carry.length > 0) yield { off: carryOff, len: carry.length, bytes: carry };
+}
+
+/** Lines of a .gz newest first, the unterminated tail (if any) first of all, member by member. */
+function* gzLinesBackward(gz: GzSegment): Generator<Line> {
+  // `pending` holds the raw bytes from a member's start up to where the next line to yield ends.
+  let pending: Buffer = Buffer.alloc(0);
+  let atEnd = true; // the next line found ends at the segment's end, not at a newline
+  for (let i = gz.memberCount - 1; i >= 0; i--) {
+    const { start, end } = gz.memberSpan(i);
+    const piece = gz.slice(start, end);
+    const buf = pending.length ? Buffer.concat([piece, pending]) : piece;
+    let e = buf.length;
+    for (let s = e > 0 ? buf.lastIndexOf(NL, e - 1) : -1; s >= 0; s = e > 0 ? buf.lastIndexOf(NL, e - 1) : -1) {
+      if (!atEnd || s + 1 < e) yield { off: start + s + 1, len: e - s - 1, bytes: buf.subarray(s + 1, e) };
+      atEnd = false;
+      e = s;
+    }
+    pending = buf.subarray(0, e);
+  }
+  if (!atEnd || pending.length > 0) yield { off: 0, len: pending.length, bytes: pending };
+}
+
+/** The line of a .gz that ends just before raw byte `end` (0 < end <= size). */
+function gzLineEndingAt(gz: GzSegment, end: number): Buffer {
+  for (let i = gz.memberAt(end - 1); ; i--) {
+    const from = gz.memberSpan(i).start;
+    const buf = gz.slice(from, end);
+    const nl = end - from >= 2 ? buf.lastIndexOf(NL, end - from - 2) : -1;
+    if (nl >= 0 || from === 0) return buf.subarray(nl + 1, end - from - 1);
+  }
+}
+

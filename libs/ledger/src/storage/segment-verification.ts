@@ -3,7 +3,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
 import { decodeLine } from './line-codec.js';
 import { SegmentReads } from './segment-reads.js';
-import { listSegments, readSegmentBytes, type SegmentFile } from './segment-files.js';
+import { listSegments, type SegmentFile } from './segment-files.js';
 
 /**
  * Which sealed segments were read strictly (every record decodes, spec §8.12) since this process
@@ -68,8 +68,8 @@ export class SegmentVerification {
   }
 }
 
-/** A plain segment is read in chunks; a .gz is decompressed whole for the scan, then dropped. */
-const strictReads = new SegmentReads(readSegmentBytes);
+/** A plain segment is read in chunks; a .gz member by member, opened for the scan, then dropped. */
+const strictReads = new SegmentReads();
 
 export function scanSegmentStrict(seg: SegmentFile): void {
   strictReads.eachLineFrom(seg, 0, (line) => {
