@@ -6,7 +6,7 @@
 // CCCC_BENCH_MEMORY_MINUTES (sustained load, default 10), CCCC_BENCH_MEMORY_EVENTS (large home,
 // default 192,000), CCCC_BENCH_MEMORY_PARTS (e.g. "load,cold,rotation,stuck,web"),
 // CCCC_BENCH_ROTATIONS (forced rotations under load, default 8).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -45,6 +45,32 @@ async function retained(daemon: Daemon): Promise<{ rss: number; split: string }>
   };
 }
 
+/**
+ * With CCCC_BENCH_RSS_TRACE=<file>, the load's RSS samples (seconds, MiB) and the times its sealed
+ * segments were written (seconds since the sampler started): what the range and slope rows sum up.
+ */
+function writeSamplesIfAsked(sampler: RssSampler, home: string): void {
+  const file = process.env['CCCC_BENCH_RSS_TRACE'];
+  if (!file) return;
+  const rows = sampler.samples.map((s) => `rss ${(s.atMs / 1000).toFixed(1)} ${s.mib.toFixed(1)}`);
+  const startedAt = Date.now() - (sampler.samples.at(-1)?.atMs ?? 0);
+  for (const dir of findSegmentDirs(home)) {
+    for (const name of readdirSync(dir)) rows.push(`segment ${((statSync(join(dir, name)).mtimeMs - startedAt) / 1000).toFixed(1)} ${name}`);
+  }
+  writeFileSync(file, rows.join('\n') + '\n');
+}
+
+function findSegmentDirs(dir: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const path = join(dir, entry.name);
+    if (entry.name === 'segments') found.push(path);
+    else found.push(...findSegmentDirs(path));
+  }
+  return found;
+}
+
 async function sustainedLoad(minutes: number, rate: number): Promise<void> {
   const daemon = await startDaemon();
   try {
@@ -62,6 +88,7 @@ async function sustainedLoad(minutes: number, rate: number): Promise<void> {
     const durationMs = minutes * 60_000;
     const load = await runMixedLoad({ home: daemon.home, groupId: gid, durationMs, sendsPerSecond: rate });
     sampler.stop();
+    writeSamplesIfAsked(sampler, daemon.home);
     const half = durationMs / 2;
     const first = sampler.between(0, half);
     const second = sampler.between(half, Infinity);
