@@ -1,9 +1,9 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { mkdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { fsyncDir } from '@cccc/durable-fs';
-import { ledgerError, LedgerErrorCodes } from '../errors.js';
+import { hasCode, ledgerError, LedgerErrorCodes } from '../errors.js';
+import { gunzipAtMost } from './bounded-gunzip.js';
 import type { LedgerIndex } from '../index-db/ledger-index.js';
 import type { LedgerPaths } from '../paths.js';
 import type { LedgerFiles } from './ledger-files.js';
@@ -46,6 +46,20 @@ function entryFor(seg: SegmentFile, bytes: Buffer, at: string, reason: string): 
 }
 
 /**
+ * Whether a finished .gz twin holds other bytes than the plain segment. A .gz that does not
+ * inflate (cut short, e.g. written in place by another implementation) does not count: the plain
+ * file is the record. The inflate stops one byte past the plain file's length, so a twin that is
+ * a decompression bomb costs no more than the segment itself.
+ */
+function gzTwinDiffers(gzTwin: string, plain: Buffer): boolean {
+  try {
+    return !gunzipAtMost(readFileSync(gzTwin), plain.length + 1, `gzip segment ${gzTwin}`).equals(plain);
+  } catch (err) {
+    return hasCode(err, LedgerErrorCodes.malformedLedger);
+  }
+}
+
+/**
  * Bring the manifest in line with the segments on disk: sealed bytes are source of truth even
  * when a crash came before their manifest entry. A plain file next to its finished .gz is the
  * leftover of an interrupted gzip step and is resolved only when both hold the same bytes.
@@ -57,13 +71,7 @@ function reconcile(paths: LedgerPaths, manifest: Manifest, nowIso: string): { se
   for (const seg of segments) {
     if (!seg.gzTwin) continue;
     const plain = readFileSync(seg.path);
-    let unpacked: Buffer | undefined;
-    try {
-      unpacked = gunzipSync(readFileSync(seg.gzTwin));
-    } catch {
-      unpacked = undefined; // a truncated .gz (e.g. written in place by another implementation)
-    }
-    if (unpacked && !unpacked.equals(plain)) {
+    if (gzTwinDiffers(seg.gzTwin, plain)) {
       throw ledgerError(LedgerErrorCodes.segmentConflict, `segment ${seg.seq} has a plain and a gzip file with different bytes`, { seq: seg.seq });
     }
     // The plain file is complete either way; it is re-gzipped below if older than the newest.

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openGroupLedger } from '../open-ledger.js';
 import { TempHomes } from '../test-support/homes.js';
 import { GzSegment } from './gz-segment.js';
-import { gzipFile, PIECE_BYTES } from './segment-gzip-file.js';
+import { MAX_INFLATED_SEGMENT_BYTES } from './limits.js';
+import { gzipFile, gzipMember, PIECE_BYTES } from './segment-gzip-file.js';
 
 // gunzipSync counted: what a read inflates on the reading thread is what this is about.
 vi.mock('node:zlib', async (importOriginal) => {
@@ -84,5 +85,35 @@ describe('our gzip in members', () => {
     expect([one.memberCount, one.size, one.slice(0, 100).equals(raw)]).toEqual([1, raw.length, true]);
     // A member list cut short is not trusted: the whole-file inflate reports the damage.
     expect(() => GzSegment.open(join(dir, 'cut.gz'))).toThrow();
+  });
+
+  // Bad input never bloats the daemon: a small .gz may claim, or hold, gigabytes.
+  it('a member holding more than a piece is not trusted, and the whole-file read stops at its limit', () => {
+    const dir = homes.make();
+    // Two members that chain correctly, the first honestly 2 MiB: not what our gzip writes.
+    const big = Buffer.from(`${'x'.repeat(2 * PIECE_BYTES - 1)}\n`);
+    writeFileSync(join(dir, 'big.gz'), Buffer.concat([gzipMember(big), gzipMember(Buffer.from('{"b":2}\n'))]));
+    const fallback = GzSegment.open(join(dir, 'big.gz'));
+    expect([fallback.memberCount, fallback.size]).toEqual([1, big.length + 8]);
+    // A gzip that inflates past the limit (a ~100 KB file of 100 MiB of zeros) is refused, and the
+    // inflate is told where to stop.
+    writeFileSync(join(dir, 'bomb.gz'), zlib.gzipSync(Buffer.alloc(MAX_INFLATED_SEGMENT_BYTES + PIECE_BYTES)));
+    vi.mocked(zlib.gunzipSync).mockClear();
+    expect(() => GzSegment.open(join(dir, 'bomb.gz'))).toThrow(expect.objectContaining({ code: 'ledger_malformed' }));
+    expect(vi.mocked(zlib.gunzipSync).mock.calls.map(([, options]) => options?.maxOutputLength)).toEqual([MAX_INFLATED_SEGMENT_BYTES]);
+  });
+
+  it('a member whose deflate holds more than its trailer says is refused at the length it claims', () => {
+    const dir = homes.make();
+    // Our header and a trailer claiming 8 bytes, around a deflate of 4 MiB.
+    const member = gzipMember(Buffer.alloc(4 * PIECE_BYTES));
+    member.writeUInt32LE(8, member.length - 4);
+    writeFileSync(join(dir, 'liar.gz'), member);
+    const gz = GzSegment.open(join(dir, 'liar.gz'));
+    expect([gz.memberCount, gz.size]).toEqual([1, 8]);
+    vi.mocked(zlib.gunzipSync).mockClear();
+    expect(() => gz.slice(0, 8)).toThrow(expect.objectContaining({ code: 'ledger_malformed' }));
+    expect(vi.mocked(zlib.gunzipSync).mock.calls.map(([, options]) => options?.maxOutputLength)).toEqual([8]);
+    expect(gz.heldBytes).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
-import { MEMBER_HEADER_BYTES, MEMBER_TRAILER_BYTES } from './segment-gzip-file.js';
+import { gunzipAtMost, gunzipLimitError } from './bounded-gunzip.js';
+import { MAX_INFLATED_SEGMENT_BYTES } from './limits.js';
+import { MEMBER_HEADER_BYTES, MEMBER_TRAILER_BYTES, PIECE_BYTES } from './segment-gzip-file.js';
 
 /** Where one gzip member's bytes are in the file, and which raw bytes of the segment it holds. */
 interface Member {
@@ -37,9 +38,14 @@ export class GzSegment {
     const own = fd === undefined;
     const handle = fd ?? openSync(path, 'r');
     try {
-      const members = memberList(handle, fstatSync(handle).size);
+      const size = fstatSync(handle).size;
+      const members = memberList(handle, size);
       if (members) return new GzSegment(path, members, undefined);
-      const whole = gunzipSync(readFileSync(handle, { flag: 'r' }));
+      const what = `gzip segment ${path}`;
+      // Deflate does not shrink data below its size by more than a few bytes per block: a .gz
+      // bigger than the limit inflates past it too, and is refused before it is read.
+      if (size > MAX_INFLATED_SEGMENT_BYTES) throw gunzipLimitError(what, MAX_INFLATED_SEGMENT_BYTES);
+      const whole = gunzipAtMost(readFileSync(handle, { flag: 'r' }), MAX_INFLATED_SEGMENT_BYTES, what);
       return new GzSegment(path, [{ gzOff: 0, gzLen: 0, rawOff: 0, rawLen: whole.length }], whole);
     } finally {
       if (own) closeSync(handle);
@@ -108,7 +114,9 @@ export class GzSegment {
     } finally {
       closeSync(fd);
     }
-    const bytes = gunzipSync(packed); // checks the member's CRC and length
+    // Checks the member's CRC and length, and stops at the length its trailer claims: a member
+    // whose deflate holds more is not one our gzip wrote.
+    const bytes = gunzipAtMost(packed, m.rawLen, `gzip member at ${m.gzOff} of ${this.path}`);
     if (bytes.length !== m.rawLen) throw new Error(`gzip member at ${m.gzOff} of ${this.path} holds ${bytes.length} bytes, not ${m.rawLen}`);
     this.held.unshift({ index, bytes });
     this.held.length = Math.min(this.held.length, HELD_MEMBERS);
@@ -118,7 +126,8 @@ export class GzSegment {
 
 /**
  * The members of a gzip written by our gzip: each header has exactly the extra field "CC" with
- * the member's length, and the lengths chain to the file's end. Undefined for any other file.
+ * the member's length, each holds at most a piece, and the lengths chain to the file's end.
+ * Undefined for any other file, which is then read whole, within MAX_INFLATED_SEGMENT_BYTES.
  */
 function memberList(fd: number, fileSize: number): Member[] | undefined {
   const header = Buffer.alloc(MEMBER_HEADER_BYTES);
@@ -134,6 +143,7 @@ function memberList(fd: number, fileSize: number): Member[] | undefined {
     if (gzLen < MEMBER_HEADER_BYTES + MEMBER_TRAILER_BYTES || gzOff + gzLen > fileSize) return undefined;
     if (readSync(fd, trailer, 0, 4, gzOff + gzLen - 4) !== 4) return undefined;
     const rawLen = trailer.readUInt32LE(0);
+    if (rawLen > PIECE_BYTES) return undefined;
     members.push({ gzOff, gzLen, rawOff, rawLen });
     rawOff += rawLen;
     gzOff += gzLen;

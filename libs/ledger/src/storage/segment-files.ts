@@ -1,8 +1,9 @@
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
+import { gunzipAtMost } from './bounded-gunzip.js';
 import { GzSegment } from './gz-segment.js';
+import { MAX_INFLATED_SEGMENT_BYTES } from './limits.js';
 
 /** One sealed segment as found on disk. `seq` orders segments; the active file comes last. */
 export interface SegmentFile {
@@ -62,7 +63,7 @@ export function listSegments(segmentsDir: string): SegmentFile[] {
 /** A segment whole (a .gz decompressed): for the rare whole-segment checks of recovery only. */
 export function readSegmentBytes(seg: SegmentFile): Buffer {
   const raw = readFileSync(seg.path);
-  return seg.compressed ? gunzipSync(raw) : raw;
+  return seg.compressed ? gunzipAtMost(raw, MAX_INFLATED_SEGMENT_BYTES, `gzip segment ${seg.path}`) : raw;
 }
 
 /** What tells one version of a file from another at the same path. */

@@ -1,5 +1,6 @@
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openGroupLedger } from '../open-ledger.js';
 import type { FileLedgerStore } from '../file-store.js';
@@ -209,6 +210,21 @@ describe('reference manifest conventions', () => {
     await using reopened = await openGroupLedger({ home, groupId: G });
     expect([...reopened.readForward()].map((e) => e.id)).toEqual(ids);
     expect(reopened.integrity().damaged).toEqual([expect.objectContaining({ segment: 1, bytes: 8, reason: 'invalid JSON' })]);
+  });
+  it('takes a .gz twin that inflates past its plain segment for a conflict, inflating no more than the segment', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    await appendN(store, 3, 'a');
+    await store.compact({ force: true });
+    const [name] = readdirSync(segDir(home));
+    const plain = join(segDir(home), name!);
+    // The plain segment followed by 64 MiB of newlines: a ~64 KB file.
+    writeFileSync(plain + '.gz', gzipSync(Buffer.concat([readFileSync(plain), Buffer.alloc(64 << 20, 0x0a)])));
+    await appendN(store, 1, 'b');
+    const rss = process.memoryUsage().arrayBuffers;
+    await expect(store.compact({ force: true })).rejects.toMatchObject({ code: 'ledger_segment_conflict' });
+    expect(process.memoryUsage().arrayBuffers - rss).toBeLessThan(16 << 20);
+    expect(readdirSync(segDir(home)).sort()).toEqual([name, `${name}.gz`]);
   });
 });
 
