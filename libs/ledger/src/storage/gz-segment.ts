@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { gunzipAtMost, gunzipLimitError } from './bounded-gunzip.js';
 import { MAX_INFLATED_SEGMENT_BYTES } from './limits.js';
+import type { ByteSource } from './line-scan.js';
 import { MEMBER_HEADER_BYTES, MEMBER_TRAILER_BYTES, PIECE_BYTES } from './segment-gzip-file.js';
 
 /** Where one gzip member's bytes are in the file, and which raw bytes of the segment it holds. */
@@ -22,7 +23,7 @@ const HELD_MEMBERS = 2;
  * whole segment's (issue 20, points 3 and 6). Any other gzip (one member, as the reference and
  * older versions wrote, or a damaged member list) is inflated whole once and held, as before.
  */
-export class GzSegment {
+export class GzSegment implements ByteSource {
   /** Inflated members, most recently used first. */
   private held: Array<{ index: number; bytes: Buffer }> = [];
 
@@ -88,15 +89,25 @@ export class GzSegment {
 
   /** Raw bytes `[start, end)`, clamped to the segment; a subarray when one member holds them. */
   slice(start: number, end: number): Buffer {
+    const parts = [...this.piecesFrom(start, end)];
+    return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  }
+
+  /** Raw bytes `[start, end)`, clamped, a member at a time: a line walk holds one inflated piece, not the segment. */
+  *piecesFrom(start: number, end: number): Generator<Buffer> {
     end = Math.min(end, this.size);
-    if (start >= end) return Buffer.alloc(0);
-    if (this.whole) return this.whole.subarray(start, end);
-    const parts: Buffer[] = [];
     for (let i = this.memberAt(start); i < this.members.length && this.members[i]!.rawOff < end; i++) {
       const m = this.members[i]!;
-      parts.push(this.inflate(i).subarray(Math.max(start, m.rawOff) - m.rawOff, Math.min(end, m.rawOff + m.rawLen) - m.rawOff));
+      yield (this.whole ?? this.inflate(i)).subarray(Math.max(start, m.rawOff) - m.rawOff, Math.min(end, m.rawOff + m.rawLen) - m.rawOff);
     }
-    return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  }
+
+  /** Raw bytes `[0, end)` a member at a time, the last first. */
+  *piecesBefore(end: number): Generator<Buffer> {
+    for (let i = end > 0 ? Math.min(this.memberAt(end - 1), this.members.length - 1) : -1; i >= 0; i--) {
+      const m = this.members[i]!;
+      yield this.slice(m.rawOff, Math.min(end, m.rawOff + m.rawLen));
+    }
   }
 
   private inflate(index: number): Buffer {
