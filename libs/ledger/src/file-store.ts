@@ -522,7 +522,7 @@ export class FileLedgerStore implements LedgerStore {
   }
 
   /** Group commit counters of this process: `batches` writes+fsyncs carried `appends` events. */
-  appendStats(): { batches: number; appends: number; syncMs: number; serialMs: number } {
+  appendStats(): { batches: number; appends: number; syncMs: number; serialMs: number; inlineSyncs: number } {
     return { ...this.appender.stats };
   }
 

@@ -1,5 +1,5 @@
 import { fsyncDir, ReusableFileLock } from '@cccc/durable-fs';
-import { closeSync, existsSync, fdatasync, fstatSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
@@ -11,6 +11,7 @@ import type { LedgerEvent } from '../types.js';
 import { ACTIVE_SRC, type LedgerFiles } from './ledger-files.js';
 import { MAX_BATCH } from './limits.js';
 import type { PreparedEvent } from './prepare-event.js';
+import { SyncPlacement } from './sync-placement.js';
 
 const fdatasyncAsync = promisify(fdatasync);
 const SEPARATOR = Buffer.from('\n');
@@ -63,9 +64,11 @@ export class GroupCommitAppender {
    * is the time from issuing each fdatasync to resuming after it (thread pool hops included);
    * `serialMs` the time from resuming after one to issuing the next while appends kept coming
    * (acknowledging, the callers' next appends, preparing and writing the batch): the two parts
-   * of a batch's cycle.
+   * of a batch's cycle. `inlineSyncs` counts the batches synced on this thread (a lone writer's).
    */
-  readonly stats = { batches: 0, appends: 0, syncMs: 0, serialMs: 0 };
+  readonly stats = { batches: 0, appends: 0, syncMs: 0, serialMs: 0, inlineSyncs: 0 };
+  /** Whether a batch's fdatasync runs inline or on the thread pool (sync-placement.ts). */
+  placement = SyncPlacement.shared;
   /** When the last fdatasync returned (0: nothing is in flight or it is too long ago to count). */
   private lastSyncEnd = 0;
   /** Called after each durable batch with the active file's size (after acknowledging it). */
@@ -156,7 +159,19 @@ export class GroupCommitAppender {
 
   enqueue(prepared: PreparedEvent, decide?: Decide): Promise<{ written: true; event: LedgerEvent } | { written: false; answer: unknown }> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ prepared, decide, resolve, reject });
+      const leave = this.placement.enter();
+      this.queue.push({
+        prepared,
+        decide,
+        resolve: (value) => {
+          leave();
+          resolve(value);
+        },
+        reject: (err) => {
+          leave();
+          reject(err);
+        },
+      });
       if (!this.draining) {
         this.draining = true;
         // A microtask lets every append issued in the same tick join the first batch.
@@ -168,8 +183,12 @@ export class GroupCommitAppender {
   private async drain(): Promise<void> {
     try {
       while (this.queue.length > 0) {
+        // A lone append may be synced inline, which blocks the thread; first let every
+        // connection that is readable now be read (setImmediate runs after this loop turn's
+        // I/O), so that requests sent at the same time still form one batch and show concurrency.
+        if (this.queue.length === 1 && this.placement.lone()) await new Promise<void>((resolve) => setImmediate(resolve));
         const batch = this.queue.splice(0, MAX_BATCH);
-        await this.commit(batch);
+        await this.commit(batch, batch.length === 1 && this.placement.lone());
       }
     } finally {
       this.draining = false;
@@ -206,8 +225,12 @@ export class GroupCommitAppender {
     return { fd: this.fd, size: fstatSync(this.fd).size };
   }
 
-  private async commit(batch: Pending[]): Promise<void> {
-    while (this.holder) await this.holder;
+  private async commit(batch: Pending[], mayInline: boolean): Promise<void> {
+    let inline = mayInline;
+    while (this.holder) {
+      inline = false; // a rotation just used the disk: not the moment to sync on this thread
+      await this.holder;
+    }
     this.busy = true;
     let released!: () => void;
     this.lockReleased = new Promise<void>((resolve) => (released = resolve));
@@ -257,7 +280,14 @@ export class GroupCommitAppender {
         const syncStart = performance.now();
         if (this.lastSyncEnd > 0 && syncStart - this.lastSyncEnd < SERIAL_GAP_MAX_MS) this.stats.serialMs += syncStart - this.lastSyncEnd;
         const entry = this.entryDurable;
-        await Promise.all([fdatasyncAsync(fd), entry]);
+        // The file's name being made durable is async work already: the pool it is.
+        if (inline && !entry) {
+          fdatasyncSync(fd);
+          this.placement.syncedInline(performance.now() - syncStart);
+          this.stats.inlineSyncs += 1;
+        } else {
+          await Promise.all([fdatasyncAsync(fd), entry]);
+        }
         if (this.entryDurable === entry) this.entryDurable = undefined;
         this.lastSyncEnd = performance.now();
         this.stats.syncMs += this.lastSyncEnd - syncStart;

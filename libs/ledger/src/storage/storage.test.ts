@@ -5,6 +5,9 @@ import { CCCSEventV1 } from '@cccc/ipc-protocol';
 import { openGroupLedger } from '../open-ledger.js';
 import { TS_RE } from '../event-format.js';
 import { REF_GROUP, TempHomes } from '../test-support/homes.js';
+import { LONE_AFTER_MS } from './sync-placement.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const homes = new TempHomes();
 afterEach(() => homes.cleanup());
@@ -113,6 +116,41 @@ describe('JSONL storage', () => {
     expect(stats.batches).toBeGreaterThan(1);
     expect(stats.syncMs).toBeGreaterThan(0);
     expect(stats.serialMs).toBeGreaterThan(0); // back-to-back batches: the gaps between syncs count
+  });
+
+  // Issue 35: on the thread pool, a lone writer's every append pays a pool thread's wake-up and
+  // its own thread's; inline it does not, and a busy writer keeps the pool (and its batches).
+  it('syncs a lone writer\'s appends inline, and goes back to the thread pool when appends come together', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    await store.append({ kind: 'x.n', by: 'user', data: { i: -1 } }); // creates the file: its name is synced on the pool
+    await sleep(LONE_AFTER_MS); // the tests before wrote concurrently in this process
+    const before = store.appendStats();
+    for (let i = 0; i < 20; i++) await store.append({ kind: 'x.n', by: 'user', data: { i } });
+    const lone = store.appendStats();
+    expect(lone.batches - before.batches).toBe(20);
+    // All of them here; a slow disk (an inline sync over 2 ms) sends the next ones to the pool for a while.
+    expect(lone.inlineSyncs - before.inlineSyncs).toBeGreaterThan(0);
+    // Two requests read in the same turn of the event loop (two connections readable at once)
+    // still form one batch, synced on the pool; the writer is then not lone for a while.
+    await Promise.all(
+      [0, 1].map((w) => new Promise((resolve, reject) => setImmediate(() => store.append({ kind: 'x.n', by: 'user', data: { w } }).then(resolve, reject)))),
+    );
+    const together = store.appendStats();
+    expect([together.batches - lone.batches, together.inlineSyncs - lone.inlineSyncs]).toEqual([1, 0]);
+    expect(ledgerLines(home)).toHaveLength(23);
+  });
+
+  it('counts an append of another group in flight as concurrency: the groups share one event loop', async () => {
+    const home = homes.make();
+    await using a = await openGroupLedger({ home, groupId: G });
+    await using b = await openGroupLedger({ home, groupId: 'g_storage00002' });
+    await Promise.all([a, b].map((store) => store.append({ kind: 'x.n', by: 'user', data: { first: true } })));
+    await sleep(LONE_AFTER_MS);
+    const inline = () => a.appendStats().inlineSyncs + b.appendStats().inlineSyncs;
+    const before = inline();
+    await Promise.all([a, b].map((store) => store.append({ kind: 'x.n', by: 'user', data: { together: true } })));
+    expect(inline()).toBe(before);
   });
 
   it('two stores on one home (two writers) interleave safely under the file lock', async () => {
