@@ -188,7 +188,9 @@ export class GroupCommitAppender {
         // I/O), so that requests sent at the same time still form one batch and show concurrency.
         if (this.queue.length === 1 && this.placement.lone()) await new Promise<void>((resolve) => setImmediate(resolve));
         const batch = this.queue.splice(0, MAX_BATCH);
-        await this.commit(batch, batch.length === 1 && this.placement.lone());
+        // Asked for every batch: a batch of several is appends in flight together, and noted.
+        const lone = this.placement.lone();
+        await this.commit(batch, batch.length === 1 && lone);
       }
     } finally {
       this.draining = false;
