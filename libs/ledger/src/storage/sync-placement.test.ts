@@ -20,7 +20,7 @@ describe('SyncPlacement', () => {
     expect(placement.lone()).toBe(true);
   });
 
-  it('sends batches back to the thread pool after a slow inline sync, for a hundred times its duration, not after a fast one', () => {
+  it('sends batches back to the thread pool after a slow inline sync, for 25 times its duration, not after a fast one', () => {
     let now = 0;
     const placement = new SyncPlacement(() => now);
     placement.syncedInline(SLOW_INLINE_SYNC_MS);

@@ -4,10 +4,10 @@ export const LONE_AFTER_MS = 50;
 export const SLOW_INLINE_SYNC_MS = 2;
 /**
  * ...and batches go back to the thread pool for this many times its duration: slow inline syncs
- * then hold the event loop for at most about 1% of the time, while one journal commit that
- * slows one sync (every few seconds on ext4) costs a lone writer a fraction of a second only.
+ * then hold the event loop for at most about 4% of the time, while a journal commit that slows
+ * one sync now and then (every few seconds on ext4) costs a lone writer a tenth of a second.
  */
-export const SLOW_SYNC_BACKOFF_FACTOR = 100;
+export const SLOW_SYNC_BACKOFF_FACTOR = 25;
 
 /**
  * Where a batch's fdatasync runs: on libuv's thread pool, or inline on the writing thread.
