@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ImAuthority } from './authority.js';
 import { KEY_TTL_SECONDS } from './state.js';
 import { normalizeThreadId, threadKey } from './thread-id.js';
@@ -15,6 +15,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'im-auth-'));
   clock = 1_760_000_000;
 });
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('thread ids stay opaque', () => {
   it('keeps numbers and strings as given, and maps the no-thread spellings to 0', () => {

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CCCSEventV1 } from '@cccc/ipc-protocol';
 import { DaemonCallError } from '@cccc/ipc-protocol/node';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ImAdapter, ImInboundMessage, ImOutboundMessage } from '../adapter.js';
 import { ImAuthority } from '../authority/authority.js';
 import { ImBridge, type BridgeDaemon } from './bridge.js';
@@ -59,6 +59,7 @@ beforeEach(() => {
   sends = [];
   refuse = undefined;
 });
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('ImBridge.inbound', () => {
   it('answers an unknown chat with its key once per update, and sends nothing to the group', async () => {

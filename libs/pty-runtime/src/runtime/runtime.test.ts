@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,12 +27,16 @@ describe('runtime catalog', () => {
 
   it('detectInstalled looks on PATH', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rt-'));
-    writeFileSync(join(dir, 'claude'), '#!/bin/sh\n');
-    chmodSync(join(dir, 'claude'), 0o755);
-    writeFileSync(join(dir, 'codex'), 'not executable');
-    expect(detectInstalled('claude', dir)).toMatchObject({ installed: true, path: join(dir, 'claude') });
-    expect(detectInstalled('codex', dir).installed).toBe(false);
-    expect(detectInstalled('custom', dir)).toMatchObject({ installed: false, binary: undefined });
+    try {
+      writeFileSync(join(dir, 'claude'), '#!/bin/sh\n');
+      chmodSync(join(dir, 'claude'), 0o755);
+      writeFileSync(join(dir, 'codex'), 'not executable');
+      expect(detectInstalled('claude', dir)).toMatchObject({ installed: true, path: join(dir, 'claude') });
+      expect(detectInstalled('codex', dir).installed).toBe(false);
+      expect(detectInstalled('custom', dir)).toMatchObject({ installed: false, binary: undefined });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
