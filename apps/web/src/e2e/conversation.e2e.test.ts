@@ -122,6 +122,13 @@ describe('the conversation', () => {
     await jump.click();
     await bubble(page, 'progress note 24').waitFor({ timeout: 10_000 });
     await expect.poll(() => jump.count()).toBe(0);
+
+    // The browser reports a scroll with the next frame, and a render can run first (a message
+    // arrives, a row is re-measured). Here the view goes to the top and, in the same task, Reply
+    // on a row re-renders the list before the scroll event: the user must stay up, not be pulled
+    // back to the bottom.
+    await page.evaluate("(() => { const list = document.querySelector('.timeline'); list.scrollTop = 0; list.querySelector('.msg-reply').click(); })()");
+    await jump.waitFor({ timeout: 10_000 });
     await savePhoneScreenshot(browser, `${web.url}/?group=${gid}`, 'conversation-attachments', (p) => bubble(p, 'progress note 24').waitFor({ timeout: 30_000 }));
     await context.close();
   }, 180_000);

@@ -13,6 +13,10 @@ function rowAt(offsets: Float64Array, n: number, y: number): number {
   return lo;
 }
 
+/** Within this many pixels of the bottom counts as at the bottom. */
+const STICK_SLACK_PX = 40;
+const nearBottom = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientHeight < STICK_SLACK_PX;
+
 export interface VirtualListProps<T> {
   readonly items: readonly T[];
   readonly keyOf: (item: T) => string;
@@ -47,6 +51,8 @@ export function VirtualList<T>({ items, keyOf, render, estimate = 72, overscan =
   // Mirrors `stick` for rendering the "newest" button (the ref is what layout reads).
   const [away, setAway] = useState(false);
   const anchor = useRef<{ key: string; delta: number } | null>(null);
+  // The scroll position the list last saw (scroll event) or set itself.
+  const seenTop = useRef(0);
 
   const keys = useMemo(() => items.map(keyOf), [items, keyOf]);
   const indexOf = useMemo(() => new Map(keys.map((k, i) => [k, i])), [keys]);
@@ -98,7 +104,8 @@ export function VirtualList<T>({ items, keyOf, render, estimate = 72, overscan =
   const onScroll = useCallback(() => {
     const el = scroller.current;
     if (!el) return;
-    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    seenTop.current = el.scrollTop;
+    stick.current = nearBottom(el);
     setAway(!stick.current);
     const { offsets: o, keys: k, n: count } = layout.current;
     const i = rowAt(o, count, el.scrollTop);
@@ -111,6 +118,10 @@ export function VirtualList<T>({ items, keyOf, render, estimate = 72, overscan =
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
+    // The browser reports a scroll with the next frame; a render can come first (a row was
+    // re-measured, a message arrived). A position the list has not seen is that unreported
+    // scroll: handle it now, or pinning (or the anchor) would pull the user back.
+    if (Math.abs(el.scrollTop - seenTop.current) >= 1) onScroll();
     if (stick.current) {
       const bottom = el.scrollHeight - el.clientHeight;
       if (Math.abs(el.scrollTop - bottom) >= 1) el.scrollTop = bottom;
@@ -121,6 +132,7 @@ export function VirtualList<T>({ items, keyOf, render, estimate = 72, overscan =
         if (Math.abs(el.scrollTop - desired) >= 1) el.scrollTop = desired;
       }
     }
+    seenTop.current = el.scrollTop;
     syncViewport();
     if (el.scrollTop < 400 && n > 0) onReachTop?.();
   });
@@ -133,8 +145,9 @@ export function VirtualList<T>({ items, keyOf, render, estimate = 72, overscan =
     if (i < 0) return;
     anchor.current = { key: focus.key, delta: 48 };
     el.scrollTop = Math.max(0, layout.current.offsets[i]! - 48);
+    seenTop.current = el.scrollTop;
     // Still at the bottom (everything fits): nothing to jump back to.
-    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    stick.current = nearBottom(el);
     setAway(!stick.current);
     syncViewport();
   }, [focus?.key, focus?.seq, syncViewport]);
@@ -182,6 +195,7 @@ export function VirtualList<T>({ items, keyOf, render, estimate = 72, overscan =
             stick.current = true;
             setAway(false);
             el.scrollTop = el.scrollHeight;
+            seenTop.current = el.scrollTop;
           }}
         >
           {t('chat.jumpLatest')}
