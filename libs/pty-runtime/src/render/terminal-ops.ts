@@ -77,6 +77,17 @@ export async function terminalTail(source: TerminalSource, options: TailOptions 
   return { text: keepLastChars(text, maxChars, !stripAnsi), end_cursor: end, ...notes(ring) };
 }
 
+/**
+ * The visible screen only (no scrollback) as plain text, one logical line each: what a person
+ * at the terminal sees now, whichever way the app drew it (a TUI that rewrites only the cells
+ * that changed shows whole lines here, never in its byte stream).
+ */
+export async function terminalScreenText(source: TerminalSource): Promise<string> {
+  const { ring } = source;
+  using screen = await renderBytes(ring.slice(ring.startCursor, ring.completeEnd()), { cols: source.cols, rows: source.rows, scrollback: 0 });
+  return screen.plainLines().join('\n');
+}
+
 export interface SnapshotResult {
   data: string;
   start_cursor: number;

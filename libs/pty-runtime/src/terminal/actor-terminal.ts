@@ -1,4 +1,5 @@
 import { DisposableStore, Emitter } from '../events.js';
+import { terminalScreenText } from '../render/terminal-ops.js';
 import { PtyWriteError, type PtyExit, type PtySpawnOptions, type PtySpawner } from '../pty/pty-session.js';
 import { AttachmentRegistry } from './attachments.js';
 import { DEFAULT_COLS, DEFAULT_ROWS } from './size.js';
@@ -189,7 +190,8 @@ async function runSubmit(tx: InputTransaction, text: string, options: SubmitOpti
   const maxDelay = options.submitDelayMs ?? DEFAULT_SUBMIT_DELAY_MS;
   if (tx.session.ending) return { outcome: 'failed', reason: SESSION_ENDING };
   // Watched from before the write: the TUI's answer may come before the write call returns.
-  using watch = payload !== '' && keys.length > 0 && options.pasteSettle ? watchPasteSettle(tx.session.onOutput, options.pasteSettle, maxDelay, text) : undefined;
+  const screen = () => terminalScreenText(tx.session);
+  using watch = payload !== '' && keys.length > 0 && options.pasteSettle ? watchPasteSettle(tx.session.onOutput, options.pasteSettle, maxDelay, text, screen) : undefined;
   if (payload !== '') {
     const r = await tx.write(payload);
     if (!r.ok) return fail(r.reason, r.bytesWritten);

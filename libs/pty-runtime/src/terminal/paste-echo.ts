@@ -32,12 +32,24 @@ export function pastedHead(pasted: string): string {
 /** Fed the output that follows a paste; says when the paste's echo has shown. */
 export class PasteEchoScanner {
   private readonly needles: string[];
+  private readonly head: string;
   private readonly decoder = new TextDecoder();
   private window = '';
 
   constructor(echo: PasteEcho, pasted: string) {
-    const head = pastedHead(pasted);
-    this.needles = [...echo.placeholders.map(visibleText), ...(head ? [head] : [])].filter((n) => n !== '');
+    this.head = pastedHead(pasted);
+    this.needles = [...echo.placeholders.map(visibleText), ...(this.head ? [this.head] : [])].filter((n) => n !== '');
+  }
+
+  /**
+   * Whether a rendered screen shows the pasted text's head. A TUI that redraws only the cells
+   * that changed leaves out of its output whatever was already on screen in that place (the
+   * same `[cccc] user → peer1` of the message before), so the stream may never hold the head
+   * whole while the screen does. Placeholders do not count here: an earlier paste's
+   * placeholder stays visible in the transcript, while the head holds this delivery's event id.
+   */
+  shownOn(screen: string): boolean {
+    return this.head !== '' && visibleText(screen).includes(this.head);
   }
 
   /** Takes one output chunk (bytes, a string, or an `{ data }` chunk); true once the echo showed. */

@@ -114,6 +114,58 @@ describe('watchPasteSettle (evidence that a paste was taken in)', () => {
       expect(how).toBe('max_delay');
     });
 
+    describe('a TUI that rewrites only the cells that changed (claude with CI set, after a turn)', () => {
+      const pasted = '[cccc] user → peer1 [event_id=aa22]: hi\n\nfooter';
+      // The line of the message before was at the same place: only its event id's changed
+      // digits are written, so the stream never holds the head whole.
+      const delta = '\x1b[5;33H22';
+      const watchScreen = (screenText: () => string) => {
+        const looks: number[] = [];
+        const w = watchPasteSettle(output.event, { quietMs: 150, echo }, 1500, pasted, async () => {
+          looks.push(Date.now());
+          return screenText();
+        });
+        void w.settled.then((h) => (how = h));
+        return { w, looks };
+      };
+
+      it('the screen shows the paste once output is quiet: settled then, not at the echo wait', async () => {
+        const { looks } = watchScreen(() => 'header\n❯ [cccc] user → peer1 [event_id=aa22]: hi\n  footer');
+        output.fire(delta);
+        await vi.advanceTimersByTimeAsync(149);
+        expect(looks).toHaveLength(0);
+        await vi.advanceTimersByTimeAsync(1);
+        expect(looks).toHaveLength(1);
+        expect(how).toBe('output_settled');
+      });
+
+      it('a screen without this paste is no evidence: the echo wait still decides', async () => {
+        const { looks } = watchScreen(() => '❯ [cccc] user → peer1 [event_id=aa11]: hi\n❯ [Pasted text #1 +2 lines]');
+        output.fire(delta);
+        await vi.advanceTimersByTimeAsync(1_000);
+        output.fire('spinner');
+        await vi.advanceTimersByTimeAsync(3_000);
+        expect(looks).toHaveLength(2); // one look per quiet, none while output keeps coming
+        expect(how).toBeUndefined();
+        await vi.advanceTimersByTimeAsync(1_000);
+        expect(how).toBe('max_delay');
+      });
+
+      it('output during the look: the quiet is waited for again before Enter', async () => {
+        let release: (text: string) => void = () => {};
+        const w = watchPasteSettle(output.event, { quietMs: 150, echo }, 1500, pasted, () => new Promise<string>((r) => (release = r)));
+        void w.settled.then((h) => (how = h));
+        output.fire(delta);
+        await vi.advanceTimersByTimeAsync(150);
+        output.fire('cursor blink');
+        release('❯ [cccc] user → peer1 [event_id=aa22]: hi');
+        await flush();
+        expect(how).toBeUndefined();
+        await vi.advanceTimersByTimeAsync(150);
+        expect(how).toBe('output_settled');
+      });
+    });
+
     it('bytes split inside a multi-byte character still match', async () => {
       watchEcho('→ arrow');
       const bytes = Buffer.from('→ arrow');

@@ -30,32 +30,72 @@ export interface PasteSettleWatch extends Disposable {
  * (with `echo`: the paste's echo) and then paused for `quietMs`; `max_delay` when `maxMs` passes
  * first (no answer, or output that never pauses, e.g. a busy agent's spinner): the configured
  * delay stays the upper bound. With `echo`, the echo is waited for up to `echo.waitMs`, and
- * `maxMs` counts from the echo.
+ * `maxMs` counts from the echo. With `screen` too, output that went quiet without the echo in
+ * the stream has the rendered screen looked at: a TUI that redraws only changed cells may show
+ * the paste without ever writing it whole.
  */
-export function watchPasteSettle(onOutput: Event<unknown>, settle: PasteSettle, maxMs: number, pasted = ''): PasteSettleWatch {
+export function watchPasteSettle(onOutput: Event<unknown>, settle: PasteSettle, maxMs: number, pasted = '', screen?: () => Promise<string>): PasteSettleWatch {
   let quiet: ReturnType<typeof setTimeout> | undefined;
+  let look: ReturnType<typeof setTimeout> | undefined;
+  let finished = false;
+  let looking = false;
+  let chunks = 0;
   let finish: (how: SubmitWait) => void = () => {};
   const settled = new Promise<SubmitWait>((resolve) => (finish = resolve));
   const scanner = settle.echo ? new PasteEchoScanner(settle.echo, pasted) : undefined;
   let answered = scanner === undefined;
   let max = setTimeout(() => done('max_delay'), scanner ? Math.max(maxMs, settle.echo!.waitMs) : maxMs);
-  const sub = onOutput((chunk) => {
-    if (!answered) {
-      if (!scanner!.feed(chunk)) return;
-      answered = true;
-      clearTimeout(max);
-      max = setTimeout(() => done('max_delay'), maxMs);
-    }
+  const answer = () => {
+    answered = true;
+    clearTimeout(max);
+    max = setTimeout(() => done('max_delay'), maxMs);
+  };
+  const restartQuiet = () => {
     if (quiet) clearTimeout(quiet);
     quiet = setTimeout(() => done('output_settled'), settle.quietMs);
+  };
+  const lookAtScreen = async () => {
+    // One render at a time; output during it asks for another look once quiet again.
+    if (finished || answered || looking) return;
+    looking = true;
+    const seen = chunks;
+    let shown = false;
+    try {
+      shown = scanner!.shownOn(await screen!());
+    } catch {
+      // No screen to look at: the stream and the cap decide, as without one.
+    } finally {
+      looking = false;
+    }
+    if (finished || answered || !shown) return;
+    answer();
+    // Quiet since the look began: the screen showed the paste at rest.
+    if (chunks === seen) done('output_settled');
+    else restartQuiet();
+  };
+  const sub = onOutput((chunk) => {
+    chunks += 1;
+    if (!answered) {
+      if (!scanner!.feed(chunk)) {
+        if (screen) {
+          if (look) clearTimeout(look);
+          look = setTimeout(() => void lookAtScreen(), settle.quietMs);
+        }
+        return;
+      }
+      answer();
+    }
+    restartQuiet();
   });
   function done(how: SubmitWait): void {
     dispose();
     finish(how);
   }
   function dispose(): void {
+    finished = true;
     clearTimeout(max);
     if (quiet) clearTimeout(quiet);
+    if (look) clearTimeout(look);
     sub[Symbol.dispose]();
   }
   return { settled, [Symbol.dispose]: () => done('max_delay') };

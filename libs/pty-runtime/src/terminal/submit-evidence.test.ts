@@ -63,6 +63,23 @@ describe('ActorTerminal.submit with pasteSettle', () => {
     expect(await done).toMatchObject({ outcome: 'accepted' });
     expect(keys().at(-1)).toBe('\r');
   });
+
+  it("claude's rule on a TUI that redraws only changed cells: the rendered screen is the evidence", async () => {
+    const claude = getRuntime('claude').pasteSettle!;
+    const { terminal, pty, keys } = setup();
+    // The message before, drawn whole on row 3.
+    pty.emitOutput('\x1b[3;1H❯ [cccc] user → peer1 [event_id=0123456789abcdef0123456789abcdef]: hi');
+    await pty.flushOutput();
+    const started = performance.now();
+    const done = terminal.submit('[cccc] user → peer1 [event_id=0123456789abcdef0123456789abcdee]: hi\n\nfooter', { submitDelayMs: 1_500, pasteSettle: { ...claude, echo: { ...claude.echo!, waitMs: 5_000 } } });
+    await sleep(30);
+    // The next one at the same place: only the one cell that differs is written.
+    pty.emitOutput('\x1b[3;64He');
+    await pty.flushOutput();
+    expect(await done).toMatchObject({ outcome: 'accepted' });
+    expect(keys().at(-1)).toBe('\r');
+    expect(performance.now() - started).toBeLessThan(3_000); // not the echo rule's 5 s
+  });
 });
 
 
