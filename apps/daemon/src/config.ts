@@ -1,5 +1,6 @@
 import { isLoopbackHost, resolveCcccHome } from '@cccc/ipc-protocol/node';
 import { capabilityLimitsFromEnv, type CapabilityLimits } from '@cccc/capabilities';
+import { STUCK_AFTER_MS } from '@cccc/hook-fence';
 
 export type TransportConfig =
   | { readonly kind: 'unix' }
@@ -10,6 +11,8 @@ export interface StreamTuning {
   readonly heartbeatMs: number;
   /** Per-subscriber bound on unsent bytes before it is ended with `slow_subscriber`. */
   readonly maxPendingBytes: number;
+  /** An open tool or turn with no revision this long shows as `stuck` in activity snapshots. */
+  readonly activityStuckMs: number;
 }
 
 /** Actor processes and prompt delivery (issue 6). */
@@ -140,6 +143,7 @@ function streamTuning(env: NodeJS.ProcessEnv): StreamTuning {
   return {
     heartbeatMs: positiveInt(env, 'CCCC_STREAM_HEARTBEAT_MS', 15_000),
     maxPendingBytes: positiveInt(env, 'CCCC_STREAM_MAX_PENDING_BYTES', 1024 * 1024),
+    activityStuckMs: positiveInt(env, 'CCCC_ACTIVITY_STUCK_MS', STUCK_AFTER_MS),
   };
 }
 

@@ -80,7 +80,7 @@ export function enforceLimits(entries: ActivityEntry[], now: Date): ActivityEntr
  * tool with no revision for 60 s is shown as a synthetic `stuck`; it is never stored, so any
  * real completed/failed revision wins.
  */
-export function activitySnapshot(entries: readonly ActivityEntry[], now: Date): ActivityRecord[] {
+export function activitySnapshot(entries: readonly ActivityEntry[], now: Date, stuckAfterMs = STUCK_AFTER_MS): ActivityRecord[] {
   const t = now.getTime();
   const out: ActivityRecord[] = [];
   for (const { record } of entries) {
@@ -90,7 +90,7 @@ export function activitySnapshot(entries: readonly ActivityEntry[], now: Date): 
       if (age <= SNAPSHOT_COMPLETED_WINDOW_MS) out.push(record);
       continue;
     }
-    const stuck = (record.kind === 'tool' || record.kind === 'turn') && age >= STUCK_AFTER_MS;
+    const stuck = (record.kind === 'tool' || record.kind === 'turn') && age >= stuckAfterMs;
     out.push(stuck ? { ...record, status: 'stuck' } : record);
   }
   return out;

@@ -66,6 +66,9 @@ describe('activity records', () => {
     let e = commit([], [draft('o1', 'started'), draft('sess', 'started', { kind: 'session', activity_id: 'codex:s:session:s' })], 0);
     expect(activitySnapshot(e, at(59)).map((r) => r.status)).toEqual(['started', 'started']);
     expect(activitySnapshot(e, at(61)).map((r) => r.status)).toEqual(['stuck', 'started']);
+    // The daemon's CCCC_ACTIVITY_STUCK_MS moves the threshold.
+    expect(activitySnapshot(e, at(4), 5_000).map((r) => r.status)).toEqual(['started', 'started']);
+    expect(activitySnapshot(e, at(6), 5_000).map((r) => r.status)).toEqual(['stuck', 'started']);
     expect(e[0]!.record.status).toBe('started');
     e = commit(e, [draft('o1', 'completed')], 62);
     expect(activitySnapshot(e, at(63)).find((r) => r.kind === 'tool')!.status).toBe('completed');

@@ -31,6 +31,7 @@ export function registerActivityStreamOps(router: OpRouter, deps: ActivityStream
       const s = new ActivitySession('error' in store ? null : store.entries, replay, {
         heartbeatMs: tuning.heartbeatMs,
         maxPendingBytes: tuning.maxPendingBytes,
+        stuckAfterMs: tuning.activityStuckMs,
         onEnd: () => remove(),
       });
       remove = deps.activity.add(gid, s);

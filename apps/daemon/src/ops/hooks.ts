@@ -8,12 +8,14 @@ import { daemonError, DaemonErrorCodes } from '../errors.js';
 import type { StoreDeps } from '../kernel/store-deps.js';
 import type { HookDeps } from '../hooks/hook-deps.js';
 import type { RuntimeRegistry } from '../runtime/runtime-registry.js';
+import type { StreamTuning } from '../config.js';
 
 const unavailable = (gid: string, detail: string) =>
   daemonError(DaemonErrorCodes.runtimeActivityUnavailable, `the runtime activity store of ${gid} is unreadable (${detail})`, { group_id: gid });
 
 export type HooksOpsDeps = Pick<StoreDeps, 'layout' | 'groups'> & HookDeps & {
   readonly runtimes: RuntimeRegistry;
+  readonly streamTuning: Pick<StreamTuning, 'activityStuckMs'>;
 };
 
 /**
@@ -55,6 +57,6 @@ export function registerHooksOps(router: OpRouter, deps: HooksOpsDeps): void {
     deps.groups.get(args.group_id);
     const store = await deps.hookChannel.activity(args.group_id);
     if ('error' in store) throw unavailable(args.group_id, store.detail);
-    return { events: activitySnapshot(store.entries, new Date()) };
+    return { events: activitySnapshot(store.entries, new Date(), deps.streamTuning.activityStuckMs) };
   });
 }

@@ -5,6 +5,8 @@ export interface ActivitySessionOptions {
   readonly heartbeatMs: number;
   /** The bounded queue: unsent bytes past this end the subscriber with `slow_subscriber`. */
   readonly maxPendingBytes: number;
+  /** The replayed snapshot's `stuck` threshold (activitySnapshot's default when absent). */
+  readonly stuckAfterMs?: number;
   readonly onEnd: (reason: string) => void;
   /**
    * The handshake may never be written (the client left while the handler ran): a session not
@@ -40,7 +42,7 @@ export class ActivitySession {
     this.attachDeadline.unref();
     if (!initial) return;
     this.view = new Set(initial.map((e) => e.record.id));
-    if (replay) for (const event of activitySnapshot(initial, now)) this.early.push({ t: 'runtime-activity', event });
+    if (replay) for (const event of activitySnapshot(initial, now, options.stuckAfterMs)) this.early.push({ t: 'runtime-activity', event });
   }
 
   get isEnded(): boolean {

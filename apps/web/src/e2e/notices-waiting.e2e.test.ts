@@ -11,13 +11,15 @@ import { groupWithScope, hookIdentity, installFakeClaude, webApi } from './fake-
 // a real permission prompt of a Claude-like agent (the fake agent installed as `claude`, its
 // hooks injected by the daemon; `fake:permission` makes its tool step ask) shown as "lead is
 // waiting for permission: Bash" with a link to its terminal, the ticker saying so and not
-// "stuck" after a minute, and the prompt answered with the card's Enter and Esc keys.
+// "stuck" past the daemon's stuck threshold, and the prompt answered with the card's Enter and Esc keys.
 let daemon: DaemonHome;
 let web: WebServer;
 let browser: TestBrowser;
 let client: DaemonClient;
 let gid: string;
-useWebStack((stack) => ({ daemon, web, browser } = stack));
+// The daemon calls an open tool stuck after 4 s here, not a minute: the test waits that out.
+const STUCK_MS = 4_000;
+useWebStack((stack) => ({ daemon, web, browser } = stack), { daemonEnv: { CCCC_ACTIVITY_STUCK_MS: String(STUCK_MS) } });
 
 beforeAll(async () => {
   client = new DaemonClient({ home: daemon.home });
@@ -58,12 +60,11 @@ describe('notices and waiting states in the conversation', () => {
     await context.close();
   }, 120_000);
 
-  it('"lead is waiting for permission: Bash" with a link to its terminal; still waiting, not stuck, a minute later; Enter on the card answers it', async () => {
+  it('"lead is waiting for permission: Bash" with a link to its terminal; still waiting, not stuck, past the stuck threshold; Enter on the card answers it', async () => {
     const { context, page } = await browser.newPage();
     await page.goto(`${web.url}/?group=${gid}`);
     await card(page).waitFor({ timeout: 30_000 });
     await webApi(web.url, 'POST', `/groups/${gid}/send`, { text: 'please run it fake:permission', to: ['lead'] });
-    const asked = Date.now();
     await expect.poll(() => banner(page).textContent(), { timeout: 60_000 }).toContain('lead is waiting for permission: Bash');
     expect(await card(page).locator('.actor-waiting').textContent()).toBe('lead is waiting for permission: Bash');
     await expect.poll(() => bashBubble(page).textContent(), { timeout: 30_000 }).toContain('Bash waiting for permission');
@@ -80,9 +81,11 @@ describe('notices and waiting states in the conversation', () => {
     await expect.poll(() => page.locator('.terminal-host .xterm-rows').innerText(), { timeout: 30_000 }).toContain('permission: allow Bash? (y/n)');
     await page.getByRole('button', { name: 'Close terminal' }).click();
 
-    // A person takes more than a minute: the daemon's snapshot calls the open tool stuck, the
-    // hooks say it waits for permission, and a fresh page believes the hooks.
-    await new Promise((r) => setTimeout(r, Math.max(0, asked + 65_000 - Date.now())));
+    // A person takes longer than the stuck threshold (a minute by default): the daemon's snapshot
+    // calls the open tool stuck, the hooks say it waits for permission, and a fresh page believes
+    // the hooks.
+    const leadTools = async () => (await client.call('runtime_activity_snapshot', { group_id: gid })).events.filter((e) => e.actor_id === 'lead' && e.kind === 'tool').map((e) => e.status);
+    await expect.poll(leadTools, { timeout: 30_000 }).toContain('stuck');
     await page.reload();
     await expect.poll(() => bashBubble(page).textContent(), { timeout: 30_000 }).toContain('Bash waiting for permission');
     expect(await page.locator('.activity-bubble', { hasText: 'stuck' }).count()).toBe(0);

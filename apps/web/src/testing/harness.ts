@@ -17,11 +17,12 @@ export interface DaemonHome {
   stop(): Promise<void>;
 }
 
-export async function startDaemonHome(): Promise<DaemonHome> {
+/** `daemonEnv`: more of the daemon's environment (its tuning knobs, e.g. a shorter threshold). */
+export async function startDaemonHome(daemonEnv: Readonly<Record<string, string>> = {}): Promise<DaemonHome> {
   const home = mkdtempSync(join(tmpdir(), 'cccc-web-test-'));
   const { CCCC_ACTOR_ID: _ignored, ...env } = process.env;
   const cccc = (args: readonly string[]) =>
-    run(process.execPath, [CCCC_BIN, ...args], { env: { ...env, CCCC_HOME: home }, timeout: 60_000 });
+    run(process.execPath, [CCCC_BIN, ...args], { env: { ...env, ...daemonEnv, CCCC_HOME: home }, timeout: 60_000 });
   // On a loaded machine the first start can outlive the CLI's ping deadline while the daemon
   // still comes up; a second `daemon start` then finds it running (or starts one).
   await cccc(['daemon', 'start']).catch(() => cccc(['daemon', 'start']));

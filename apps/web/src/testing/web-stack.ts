@@ -21,7 +21,12 @@ export interface WebStack {
  * this package running meanwhile (vite empties dist/app) cannot pull pages from under a test.
  * Whatever started is stopped again when a later part fails to start.
  */
-export async function startWebStack(): Promise<WebStack> {
+export interface WebStackOptions {
+  /** More of the daemon's environment (its tuning knobs). */
+  readonly daemonEnv?: Readonly<Record<string, string>>;
+}
+
+export async function startWebStack(options: WebStackOptions = {}): Promise<WebStack> {
   const cleanups: Array<() => Promise<void> | void> = [];
   const close = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
@@ -29,7 +34,7 @@ export async function startWebStack(): Promise<WebStack> {
   try {
     const appDir = await snapshotApp();
     cleanups.push(() => rmSync(appDir, { recursive: true, force: true }));
-    const daemon = await startDaemonHome();
+    const daemon = await startDaemonHome(options.daemonEnv);
     cleanups.push(() => daemon.stop());
     const web = await startWebServer({ home: daemon.home, port: 0, appDir });
     cleanups.push(() => web.close());
@@ -48,10 +53,10 @@ export async function startWebStack(): Promise<WebStack> {
  * file's own variables. Shared so the browser e2e files that need nothing more than the stack do
  * not each repeat the same start/close hooks and timeouts.
  */
-export function useWebStack(onStarted: (stack: WebStack) => void): void {
+export function useWebStack(onStarted: (stack: WebStack) => void, options: WebStackOptions = {}): void {
   let stack: WebStack | undefined;
   beforeAll(async () => {
-    stack = await startWebStack();
+    stack = await startWebStack(options);
     onStarted(stack);
   }, 180_000);
   afterAll(async () => {
