@@ -3,7 +3,7 @@ import { OutputRing } from '../ring/output-ring.js';
 import { spawnNodePty } from '../pty/node-pty-session.js';
 import { fakeAgentArgv } from '../testing/fake-agent-path.js';
 import { OutputCollector, waitForExit } from '../testing/collect.js';
-import { terminalClear, terminalHistory, terminalReplay, terminalSince, terminalSnapshot, terminalTail, renderAttachSnapshot } from './terminal-ops.js';
+import { terminalClear, terminalHistory, terminalReplay, terminalScreenText, terminalSince, terminalSnapshot, terminalTail, renderAttachSnapshot } from './terminal-ops.js';
 
 const size = { cols: 120, rows: 40 };
 const sourceOf = (text: string | Buffer, capBytes?: number) => {
@@ -13,6 +13,20 @@ const sourceOf = (text: string | Buffer, capBytes?: number) => {
 };
 
 describe('terminal ops', () => {
+  it('screen text: the visible rows as drawn, cell updates applied, no scrollback, from a bounded tail', async () => {
+    // Row 2 drawn whole, then one cell rewritten in place: the screen has the new line whole.
+    const drawn = '\x1b[2;1H❯ user → peer1 [id=aa11]: hi\x1b[2;22H2\x1b[2;23H2';
+    expect((await terminalScreenText(sourceOf(drawn))).split('\n')[1]).toBe('❯ user → peer1 [id=aa22]: hi');
+    // Scrolled-off lines are not on the screen.
+    const scrolled = Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\r\n');
+    const rows = (await terminalScreenText(sourceOf(scrolled))).split('\n');
+    expect(rows).toHaveLength(size.rows);
+    expect(rows[0]).toBe('line 10');
+    // Only the last limitBytes are rendered, starting on a character boundary ('é' is 2 bytes).
+    const bounded = await terminalScreenText(sourceOf('old text\r\néa new line'), 'a new line'.length + 1);
+    expect(bounded.split('\n')[0]).toBe('a new line');
+  });
+
   it('renders real PTY output of the fake agent', async () => {
     const ring = new OutputRing();
     const pty = spawnNodePty({ argv: fakeAgentArgv(['--exit-after', '2']), cwd: process.cwd(), env: process.env as Record<string, string>, ...size });

@@ -77,14 +77,21 @@ export async function terminalTail(source: TerminalSource, options: TailOptions 
   return { text: keepLastChars(text, maxChars, !stripAnsi), end_cursor: end, ...notes(ring) };
 }
 
+/** The most output `terminalScreenText` renders: many full redraws of a TUI, at a bounded cost. */
+export const SCREEN_TEXT_LIMIT_BYTES = 256 * 1024;
+
 /**
  * The visible screen only (no scrollback) as plain text, one logical line each: what a person
  * at the terminal sees now, whichever way the app drew it (a TUI that rewrites only the cells
- * that changed shows whole lines here, never in its byte stream).
+ * that changed shows whole lines here, never in its byte stream). Rendered from the last
+ * `limitBytes` of output: what was drawn before that and never redrawn since is missing.
  */
-export async function terminalScreenText(source: TerminalSource): Promise<string> {
+export async function terminalScreenText(source: TerminalSource, limitBytes = SCREEN_TEXT_LIMIT_BYTES): Promise<string> {
   const { ring } = source;
-  using screen = await renderBytes(ring.slice(ring.startCursor, ring.completeEnd()), { cols: source.cols, rows: source.rows, scrollback: 0 });
+  const end = ring.completeEnd();
+  const from = Math.max(ring.startCursor, end - Math.max(1, Math.floor(limitBytes)));
+  const start = skipContinuation((c) => ring.slice(c, c + 1)[0]!, from, end);
+  using screen = await renderBytes(ring.slice(start, end), { cols: source.cols, rows: source.rows, scrollback: 0 });
   return screen.plainLines().join('\n');
 }
 
