@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { HomeLayout, readActiveGroupId } from '@cccc/groups';
+import { HomeLayout, readActiveGroupId } from '@cccc/groups/home';
 import { resolveCcccHome, type DaemonClient } from '@cccc/ipc-protocol/node';
 import { cliError, CliErrorCodes } from './cli-error.js';
 import { clientFor } from './daemon-process.js';

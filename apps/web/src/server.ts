@@ -39,8 +39,9 @@ export interface WebServer extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-export const DEFAULT_WEB_HOST = '127.0.0.1';
-export const DEFAULT_WEB_PORT = 8848;
+import { DEFAULT_WEB_HOST, DEFAULT_WEB_PORT } from './defaults.js';
+
+export { DEFAULT_WEB_HOST, DEFAULT_WEB_PORT };
 
 /**
  * Start the Web port: `/api/v1` over `node:http`, a client of the daemon IPC only. A

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ActorPatch, OpArgsInput } from '@cccc/ipc-protocol';
-import { splitCommandLine } from '@cccc/groups';
+import { splitCommandLine } from '@cccc/groups/home';
 import { cliError, CliErrorCodes } from '../cli-error.js';
 import { groupContext, guarded, withGroupOptions, type GroupOptions } from '../context.js';
 import { actorStateLabel, formatTable } from '../format.js';

@@ -1,7 +1,7 @@
 import { statSync, readdirSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { HomeLayout } from '@cccc/groups';
+import { HomeLayout } from '@cccc/groups/home';
 import { resolveCcccHome } from '@cccc/ipc-protocol/node';
 import { probeDaemon } from '../daemon-process.js';
 import { printJson, printLines } from '../output.js';
@@ -67,7 +67,7 @@ export async function runDoctor(home: string): Promise<DoctorCheck[]> {
     status: major >= MIN_NODE_MAJOR ? 'ok' : 'fail',
     detail: `v${process.versions.node}${major >= MIN_NODE_MAJOR ? '' : ` (needs >= ${MIN_NODE_MAJOR})`}`,
   });
-  const rows = runtimeRows().filter((r) => r.binary);
+  const rows = (await runtimeRows()).filter((r) => r.binary);
   const installed = rows.filter((r) => r.installed).map((r) => r.runtime);
   checks.push({
     check: 'runtimes',

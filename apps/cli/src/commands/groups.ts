@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { HomeLayout, writeActiveGroupId } from '@cccc/groups';
+import { HomeLayout, writeActiveGroupId } from '@cccc/groups/home';
 import type { GroupDoc } from '@cccc/ipc-protocol';
 import type { DaemonClient } from '@cccc/ipc-protocol/node';
 import { cliError, CliErrorCodes } from '../cli-error.js';

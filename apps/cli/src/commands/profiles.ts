@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ProfileInput } from '@cccc/ipc-protocol';
-import { splitCommandLine } from '@cccc/groups';
+import { splitCommandLine } from '@cccc/groups/home';
 import { cliError, CliErrorCodes } from '../cli-error.js';
 import { commandContext, guarded, withCommonOptions, type CommonOptions } from '../context.js';
 import { formatTable } from '../format.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { RUNTIME_CATALOG, detectInstalled, type InstalledCheck, type RuntimeSpec } from '@cccc/pty-runtime';
+import type { InstalledCheck, RuntimeSpec } from '@cccc/pty-runtime';
 import { formatTable } from '../format.js';
 import { printJson, printLines } from '../output.js';
 
@@ -8,8 +8,12 @@ export interface RuntimeRow extends InstalledCheck {
   readonly command: readonly string[];
 }
 
-/** Every runtime of the catalog with whether its CLI is on PATH (`custom` has no binary). */
-export function runtimeRows(pathValue: string | undefined = process.env.PATH): RuntimeRow[] {
+/**
+ * Every runtime of the catalog with whether its CLI is on PATH (`custom` has no binary). The
+ * runtime library is loaded here, by the commands that list runtimes, not at every start.
+ */
+export async function runtimeRows(pathValue: string | undefined = process.env.PATH): Promise<RuntimeRow[]> {
+  const { RUNTIME_CATALOG, detectInstalled } = await import('@cccc/pty-runtime');
   return RUNTIME_CATALOG.map((r) => ({ ...detectInstalled(r.id, pathValue), transport: r.transport, command: r.command }));
 }
 
@@ -20,8 +24,8 @@ export function registerRuntimeCommands(program: Command, _setExit: (code: numbe
     .command('list')
     .description('list the known runtimes and whether each is installed on this machine')
     .option('--json', 'machine-readable output')
-    .action((opts: { json?: boolean }) => {
-      const rows = runtimeRows();
+    .action(async (opts: { json?: boolean }) => {
+      const rows = await runtimeRows();
       if (opts.json) return printJson({ runtimes: rows });
       printLines(
         formatTable(

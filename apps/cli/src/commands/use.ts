@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { HomeLayout, readActiveGroupId, writeActiveGroupId } from '@cccc/groups';
+import { HomeLayout, readActiveGroupId, writeActiveGroupId } from '@cccc/groups/home';
 import { commandContext, guarded, withCommonOptions, type CommonOptions } from '../context.js';
 import { printJson, printLines } from '../output.js';
 

@@ -1,14 +1,6 @@
 import type { Command } from 'commander';
 import { daemonPaths, resolveCcccHome } from '@cccc/ipc-protocol/node';
-import {
-  DEFAULT_WEB_HOST,
-  DEFAULT_WEB_PORT,
-  createAccessToken,
-  readAccessTokens,
-  revokeAccessToken,
-  startWebServer,
-  tokenPrefix,
-} from '@cccc/web';
+import { DEFAULT_WEB_HOST, DEFAULT_WEB_PORT } from '@cccc/web/defaults';
 import { probeDaemon, spawnDaemon } from '../daemon-process.js';
 import { formatTable } from '../format.js';
 import { collect, parsePositiveInt } from '../option-parsers.js';
@@ -25,6 +17,7 @@ async function runWeb(host: string, port: number, setExit: (code: number) => voi
   try {
     const running = await probeDaemon(home);
     const daemon = running ? { pid: running.pid, how: 'already running' } : { pid: (await spawnDaemon(home, process.env)).pid, how: 'started' };
+    const { startWebServer } = await import('@cccc/web');
     const server = await startWebServer({ home, host, port });
     printLines([
       `CCCC is running. Web: ${server.url}/`,
@@ -41,6 +34,9 @@ async function runWeb(host: string, port: number, setExit: (code: number) => voi
     setExit(reportError(error));
   }
 }
+
+/** The Web package, loaded by the web commands only (it is most of a command's start-up). */
+const loadWeb = () => import('@cccc/web');
 
 /** `CCCC_WEB_HOST` / `CCCC_WEB_PORT` when set (e.g. a second home beside a running one), else 127.0.0.1:8848. */
 function webDefaults(env: NodeJS.ProcessEnv = process.env): { host: string; port: number } {
@@ -80,8 +76,9 @@ export function registerWebCommands(program: Command, setExit: (code: number) =>
     .option('--group <group_id>', 'a group this token may reach (repeatable)', collect, [])
     .option('--user <user_id>', 'the user the token names', 'user')
     .option('--json', 'machine-readable output')
-    .action((opts: { admin?: boolean; group: string[]; user: string; json?: boolean }) => {
+    .action(async (opts: { admin?: boolean; group: string[]; user: string; json?: boolean }) => {
       try {
+        const { createAccessToken } = await loadWeb();
         const created = createAccessToken(resolveCcccHome(), { admin: opts.admin, groups: opts.group, userId: opts.user });
         if (opts.json) return printJson(created);
         process.stdout.write(`${created.token}\n`);
@@ -96,8 +93,9 @@ export function registerWebCommands(program: Command, setExit: (code: number) =>
     .command('list')
     .description('list access tokens (by prefix; the full token is never shown again)')
     .option('--json', 'machine-readable output')
-    .action((opts: { json?: boolean }) => {
+    .action(async (opts: { json?: boolean }) => {
       try {
+        const { readAccessTokens, tokenPrefix } = await loadWeb();
         const rows = readAccessTokens(resolveCcccHome()).map(({ token: t, ...rest }) => ({ id: tokenPrefix(t), ...rest }));
         if (opts.json) return printJson({ tokens: rows });
         if (rows.length === 0) return printLines(['no access tokens: the Web is open to anyone who can reach it (local trust)']);
@@ -114,8 +112,9 @@ export function registerWebCommands(program: Command, setExit: (code: number) =>
   token
     .command('revoke <id>')
     .description('revoke a token by its full value or a unique prefix (as `list` shows it)')
-    .action((id: string) => {
+    .action(async (id: string) => {
       try {
+        const { revokeAccessToken, tokenPrefix } = await loadWeb();
         const removed = revokeAccessToken(resolveCcccHome(), id);
         process.stdout.write(`revoked ${tokenPrefix(removed.token)}\n`);
       } catch (error) {
