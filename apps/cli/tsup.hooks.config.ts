@@ -1,4 +1,12 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
+
+// @cccc/durable-fs loads its flock addon through `import.meta.url` on first use; the CommonJS
+// bundles reach that package only for file writes they never make, and tree-shake its lock
+// modules away (cli-fast.test.ts and hook-main.test.ts check no addon is named in them), so
+// esbuild's note that `import.meta` is empty in CommonJS is about code that is not emitted.
+const quietImportMeta: Options['esbuildOptions'] = (options) => {
+  options.logOverride = { ...options.logOverride, 'empty-import-meta': 'silent' };
+};
 
 // The fast paths bin/cccc.js takes for `cccc hook <name>` and `cccc ping|send|reply`: one
 // self-contained file each with every workspace package inlined, so they resolve no package at
@@ -17,6 +25,7 @@ export default defineConfig([
     sourcemap: false,
     clean: false,
     noExternal: [/^@cccc\//],
+    esbuildOptions: quietImportMeta,
   },
   {
     // `cccc ping|send|reply` (src/cli-fast.ts): CommonJS for the same reason; node builtins only.
@@ -29,6 +38,7 @@ export default defineConfig([
     sourcemap: false,
     clean: false,
     noExternal: [/^@cccc\//],
+    esbuildOptions: quietImportMeta,
   },
   {
     // The session recorder, imported by hook-cli.cjs on demand. Its third-party deps (zod, and

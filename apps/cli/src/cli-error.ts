@@ -1,4 +1,4 @@
-import { IpcError } from '@cccc/ipc-protocol';
+import { IpcError } from '@cccc/ipc-protocol/call';
 
 /**
  * Codes of failures the CLI detects itself, before (or instead of) calling the daemon. Several

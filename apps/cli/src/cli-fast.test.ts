@@ -10,7 +10,7 @@ describe('the cccc ping|send|reply fast path bundle', () => {
     const text = readFileSync(`${DIST}cli-fast.cjs`, 'utf8');
     expect(new Set([...text.matchAll(/\brequire\(["']([^"']+)["']\)/g)].map((m) => m[1]))).toEqual(new Set(['fs', 'net', 'os', 'path']));
     expect(text).not.toMatch(/\bimport\(/);
-    expect(text).not.toMatch(/zod|opCatalog|commander/);
+    expect(text).not.toMatch(/zod|opCatalog|commander|fs-ext/);
   });
 
   it('the bin shim requires it for ping, send and reply and falls back to the full CLI', () => {

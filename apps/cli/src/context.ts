@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { HomeLayout, readActiveGroupId } from '@cccc/groups/home';
-import { resolveCcccHome, type DaemonClient } from '@cccc/ipc-protocol/node';
+import { resolveCcccHome } from '@cccc/ipc-protocol/call';
+import type { CliClient } from './cli-client.js';
 import { cliError, CliErrorCodes } from './cli-error.js';
 import { clientFor } from './daemon-process.js';
 import { reportError } from './output.js';
@@ -18,7 +19,7 @@ export interface GroupOptions extends CommonOptions {
 
 export interface CommandContext {
   readonly home: string;
-  readonly client: DaemonClient;
+  readonly client: CliClient;
   /** The principal the daemon checks permissions against. */
   readonly by: string;
   readonly json: boolean;

@@ -1,15 +1,15 @@
 import { spawn } from 'node:child_process';
 import { openSync, closeSync, mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DaemonClient, daemonPaths, ensureCcccHome, type DaemonClientOptions } from '@cccc/ipc-protocol/node';
+import { callOp, daemonPaths, ensureCcccHome, type CallOptions } from '@cccc/ipc-protocol/call';
 import type { OpResult } from '@cccc/ipc-protocol';
+import { CliClient } from './cli-client.js';
 import { cliEntry } from './cli-entry.js';
 
 /** The daemon answering ping at this home, or undefined when none does. */
 export async function probeDaemon(home: string, timeoutMs = 2000): Promise<OpResult<'ping'> | undefined> {
-  const client = new DaemonClient({ home, timeoutMs, connectAttempts: 1 });
   try {
-    return await client.call('ping', {});
+    return await callOp(home, 'ping', {}, { timeoutMs, connectAttempts: 1 });
   } catch {
     return undefined;
   }
@@ -59,8 +59,8 @@ export async function spawnDaemon(home: string, env: NodeJS.ProcessEnv, timeoutM
   throw new Error(`daemon did not answer ping within ${timeoutMs} ms; see ${paths.log}`);
 }
 
-export function clientFor(home: string, options: Omit<DaemonClientOptions, 'home'> = {}): DaemonClient {
-  return new DaemonClient({ home, ...options });
+export function clientFor(home: string, options: CallOptions = {}): CliClient {
+  return new CliClient(home, options);
 }
 
 export function isAlive(pid: number): boolean {

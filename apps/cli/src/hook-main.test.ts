@@ -33,7 +33,7 @@ describe('the cccc hook fast path', () => {
     // No other file is loaded at all, except the recorder bundle on demand.
     expect([...text.matchAll(/\bimport\((.*?)\);/g)].map((m) => m[1])).toEqual(['activityBundle()']);
     expect(text).not.toMatch(/^import /m);
-    expect(text).not.toMatch(/zod|opCatalog|commander/);
+    expect(text).not.toMatch(/zod|opCatalog|commander|fs-ext/);
   });
 
   it('the bin shim is CommonJS and requires the hook bundle for the hook commands only', () => {

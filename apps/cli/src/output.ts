@@ -1,6 +1,6 @@
-import { IpcError } from '@cccc/ipc-protocol';
-import { DaemonCallError, DaemonTransportError } from '@cccc/ipc-protocol/node';
-import { startFailureOf, startProblemLines } from './start-report.js';
+import { DaemonCallError, DaemonTransportError, IpcError } from '@cccc/ipc-protocol/call';
+import { startFailureIn } from './start-failure.js';
+import { startProblemLines } from './start-lines.js';
 
 export interface OutputOptions {
   readonly json?: boolean;
@@ -26,7 +26,7 @@ export function reportError(error: unknown, options: OutputOptions = {}): number
     else {
       process.stderr.write(`error: ${error.code}: ${error.message.replace(/^[^:]+: [^:]+: /, '')}\n`);
       // A start that did not run: its exit status and the agent's last lines say why.
-      const failure = startFailureOf(error.details);
+      const failure = startFailureIn(error.details);
       if (failure) process.stderr.write(startProblemLines(String(error.details['actor_id'] ?? 'actor'), failure, 'not started').join('\n') + '\n');
     }
     return 1;

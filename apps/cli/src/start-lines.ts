@@ -1,5 +1,5 @@
-// Zod-free (start-report.ts re-exports it): the fast path of `cccc send|reply` prints a failed
-// start's lines with it too (see fast/report.ts).
+// Zod-free (start-report.ts re-exports it): `reportError` (output.ts) prints a failed start's
+// lines with it, in the full CLI and in the fast path of `cccc send|reply` alike.
 
 /** How many output lines of a failed start the CLI shows (the daemon keeps up to 20). */
 const SHOWN_TAIL_LINES = 8;

@@ -1,4 +1,4 @@
-import { ActorStartProblem, type ActorStartResult } from '@cccc/ipc-protocol';
+import type { ActorStartResult } from '@cccc/ipc-protocol';
 import { startProblemLines } from './start-lines.js';
 
 export { startProblemLines };
@@ -15,10 +15,4 @@ export function groupStartLines(groupId: string, started: readonly string[], res
     if (r.start_warning) lines.push(...startProblemLines(r.actor_id, r.start_warning, 'warning'));
   }
   return lines;
-}
-
-/** The structured failure a `runtime_start_failed` (or launch error) carries, if any. */
-export function startFailureOf(details: Record<string, unknown> | undefined): ActorStartProblem | undefined {
-  const parsed = ActorStartProblem.safeParse(details?.['start_failure']);
-  return parsed.success ? parsed.data : undefined;
 }

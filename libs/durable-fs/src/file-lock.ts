@@ -1,7 +1,11 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import fsExt from 'fs-ext';
+import { requireOnFirstUse } from './require-on-first-use.js';
+
+// flock(2) through a native addon, loaded by the first lock taken: a process that imports this
+// package only to write files (a `cccc` command) does not pay for loading it (~15 ms).
+const fsExt = requireOnFirstUse<typeof import('fs-ext')>(import.meta.url, 'fs-ext');
 
 /**
  * An exclusive kernel lock (flock) on a file. The kernel drops it when the holder dies, so a
@@ -20,7 +24,7 @@ export class FileLock implements Disposable {
     // Owner-only like every file in a home; a lock under state/secrets must not look like a loose secret.
     const fd = openSync(path, 'a', 0o600);
     try {
-      fsExt.flockSync(fd, 'exnb');
+      fsExt().flockSync(fd, 'exnb');
       return new FileLock(path, fd);
     } catch (err) {
       closeSync(fd);
@@ -54,7 +58,7 @@ export class FileLock implements Disposable {
     const fd = this.fd;
     this.fd = undefined;
     try {
-      fsExt.flockSync(fd, 'un');
+      fsExt().flockSync(fd, 'un');
     } finally {
       closeSync(fd);
     }

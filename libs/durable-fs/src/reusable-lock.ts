@@ -1,7 +1,11 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import fsExt from 'fs-ext';
+import { requireOnFirstUse } from './require-on-first-use.js';
+
+// flock(2) through a native addon, loaded by the first lock taken: a process that imports this
+// package only to write files (a `cccc` command) does not pay for loading it (~15 ms).
+const fsExt = requireOnFirstUse<typeof import('fs-ext')>(import.meta.url, 'fs-ext');
 
 /**
  * A flock(2) lock taken and released many times over one open file description. A hot path
@@ -31,7 +35,7 @@ export class ReusableFileLock implements Disposable {
   tryLock(): boolean {
     if (this.locked) throw new Error(`ReusableFileLock ${this.path} is already held by this object`);
     try {
-      fsExt.flockSync(this.handle(), 'exnb');
+      fsExt().flockSync(this.handle(), 'exnb');
       this.locked = true;
       return true;
     } catch (err) {
@@ -56,7 +60,7 @@ export class ReusableFileLock implements Disposable {
   unlock(): void {
     if (!this.locked || this.fd === undefined) return;
     this.locked = false;
-    fsExt.flockSync(this.fd, 'un');
+    fsExt().flockSync(this.fd, 'un');
   }
 
   close(): void {

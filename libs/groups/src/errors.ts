@@ -1,4 +1,6 @@
-import { IpcError } from '@cccc/ipc-protocol';
+// The zod-free entry: `@cccc/groups/home` (command lines) throws these too, and the CLI loads it
+// for nearly every command (the IpcError class is the same one the root entry exports).
+import { IpcError } from '@cccc/ipc-protocol/call';
 
 /** Stable codes this library throws (spec §6, §8.3–§8.6). The daemon maps them to the wire unchanged. */
 export const GroupErrorCodes = {

@@ -13,6 +13,7 @@ export { MAX_RESPONSE_LINE_BYTES } from './limits.js';
 // Dependency-free too: the hook payload pick of both hook transports (command and HTTP).
 export { PAYLOAD_FIELDS, pickStatePayload, type StatePayload } from './hook-payload-pick.js';
 export { promptMarks, typedMark, markOfLine, squashLine, PROMPT_MARK_PATTERN, MAX_PROMPT_MARKS } from './prompt-marks.js';
+export { callOp, type CallOptions } from './node/call-op.js';
 export { DaemonClient, type DaemonClientOptions, type EventStream, type TermAttachment } from './node/client.js';
 export { DaemonCallError, DaemonTransportError, type TransportFailure } from './node/errors.js';
 export { IpcServer, type IpcServerOptions, type IpcListenTarget } from './node/server.js';

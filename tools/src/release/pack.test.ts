@@ -93,7 +93,7 @@ describe.each(published)('$name', (pkg) => {
     expect(subpaths).toContain('.');
     for (const subpath of subpaths) {
       expect(subpath, 'no wildcard subpaths').not.toContain('*');
-      expect(['.', './node', './browser', './testing', './recorder', './launch', './bridge-main', './bin/cccc.js', './home', './defaults'], `${pkg.name} exports ${subpath}`).toContain(subpath);
+      expect(['.', './node', './call', './browser', './testing', './recorder', './launch', './bridge-main', './bin/cccc.js', './home', './defaults'], `${pkg.name} exports ${subpath}`).toContain(subpath);
       const value = json.exports![subpath]!;
       if (typeof value === 'object') expect(Object.keys(value)[0], `${subpath}: "types" comes first`).toBe('types');
       if (subpath !== '.') expect(readme, `README names ${importNameOf(pkg.name, subpath)}`).toContain(importNameOf(pkg.name, subpath));

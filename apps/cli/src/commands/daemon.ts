@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describeEndpoint, discoverEndpoint, resolveCcccHome } from '@cccc/ipc-protocol/node';
+import { describeEndpoint, discoverEndpoint, resolveCcccHome } from '@cccc/ipc-protocol/call';
 import { cliEntry } from '../cli-entry.js';
 import { clientFor, isAlive, probeDaemon, spawnDaemon } from '../daemon-process.js';
 import { printJson, reportError } from '../output.js';

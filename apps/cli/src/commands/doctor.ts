@@ -2,7 +2,7 @@ import { statSync, readdirSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { HomeLayout } from '@cccc/groups/home';
-import { resolveCcccHome } from '@cccc/ipc-protocol/node';
+import { resolveCcccHome } from '@cccc/ipc-protocol/call';
 import { probeDaemon } from '../daemon-process.js';
 import { printJson, printLines } from '../output.js';
 import { runtimeRows } from './runtime.js';

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { HomeLayout, writeActiveGroupId } from '@cccc/groups/home';
 import type { GroupDoc } from '@cccc/ipc-protocol';
-import type { DaemonClient } from '@cccc/ipc-protocol/node';
+import type { CliClient } from '../cli-client.js';
 import { cliError, CliErrorCodes } from '../cli-error.js';
 import { commandContext, groupContext, guarded, withCommonOptions, withGroupOptions, type GroupOptions } from '../context.js';
 import { formatTable } from '../format.js';
@@ -141,7 +141,7 @@ export function registerGroupCommands(program: Command, setExit: SetExit): void 
  * Registry summaries carry no actor count (§8.3), so the table asks each group; a group that
  * cannot answer (e.g. corrupt) shows "-" rather than failing the whole listing.
  */
-async function actorCount(client: DaemonClient, summary: Record<string, unknown>): Promise<number | undefined> {
+async function actorCount(client: CliClient, summary: Record<string, unknown>): Promise<number | undefined> {
   const listed = summary.actors ?? summary.actor_count;
   if (Array.isArray(listed)) return listed.length;
   if (typeof listed === 'number') return listed;

@@ -3,10 +3,6 @@ import type { Command } from 'commander';
 // Everything heavier than commander is imported inside the actions: Claude Code waits on
 // `cccc hook` at every tool call, so the hook path loads only what it runs.
 
-// One implementation of the state hooks for both paths (the bin fast path and this command
-// tree): the self-contained module that the hook bundle inlines.
-export { runStateHook } from '../hook-fast/state-hook.js';
-import { runStateHook } from '../hook-fast/state-hook.js';
 
 export function registerHookCommands(program: Command, setExit: (code: number) => void): void {
   const hook = program.command('hook', { hidden: true }).description('provider hook entry points (always exit 0, never print)');
@@ -28,6 +24,9 @@ export function registerHookCommands(program: Command, setExit: (code: number) =
       .allowExcessArguments()
       .description(`hand one ${runtime} hook payload (stdin) to the daemon through runtime_hook_event`)
       .action(async () => {
+        // One implementation of the state hooks for both paths (the bin fast path and this
+        // command tree): the self-contained module that the hook bundle inlines.
+        const { runStateHook } = await import('../hook-fast/state-hook.js');
         await runStateHook(runtime, process.env, process.stdin);
         setExit(0);
       });

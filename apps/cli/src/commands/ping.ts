@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolveCcccHome } from '@cccc/ipc-protocol/node';
+import { resolveCcccHome } from '@cccc/ipc-protocol/call';
 import { clientFor } from '../daemon-process.js';
 import { printJson, reportError } from '../output.js';
 

@@ -1,5 +1,5 @@
 import type { CCCSEventV1 } from '@cccc/ipc-protocol';
-import { DELIVERY_CONFIRMATION_KIND } from '@cccc/ipc-protocol';
+import { DELIVERY_CONFIRMATION_KIND } from '@cccc/ipc-protocol/call';
 
 // Which events `cccc tail` shows. `actor.activity` is appended whenever an agent's working state
 // changes, several times per turn: it is for machines (the Web's badges), and by default it would

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { IpcError, type CCCSEventV1 } from '@cccc/ipc-protocol';
+import type { CCCSEventV1 } from '@cccc/ipc-protocol';
+import { IpcError } from '@cccc/ipc-protocol/call';
 import { cliError, CliErrorCodes } from '../cli-error.js';
 import { groupContext, guarded, withGroupOptions, type GroupContext, type GroupOptions } from '../context.js';
 import { formatEvent } from '../format.js';

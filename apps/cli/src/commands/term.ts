@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { DaemonClient } from '@cccc/ipc-protocol/node';
+import type { CliClient } from '../cli-client.js';
 import { cliError, CliErrorCodes } from '../cli-error.js';
 import { groupContext, guarded, withGroupOptions, type GroupOptions } from '../context.js';
 
@@ -54,9 +54,9 @@ export function registerTermCommand(program: Command, setExit: (code: number) =>
 const SIGNALS = ['SIGTERM', 'SIGHUP'] as const;
 
 async function runSession(
-  client: DaemonClient,
+  client: CliClient,
   target: { groupId: string; actorId: string; by: string },
-  attachment: Awaited<ReturnType<DaemonClient['openTermAttach']>>,
+  attachment: Awaited<ReturnType<CliClient['openTermAttach']>>,
   writerId: number | undefined,
   banner: string,
 ): Promise<number> {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { daemonPaths, resolveCcccHome } from '@cccc/ipc-protocol/node';
+import { daemonPaths, resolveCcccHome } from '@cccc/ipc-protocol/call';
 import { DEFAULT_WEB_HOST, DEFAULT_WEB_PORT } from '@cccc/web/defaults';
 import { probeDaemon, spawnDaemon } from '../daemon-process.js';
 import { formatTable } from '../format.js';

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { monotonicMs, resolveCcccHome } from '@cccc/ipc-protocol/node';
+import { HomeLayout, readActiveGroupId } from '@cccc/groups/home';
+import { callOp, resolveCcccHome } from '@cccc/ipc-protocol/call';
+import { monotonicMs } from '@cccc/ipc-protocol/node';
+import { cliError, CliErrorCodes } from '../cli-error.js';
 import { formatMessage } from '../format.js';
+import { printJson, reportError } from '../output.js';
 import type { FastCommand, MessageCommand } from './argv.js';
-import { fastCall } from './call.js';
-import { LocalError, reportFastError } from './report.js';
 
 // IO shell of the fast path: what commands/ping.ts and commands/messages.ts do, with the same
 // defaults (context.ts) and the same output (output.ts, format.ts), byte for byte
@@ -13,31 +13,9 @@ import { LocalError, reportFastError } from './report.js';
 /** CLI spelling → wire `message_mode` (commands/messages.ts). */
 const WIRE_MODES: Record<string, string> = { send: 'send', 'request-reply': 'request_reply', mail: 'mail' };
 
-const printJson = (value: unknown): void => {
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
-};
-
-/** `active.json`'s group as `readActiveGroupId` reads it (ActiveDoc: a loose object). */
-function activeGroupId(home: string): string {
-  let text: string;
-  try {
-    text = readFileSync(join(home, 'active.json'), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw error;
-  }
-  const doc: unknown = JSON.parse(text);
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return '';
-  const d = doc as Record<string, unknown>;
-  if (d.v !== undefined && !Number.isSafeInteger(d.v)) return '';
-  if (d.updated_at !== undefined && typeof d.updated_at !== 'string') return '';
-  if (d.active_group_id === undefined) return '';
-  return typeof d.active_group_id === 'string' ? d.active_group_id : '';
-}
-
 async function runPing(json: boolean): Promise<void> {
   const started = monotonicMs();
-  const result = await fastCall(resolveCcccHome(), 'ping', {});
+  const result = await callOp(resolveCcccHome(), 'ping', {});
   const ms = monotonicMs() - started;
   if (json) printJson(result);
   else {
@@ -50,8 +28,8 @@ async function runPing(json: boolean): Promise<void> {
 async function runMessage(cmd: MessageCommand): Promise<void> {
   const home = resolveCcccHome();
   const by = cmd.by?.trim() || process.env.CCCC_ACTOR_ID?.trim() || 'user';
-  const groupId = cmd.group?.trim() || activeGroupId(home);
-  if (!groupId) throw new LocalError('no_active_group', 'no group given: pass --group <group_id> or set one with `cccc use <group_id>`');
+  const groupId = cmd.group?.trim() || readActiveGroupId(new HomeLayout(home));
+  if (!groupId) throw cliError(CliErrorCodes.noActiveGroup, 'no group given: pass --group <group_id> or set one with `cccc use <group_id>`');
   const args: Record<string, unknown> =
     cmd.command === 'send'
       ? { group_id: groupId, text: cmd.text, by, message_mode: WIRE_MODES[cmd.mode!] }
@@ -59,7 +37,7 @@ async function runMessage(cmd: MessageCommand): Promise<void> {
   if (cmd.to) args.to = cmd.to;
   if (cmd.command === 'reply' && cmd.mode !== undefined) args.message_mode = cmd.mode;
   if (cmd.insight !== undefined) args.insight = cmd.insight;
-  const result = await fastCall(home, cmd.command, args);
+  const result = (await callOp(home, cmd.command, args as never)) as Record<string, unknown>;
   if (cmd.json) return printJson(result);
   process.stdout.write(formatMessage(result.event as Parameters<typeof formatMessage>[0]) + '\n');
 }
@@ -71,6 +49,6 @@ export async function runFast(cmd: FastCommand): Promise<number> {
     else await runMessage(cmd);
     return 0;
   } catch (error) {
-    return reportFastError(error, cmd.json);
+    return reportError(error, { json: cmd.json });
   }
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * a hooked runtime, the runtime's next fenced UserPromptSubmit confirms it; none within the
  * window records it unconfirmed (typed but maybe not submitted). Never triggers a resubmission.
  */
-export const DELIVERY_CONFIRMATION_KIND = 'x.cccc.delivery_confirmation';
+export { DELIVERY_CONFIRMATION_KIND } from './delivery-confirmation-kind.js';
 
 export const DeliveryConfirmationState = z.enum(['confirmed', 'unconfirmed']);
 export type DeliveryConfirmationState = z.infer<typeof DeliveryConfirmationState>;

@@ -3,7 +3,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DaemonClient } from './client.js';
+import { callOp } from './call-op.js';
+import { DaemonClient, type DaemonClientOptions } from './client.js';
 import { discoverEndpoint } from './discover.js';
 import { DaemonCallError, DaemonTransportError } from './errors.js';
 import { resolveCcccHome } from './home.js';
@@ -53,10 +54,17 @@ describe('endpoint discovery (§3)', () => {
   });
 });
 
-describe('DaemonClient', () => {
+// A one-shot call behaves as DaemonClient.call does: same exchange, budgets, retries and errors.
+type Caller = { call: DaemonClient['call'] };
+const callers: [string, (options: DaemonClientOptions & { home: string }) => Caller][] = [
+  ['DaemonClient.call', (options) => new DaemonClient(options)],
+  ['callOp (./call)', (options) => ({ call: (op, args) => callOp(options.home, op, args, options) })],
+];
+
+describe.each(callers)('%s', (_name, caller) => {
   it('retries a connect failure, then succeeds once the socket appears', async () => {
     const path = join(home, 'daemon', 'ccccd.sock');
-    const client = new DaemonClient({ home, connectAttempts: 5, connectRetryDelayMs: 40 });
+    const client = caller({ home, connectAttempts: 5, connectRetryDelayMs: 40 });
     const call = client.call('shutdown', {});
     setTimeout(() => {
       void serve(path, (socket) =>
@@ -67,16 +75,17 @@ describe('DaemonClient', () => {
   });
 
   it('reports a connect failure as not sent', async () => {
-    const client = new DaemonClient({ home, connectAttempts: 2, connectRetryDelayMs: 1 });
+    const client = caller({ home, connectAttempts: 2, connectRetryDelayMs: 1 });
     const err = await client.call('ping', {}).catch((e) => e);
     expect(err).toBeInstanceOf(DaemonTransportError);
     expect(err).toMatchObject({ failure: 'connect', requestSent: false });
+    expect(err.message).toMatch(/^cannot connect to the CCCC daemon at .*ccccd\.sock \(.+\); is it running\? try: cccc daemon start$/);
   });
 
   it('never replays a request once bytes were written', async () => {
     const path = join(home, 'daemon', 'ccccd.sock');
     const srv = await serve(path, (socket) => socket.once('data', () => socket.destroy()));
-    const client = new DaemonClient({ home, connectAttempts: 5 });
+    const client = caller({ home, connectAttempts: 5 });
     const err = await client.call('shutdown', {}).catch((e) => e);
     expect(err).toMatchObject({ failure: 'closed', requestSent: true });
     expect(srv.connections()).toBe(1);
@@ -85,7 +94,7 @@ describe('DaemonClient', () => {
 
   it('times out a silent daemon', async () => {
     await serve(join(home, 'daemon', 'ccccd.sock'), () => {});
-    const client = new DaemonClient({ home, timeoutMs: 150 });
+    const client = caller({ home, timeoutMs: 150 });
     await expect(client.call('ping', {})).rejects.toMatchObject({ failure: 'timeout', requestSent: true });
   });
 
@@ -93,7 +102,7 @@ describe('DaemonClient', () => {
     await serve(join(home, 'daemon', 'ccccd.sock'), (socket) =>
       socket.once('data', () => socket.write(Buffer.alloc(4_100_000, 0x61))),
     );
-    const client = new DaemonClient({ home });
+    const client = caller({ home });
     await expect(client.call('ping', {})).rejects.toMatchObject({ failure: 'too_large' });
   });
 
@@ -103,13 +112,13 @@ describe('DaemonClient', () => {
         socket.end('{"v":1,"ok":false,"result":{},"error":{"code":"missing_group_id","message":"missing group_id","details":{"a":1}}}\n'),
       ),
     );
-    const err = await new DaemonClient({ home }).call('ledger_snapshot', { group_id: '' }).catch((e) => e);
+    const err = await caller({ home }).call('ledger_snapshot', { group_id: '' }).catch((e) => e);
     expect(err).toBeInstanceOf(DaemonCallError);
     expect(err).toMatchObject({ code: 'missing_group_id', details: { a: 1 } });
   });
 
   it('rejects a malformed response envelope', async () => {
     await serve(join(home, 'daemon', 'ccccd.sock'), (socket) => socket.once('data', () => socket.end('{"v":1,"ok":true,"error":{"code":"x"}}\n')));
-    await expect(new DaemonClient({ home }).call('ping', {})).rejects.toMatchObject({ failure: 'protocol' });
+    await expect(caller({ home }).call('ping', {})).rejects.toMatchObject({ failure: 'protocol' });
   });
 });

@@ -8,12 +8,12 @@ import { TermAttachHandshake } from '../ops/streams.js';
 import { BlobUploadOutcome } from '../ops/blobs.js';
 import type { AttachmentRefV1 } from '../kinds/chat.js';
 import { NdjsonDecoder } from '../codec.js';
-import { connectFailureCode } from './connect.js';
+import { exchangeWithDaemon } from './call-op.js';
 import { discoverEndpoint } from './discover.js';
-import { describeEndpoint, type DaemonEndpoint } from './endpoint.js';
+import type { DaemonEndpoint } from './endpoint.js';
 import { DaemonCallError, DaemonTransportError } from './errors.js';
 import { resolveCcccHome } from './home.js';
-import { exchangeLine, type ExchangedLine } from './line-exchange.js';
+import type { ExchangedLine } from './line-exchange.js';
 import { readFirstLine } from './read-line.js';
 
 export interface DaemonClientOptions {
@@ -169,22 +169,9 @@ export class DaemonClient {
     }
   }
 
-  /** The shared one-line exchange (also `cccc hook`'s); a daemon it cannot reach gets a hint. */
-  private async exchange(request: DaemonRequestV1): Promise<ExchangedLine> {
-    const endpoint = this.endpoint();
-    try {
-      return await exchangeLine(endpoint, JSON.stringify(request) + '\n', {
-        op: request.op,
-        timeoutMs: this.timeoutMs,
-        attempts: this.options.connectAttempts ?? 3,
-        retryDelayMs: this.options.connectRetryDelayMs ?? 50,
-        maxLineBytes: MAX_RESPONSE_LINE_BYTES,
-      });
-    } catch (error) {
-      if (!(error instanceof DaemonTransportError) || error.failure !== 'connect') throw error;
-      const message = `cannot connect to the CCCC daemon at ${describeEndpoint(endpoint)} (${connectFailureCode(error)}); is it running? try: cccc daemon start`;
-      throw new DaemonTransportError('connect', message, false, { cause: error.cause });
-    }
+  /** The shared one-line exchange (also `callOp`'s); a daemon it cannot reach gets a hint. */
+  private exchange(request: DaemonRequestV1): Promise<ExchangedLine> {
+    return exchangeWithDaemon(this.endpoint(), request.op, JSON.stringify(request) + '\n', { ...this.options, timeoutMs: this.timeoutMs });
   }
 
   private parseResponse(op: string, line: string): DaemonResponseV1 {

@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useDaemonHome } from './e2e-harness.js';
+import { moduleRecorder, type ModuleRecorder } from './module-recorder.js';
+
+// A `cccc` command loads only what it runs (issue 35, cold paths): commands that call the daemon
+// and print go through `@cccc/ipc-protocol/call`, and none of them loads zod, the op catalog's
+// schemas or the flock addon; zod and the schemas were most of such a command's start-up. The
+// commands run as users run them, through the bin shim, each a real process against a real daemon.
+
+const h = useDaemonHome();
+let dir = '';
+let recorder: ModuleRecorder;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cccc-cli-footprint-'));
+  recorder = moduleRecorder(dir);
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('a full-CLI command', () => {
+  it('reads, switches the active group, fails and helps without zod, the schemas or the flock addon', async () => {
+    const { group_id: gid } = await h.json<{ group_id: string }>(['group', 'create', '--title', 'footprint']);
+    const recorded = { NODE_OPTIONS: `--require ${recorder.preload}` };
+    const runs = [
+      await h.cccc(['use', gid], recorded),
+      await h.cccc(['actor', 'list'], recorded),
+      await h.cccc(['group', 'show', gid, '--json'], recorded),
+      await h.cccc(['groups'], recorded),
+      await h.cccc(['daemon', 'status'], recorded),
+      await h.cccc(['--help'], recorded),
+    ];
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(JSON.parse(runs[2]!.stdout)).toMatchObject({ group: { group_id: gid } });
+    const failed = await h.cccc(['actor', 'list', '--group', 'g_nope'], recorded);
+    expect(failed).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: group_not_found: /) });
+
+    const loaded = recorder.packages();
+    // The recorder saw the full CLI (commander is only its), so what is missing below was not loaded.
+    expect(loaded).toContain('commander');
+    expect(['zod', 'fs-ext'].filter((p) => loaded.has(p))).toEqual([]);
+    expect(recorder.lines().filter((l) => /ipc-protocol\/dist\/(index|node)\.js$/.test(l))).toEqual([]);
+  });
+});

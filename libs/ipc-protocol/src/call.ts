@@ -1,0 +1,13 @@
+// `@cccc/ipc-protocol/call`: call an op once, find a home's daemon, and the error classes, with
+// no zod and no op catalog behind them (the catalog's types are erased). A process that starts,
+// calls and exits (a `cccc` command) spends most of its start-up loading zod and the schemas
+// otherwise; call.test.ts keeps this entry's module graph free of them. The classes are the same
+// ones the other entries export (one shared module), so `instanceof` holds across entries.
+export { callOp, exchangeWithDaemon, type CallOptions } from './node/call-op.js';
+export { checkResponse, type CheckedResponse, type CheckedError } from './response-check.js';
+export { resolveCcccHome, ensureCcccHome, daemonPaths, daemonDir } from './node/home.js';
+export { discoverEndpoint } from './node/discover.js';
+export { describeEndpoint, type DaemonEndpoint } from './node/endpoint.js';
+export { DaemonCallError, DaemonTransportError, type TransportFailure } from './node/errors.js';
+export { IpcError, ErrorCodes, isIpcError, type KnownErrorCode } from './errors.js';
+export { DELIVERY_CONFIRMATION_KIND } from './kinds/delivery-confirmation-kind.js';
