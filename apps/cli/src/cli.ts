@@ -2,8 +2,9 @@ import { CommanderError } from 'commander';
 import { buildProgram } from './program.js';
 
 let exitCode = 0;
-const program = buildProgram((code) => (exitCode = code));
 try {
+  // Only the modules of the command argv names are loaded (see program.ts).
+  const program = await buildProgram((code) => (exitCode = code), process.argv[2]);
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) exitCode = error.exitCode;

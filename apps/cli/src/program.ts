@@ -1,64 +1,65 @@
 import { Command } from 'commander';
-import { registerDaemonCommands } from './commands/daemon.js';
-import { registerActorCommands } from './commands/actors.js';
-import { registerContextCommands } from './commands/context.js';
-import { registerMemoryCommands } from './commands/memory.js';
-import { registerVoiceCommands } from './commands/voice.js';
-import { registerGroupCommands } from './commands/groups.js';
-import { registerInboxCommands } from './commands/inbox.js';
-import { registerMessageCommands } from './commands/messages.js';
-import { registerMcpCommand } from './commands/mcp.js';
-import { registerNotifyCommand } from './commands/notify.js';
-import { registerPingCommand } from './commands/ping.js';
-import { registerProfileCommands } from './commands/profiles.js';
-import { registerTailCommand } from './commands/tail.js';
-import { registerUseCommand } from './commands/use.js';
-import { registerTermCommand } from './commands/term.js';
-import { registerTerminalCommands } from './commands/terminal.js';
-import { registerLifecycleCommands } from './commands/lifecycle.js';
-import { registerDeliveryCommands } from './commands/delivery.js';
-import { registerLedgerCommands } from './commands/ledger.js';
-import { registerRuntimeCommands } from './commands/runtime.js';
-import { registerDoctorCommand } from './commands/doctor.js';
-import { registerWebCommands } from './commands/web.js';
-import { registerHookCommands } from './commands/hook.js';
-import { registerPresentCommands } from './commands/present.js';
-import { registerAutomationCommands } from './commands/automation.js';
-import { registerCapabilityCommands } from './commands/capability.js';
-import { registerImCommands } from './commands/im.js';
 
-/** Build the `cccc` command tree; `setExit` records the process exit code. */
-export function buildProgram(setExit: (code: number) => void): Command {
+type SetExit = (code: number) => void;
+type Register = (program: Command, setExit: SetExit) => void;
+
+interface CommandModule {
+  /** The top-level commands the module adds, or adds subcommands to. */
+  readonly names: readonly string[];
+  readonly load: () => Promise<Register>;
+}
+
+/**
+ * Every command module, in the order the whole tree registers them. A `cccc` run loads and
+ * registers only the modules of the top-level command it names (issue 35: a command's start-up is
+ * the command's own modules, not the tree's); help, an unknown command or no command at all
+ * registers every one. program.test.ts checks each command's subtree is the same either way.
+ */
+const COMMAND_MODULES: readonly CommandModule[] = [
+  { names: ['daemon'], load: async () => (await import('./commands/daemon.js')).registerDaemonCommands },
+  { names: ['ping'], load: async () => (await import('./commands/ping.js')).registerPingCommand },
+  { names: ['attach', 'groups', 'group'], load: async () => (await import('./commands/groups.js')).registerGroupCommands },
+  { names: ['use'], load: async () => (await import('./commands/use.js')).registerUseCommand },
+  { names: ['actor'], load: async () => (await import('./commands/actors.js')).registerActorCommands },
+  { names: ['profile'], load: async () => (await import('./commands/profiles.js')).registerProfileCommands },
+  { names: ['send', 'reply'], load: async () => (await import('./commands/messages.js')).registerMessageCommands },
+  { names: ['inbox', 'history'], load: async () => (await import('./commands/inbox.js')).registerInboxCommands },
+  { names: ['tail'], load: async () => (await import('./commands/tail.js')).registerTailCommand },
+  { names: ['notify'], load: async () => (await import('./commands/notify.js')).registerNotifyCommand },
+  { names: ['context', 'task', 'brief', 'tracked-send'], load: async () => (await import('./commands/context.js')).registerContextCommands },
+  { names: ['memory'], load: async () => (await import('./commands/memory.js')).registerMemoryCommands },
+  { names: ['voice'], load: async () => (await import('./commands/voice.js')).registerVoiceCommands },
+  { names: ['mcp'], load: async () => (await import('./commands/mcp.js')).registerMcpCommand },
+  { names: ['actor', 'group'], load: async () => (await import('./commands/lifecycle.js')).registerLifecycleCommands },
+  { names: ['term'], load: async () => (await import('./commands/term.js')).registerTermCommand },
+  { names: ['terminal'], load: async () => (await import('./commands/terminal.js')).registerTerminalCommands },
+  { names: ['deliver', 'cancel-reply'], load: async () => (await import('./commands/delivery.js')).registerDeliveryCommands },
+  { names: ['ledger'], load: async () => (await import('./commands/ledger.js')).registerLedgerCommands },
+  { names: ['runtime'], load: async () => (await import('./commands/runtime.js')).registerRuntimeCommands },
+  { names: ['doctor'], load: async () => (await import('./commands/doctor.js')).registerDoctorCommand },
+  { names: ['web'], load: async () => (await import('./commands/web.js')).registerWebCommands },
+  { names: ['hook', 'activity'], load: async () => (await import('./commands/hook.js')).registerHookCommands },
+  { names: ['present'], load: async () => (await import('./commands/present.js')).registerPresentCommands },
+  { names: ['automation'], load: async () => (await import('./commands/automation.js')).registerAutomationCommands },
+  { names: ['capability'], load: async () => (await import('./commands/capability.js')).registerCapabilityCommands },
+  { names: ['im'], load: async () => (await import('./commands/im.js')).registerImCommands },
+];
+
+/** The top-level command names, in registration order (each once). */
+export const TOP_LEVEL_COMMANDS: readonly string[] = [...new Set(COMMAND_MODULES.flatMap((m) => m.names))];
+
+/**
+ * Build the `cccc` command tree; `setExit` records the process exit code. With `commandName`
+ * (argv's first word) only that command's modules are loaded; without it, or when it names no
+ * command (`--help`, a typo), the whole tree is, so help and "unknown command" read as always.
+ */
+export async function buildProgram(setExit: SetExit, commandName?: string): Promise<Command> {
   const program = new Command('cccc')
     .description('CCCC-TS: run several AI coding agents as one durable team')
     .showHelpAfterError()
     .exitOverride();
-  registerDaemonCommands(program, setExit);
-  registerPingCommand(program, setExit);
-  registerGroupCommands(program, setExit);
-  registerUseCommand(program, setExit);
-  registerActorCommands(program, setExit);
-  registerProfileCommands(program, setExit);
-  registerMessageCommands(program, setExit);
-  registerInboxCommands(program, setExit);
-  registerTailCommand(program, setExit);
-  registerNotifyCommand(program, setExit);
-  registerContextCommands(program, setExit);
-  registerMemoryCommands(program, setExit);
-  registerVoiceCommands(program, setExit);
-  registerMcpCommand(program, setExit);
-  registerLifecycleCommands(program, setExit);
-  registerTermCommand(program, setExit);
-  registerTerminalCommands(program, setExit);
-  registerDeliveryCommands(program, setExit);
-  registerLedgerCommands(program, setExit);
-  registerRuntimeCommands(program, setExit);
-  registerDoctorCommand(program, setExit);
-  registerWebCommands(program, setExit);
-  registerHookCommands(program, setExit);
-  registerPresentCommands(program, setExit);
-  registerAutomationCommands(program, setExit);
-  registerCapabilityCommands(program, setExit);
-  registerImCommands(program, setExit);
+  const named = COMMAND_MODULES.filter((m) => commandName !== undefined && m.names.includes(commandName));
+  const registers = await Promise.all((named.length > 0 ? named : COMMAND_MODULES).map((m) => m.load()));
+  for (const register of registers) register(program, setExit);
   return program;
 }
