@@ -2,8 +2,8 @@ import { defineConfig } from 'tsup';
 import { declarations } from '../../tsup.declarations.js';
 
 export default defineConfig({
-  // hook-cli, the fast path bin/cccc.js takes for `cccc hook <name>`, is bundled on its own by
-  // tsup.hooks.config.ts (see src/hook-main.ts).
-  entry: { index: 'src/index.ts', cli: 'src/cli.ts', 'daemon-run': 'src/daemon-run.ts' },
+  // The CommonJS bundles bin/cccc.js requires (the full CLI, and the fast paths for `cccc hook
+  // <name>` and `cccc ping|send|reply`) are built on their own by tsup.hooks.config.ts.
+  entry: { index: 'src/index.ts', 'daemon-run': 'src/daemon-run.ts' },
   format: ['esm'], dts: declarations(true), clean: true, sourcemap: true, target: 'node20',
 });

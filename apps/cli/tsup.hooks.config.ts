@@ -8,10 +8,10 @@ const quietImportMeta: Options['esbuildOptions'] = (options) => {
   options.logOverride = { ...options.logOverride, 'empty-import-meta': 'silent' };
 };
 
-// The fast paths bin/cccc.js takes for `cccc hook <name>` and `cccc ping|send|reply`: one
-// self-contained file each with every workspace package inlined, so they resolve no package at
-// run time and load only what they run. Built after tsup.config.ts (whose `clean` would
-// otherwise race with it).
+// The CommonJS bundles bin/cccc.js requires: the fast paths for `cccc hook <name>` and `cccc
+// ping|send|reply` (one self-contained file each with every workspace package inlined, so they
+// resolve no package at run time and load only what they run) and the full CLI. Built after
+// tsup.config.ts (whose `clean` would otherwise race with it).
 export default defineConfig([
   {
     // The state hooks: CommonJS, required by the CommonJS bin shim, so node never starts its ESM
@@ -39,6 +39,25 @@ export default defineConfig([
     clean: false,
     noExternal: [/^@cccc\//],
     esbuildOptions: quietImportMeta,
+  },
+  {
+    // The full CLI (src/cli.ts): CommonJS with the workspace libraries it calls and prints with
+    // inlined, so a command starts no ESM loader and resolves no package but commander (~1.3x a
+    // bare node start, against ~2x for the same code as ES modules). What only some commands
+    // need stays a package imported when they run: the daemon, the Web server, the MCP server,
+    // the runtime catalog (node-pty), and zod with the schemas (inlined, but only behind the
+    // DaemonClient a stream imports). `shims` gives `import.meta.url` its file's URL (cli-entry.ts
+    // finds the bin shim by it; durable-fs loads its flock addon by it).
+    entry: { cli: 'src/cli.ts' },
+    format: ['cjs'],
+    target: 'node20',
+    platform: 'node',
+    splitting: false,
+    dts: false,
+    sourcemap: true,
+    clean: false,
+    shims: true,
+    noExternal: ['@cccc/ipc-protocol/call', '@cccc/groups/home', '@cccc/durable-fs', /^@cccc\/hook-fence(\/|$)/, '@cccc/web/defaults'],
   },
   {
     // The session recorder, imported by hook-cli.cjs on demand. Its third-party deps (zod, and

@@ -18,7 +18,11 @@ function notBuilt(error) {
 }
 
 function fullCli() {
-  import('../dist/cli.js').catch(notBuilt);
+  try {
+    require('../dist/cli.cjs');
+  } catch (error) {
+    notBuilt(error);
+  }
 }
 
 if (process.argv[2] === 'hook' && FAST_HOOKS.has(process.argv[3])) {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
  *
  * It is the one CLI entry the daemon we run or start is handed (`DaemonConfig.cliEntry`): agents'
  * injected hooks and MCP server run it, and ping reports it as `executable`. The shim, not
- * dist/cli.js, because a hook through it takes the fast CommonJS path (see bin/cccc.js).
+ * dist/cli.cjs, because a hook through it takes the fast CommonJS path (see bin/cccc.js).
  */
 export function cliEntry(): string {
   const bin = fileURLToPath(new URL('../bin/cccc.js', import.meta.url));

@@ -8,12 +8,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, useDaemonHome, type CliRun } from './e2e-harness.js';
 
 // The `cccc ping|send|reply` fast path (bin/cccc.js → dist/cli-fast.cjs) against the full CLI
-// (dist/cli.js, commander) on the same inputs and the same real daemon: stdout, stderr and exit
+// (dist/cli.cjs, commander) on the same inputs and the same real daemon: stdout, stderr and exit
 // code must match byte for byte once what differs between two calls anyway is masked (event ids
 // and timestamps, the measured ping time).
 
 const run = promisify(execFile);
-const FULL = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const FULL = fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
 const REPO = resolve(dirname(BIN), '../../..');
 const h = useDaemonHome();
 

@@ -45,7 +45,7 @@ describe('delivery confirmation with a CLI-started daemon', () => {
     const command = injectedHookCommand(launch.pid);
     expect(command).toContain(BIN);
     expect(command).toMatch(/hook claude-state$/);
-    expect(command).not.toContain('dist/cli.js');
+    expect(command).not.toMatch(/dist\/cli\.c?js/);
 
     const { event } = await client.call('send', { group_id: gid, text: 'please confirm', to: ['fast'], message_mode: 'send' });
     const status = await until(async () => {

@@ -1,4 +1,4 @@
-import { DaemonCallError, DaemonTransportError, IpcError } from '@cccc/ipc-protocol/call';
+import type { DaemonCallError, DaemonTransportError, IpcError } from '@cccc/ipc-protocol/call';
 import { startFailureIn } from './start-failure.js';
 import { startProblemLines } from './start-lines.js';
 
@@ -19,9 +19,18 @@ export function printLines(lines: readonly string[]): void {
   if (lines.length > 0) process.stdout.write(lines.join('\n') + '\n');
 }
 
+/**
+ * The error classes are matched by name, not `instanceof`: the CLI bundle (dist/cli.cjs) carries
+ * its own copy of @cccc/ipc-protocol, and a package it imports when a command runs (the Web
+ * server, the runtime catalog) throws its own copy's instances.
+ */
+function isNamed<T extends Error>(error: unknown, name: 'IpcError' | 'DaemonCallError' | 'DaemonTransportError'): error is T {
+  return error instanceof Error && error.name === name;
+}
+
 /** A daemon error prints its code and message and exits non-zero (the CLI's one error path). */
 export function reportError(error: unknown, options: OutputOptions = {}): number {
-  if (error instanceof DaemonCallError) {
+  if (isNamed<DaemonCallError>(error, 'DaemonCallError')) {
     if (options.json) printJson({ ok: false, error: { code: error.code, message: error.message, details: error.details } });
     else {
       process.stderr.write(`error: ${error.code}: ${error.message.replace(/^[^:]+: [^:]+: /, '')}\n`);
@@ -32,12 +41,12 @@ export function reportError(error: unknown, options: OutputOptions = {}): number
     return 1;
   }
   // Errors the CLI raises itself (no_active_group, bad KEY=VALUE, ...) carry a stable code too.
-  if (error instanceof IpcError) {
+  if (isNamed<IpcError>(error, 'IpcError')) {
     if (options.json) printJson({ ok: false, error: { code: error.code, message: error.message, details: error.details } });
     else process.stderr.write(`error: ${error.code}: ${error.message}\n`);
     return 1;
   }
-  if (error instanceof DaemonTransportError) {
+  if (isNamed<DaemonTransportError>(error, 'DaemonTransportError')) {
     if (options.json) printJson({ ok: false, error: { code: `transport_${error.failure}`, message: error.message, details: {} } });
     else process.stderr.write(`error: ${error.message}\n`);
     return 1;

@@ -7,7 +7,10 @@ export { callOp, exchangeWithDaemon, type CallOptions } from './node/call-op.js'
 export { checkResponse, type CheckedResponse, type CheckedError } from './response-check.js';
 export { resolveCcccHome, ensureCcccHome, daemonPaths, daemonDir } from './node/home.js';
 export { discoverEndpoint } from './node/discover.js';
-export { describeEndpoint, type DaemonEndpoint } from './node/endpoint.js';
+export { describeEndpoint, discoverEndpointWith, type DaemonEndpoint, type SocketAddress } from './node/endpoint.js';
+export { exchangeLine, monotonicMs, type ExchangedLine, type LineExchangeOptions } from './node/line-exchange.js';
+// A hook (`cccc hook claude-state`) is such a process too: the payload pick it sends.
+export { PAYLOAD_FIELDS, pickStatePayload, type StatePayload } from './hook-payload-pick.js';
 export { DaemonCallError, DaemonTransportError, type TransportFailure } from './node/errors.js';
 export { IpcError, ErrorCodes, isIpcError, type KnownErrorCode } from './errors.js';
 export { DELIVERY_CONFIRMATION_KIND } from './kinds/delivery-confirmation-kind.js';

@@ -7,7 +7,7 @@ export type McpWiredRuntime = 'claude' | 'codex';
 export interface McpServerCommand {
   /** The node executable. */
   readonly node: string;
-  /** Absolute path of the cccc CLI entry (`bin/cccc.js` or `dist/cli.js`). */
+  /** Absolute path of the cccc CLI entry (`bin/cccc.js`). */
   readonly cliEntry: string;
   /** Environment for the server (normally CCCC_HOME, CCCC_GROUP_ID, CCCC_ACTOR_ID). */
   readonly env: Readonly<Record<string, string>>;

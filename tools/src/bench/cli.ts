@@ -1,8 +1,9 @@
-// CLI section (issue 35, cold paths): wall time of a whole `cccc ping` and `cccc send` process
-// (spawn to exit, against a real daemon) beside a bare `node -e 0` started the same way, rounds
-// interleaved so all see the same machine load; the full commander CLI (dist/cli.js) for the
-// same ping as the before figure; and each one's max RSS (GNU time's %M, in runs of their own).
-// Target: p50 <= 1.5x bare node.
+// CLI section (issue 35, cold paths): wall time of a whole `cccc` process (spawn to exit, against
+// a real daemon) beside a bare `node -e 0` started the same way, rounds interleaved so all see the
+// same machine load, and each one's max RSS (GNU time's %M, in runs of their own). `ping` and
+// `send` take the bin's CommonJS fast path; `actor list` and `group show` run the full commander
+// CLI through the same bin, as every other command does; the full CLI's own `ping` (dist/cli.cjs)
+// compares the two paths on one command. Target: p50 <= 1.5x bare node.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -44,7 +45,7 @@ async function maxRssMiB(argv: readonly string[], env: NodeJS.ProcessEnv, runs =
 
 export async function benchCli(rounds = 30, fullRounds = 10): Promise<void> {
   const bin = require.resolve('@cccc/cli/bin/cccc.js');
-  const full = join(dirname(bin), '..', 'dist', 'cli.js');
+  const full = join(dirname(bin), '..', 'dist', 'cli.cjs');
   const daemon = await startBenchDaemon();
   try {
     const client = new DaemonClient({ home: daemon.home });
@@ -56,25 +57,33 @@ export async function benchCli(rounds = 30, fullRounds = 10): Promise<void> {
       bare: [node, '-e', '0'],
       ping: [node, bin, 'ping'],
       send: [node, bin, 'send', 'bench message', '--group', gid, '--to', 'peer1'],
+      actorList: [node, bin, 'actor', 'list', '--group', gid],
+      groupShow: [node, bin, 'group', 'show', gid],
       fullPing: [node, full, 'ping'],
     };
-    const samples: Record<keyof typeof commands, number[]> = { bare: [], ping: [], send: [], fullPing: [] };
+    const samples: Record<keyof typeof commands, number[]> = { bare: [], ping: [], send: [], actorList: [], groupShow: [], fullPing: [] };
     const warmUp = 3;
     for (let i = 0; i < warmUp + rounds; i++) {
       const b = await timed(commands.bare, env);
       const p = await timed(commands.ping, env);
       const s = await timed(commands.send, env);
+      const a = await timed(commands.actorList, env);
+      const g = await timed(commands.groupShow, env);
       const f = i < warmUp + fullRounds ? await timed(commands.fullPing, env) : undefined;
       if (i < warmUp) continue; // page cache, daemon JIT
       samples.bare.push(b);
       samples.ping.push(p);
       samples.send.push(s);
+      samples.actorList.push(a);
+      samples.groupShow.push(g);
       if (f !== undefined) samples.fullPing.push(f);
     }
     const rss = {
       bare: await maxRssMiB(commands.bare, env),
       ping: await maxRssMiB(commands.ping, env),
       send: await maxRssMiB(commands.send, env),
+      actorList: await maxRssMiB(commands.actorList, env),
+      groupShow: await maxRssMiB(commands.groupShow, env),
       fullPing: await maxRssMiB(commands.fullPing, env, 3),
     };
     const b50 = pct(samples.bare, 0.5);
@@ -91,7 +100,9 @@ export async function benchCli(rounds = 30, fullRounds = 10): Promise<void> {
       row('node -e 0 (baseline, same run)', 'bare', ''),
       row('cccc ping (bin: fast path)', 'ping', '<= 1.5x'),
       row('cccc send --group G --to peer1 (bin: fast path)', 'send', '<= 1.5x'),
-      row('cccc ping, full CLI (dist/cli.js: commander)', 'fullPing', 'before'),
+      row('cccc actor list --group G (bin: full CLI)', 'actorList', '<= 1.5x'),
+      row('cccc group show G (bin: full CLI)', 'groupShow', '<= 1.5x'),
+      row('cccc ping, full CLI (dist/cli.cjs: commander)', 'fullPing', ''),
     ]);
   } finally {
     await daemon.stop();

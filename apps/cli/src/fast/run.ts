@@ -1,6 +1,5 @@
 import { HomeLayout, readActiveGroupId } from '@cccc/groups/home';
-import { callOp, resolveCcccHome } from '@cccc/ipc-protocol/call';
-import { monotonicMs } from '@cccc/ipc-protocol/node';
+import { callOp, monotonicMs, resolveCcccHome } from '@cccc/ipc-protocol/call';
 import { cliError, CliErrorCodes } from '../cli-error.js';
 import { formatMessage } from '../format.js';
 import { printJson, reportError } from '../output.js';

@@ -1,9 +1,9 @@
 import { closeSync, constants, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 // Bundled inline into the hook file: ipc-protocol's endpoint discovery and one-line exchange (the
 // DaemonClient's too), which import nothing but node:net, so the bundler keeps only them of
-// `./node` (hook-main.test.ts checks that the bundle loads fs and net only, and no zod); and the
+// `./call` (hook-main.test.ts checks that the bundle loads fs and net only, and no zod); and the
 // same bounded stdin read as the activity recorder's hook.
-import { discoverEndpointWith, exchangeLine as exchangeOneLine, type SocketAddress } from '@cccc/ipc-protocol/node';
+import { discoverEndpointWith, exchangeLine as exchangeOneLine, type SocketAddress } from '@cccc/ipc-protocol/call';
 import { readStdinCapped } from '../commands/activity-stdin.js';
 import { missingIdentity, pickStatePayload, readStateAnswer, stateRequestLine, type StateHookRuntime } from './state-payload.js';
 

@@ -2,7 +2,7 @@
 // so it imports nothing: no zod, no op catalog (their load time is most of a hook's wall time).
 // The daemon validates the request fully; this only keeps the request well-formed and private.
 
-import { PAYLOAD_FIELDS, pickStatePayload, type StatePayload } from '@cccc/ipc-protocol/node';
+import { PAYLOAD_FIELDS, pickStatePayload, type StatePayload } from '@cccc/ipc-protocol/call';
 
 // The pick itself lives in ipc-protocol: the daemon's HTTP hook listener applies the same one.
 export { PAYLOAD_FIELDS, pickStatePayload, type StatePayload };
