@@ -1,5 +1,4 @@
-import type { DaemonCallError, DaemonTransportError, IpcError } from '@cccc/ipc-protocol/call';
-import { startFailureIn } from './start-failure.js';
+import { startFailureIn, type DaemonCallError, type DaemonTransportError, type IpcError } from '@cccc/ipc-protocol/call';
 import { startProblemLines } from './start-lines.js';
 
 export interface OutputOptions {

@@ -4,7 +4,7 @@
 // otherwise; call.test.ts keeps this entry's module graph free of them. The classes are the same
 // ones the other entries export (one shared module), so `instanceof` holds across entries.
 export { callOp, exchangeWithDaemon, type CallOptions } from './node/call-op.js';
-export { checkResponse, type CheckedResponse, type CheckedError } from './response-check.js';
+export { checkResponse, startFailureIn, type CheckedResponse, type CheckedError, type StartFailure } from './response-check.js';
 export { resolveCcccHome, ensureCcccHome, daemonPaths, daemonDir } from './node/home.js';
 export { discoverEndpoint } from './node/discover.js';
 export { describeEndpoint, discoverEndpointWith, type DaemonEndpoint, type SocketAddress } from './node/endpoint.js';

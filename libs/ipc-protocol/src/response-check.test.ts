@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DaemonResponseV1 } from './envelope.js';
-import { checkResponse } from './response-check.js';
+import { ActorStartProblem } from './ops/start-report.js';
+import { checkResponse, startFailureIn } from './response-check.js';
 
-// The zod-free twin must accept what the schema accepts, refuse what it refuses, and hand on the
-// same values.
+// The zod-free twins must accept what the schemas accept, refuse what they refuse, and hand on
+// the same values a client prints.
 
 const fieldValue = fc.oneof(
   fc.constant(undefined),
@@ -29,7 +30,12 @@ const responseLike = fc.oneof(
   ),
 );
 
-describe('checkResponse, the zod-free DaemonResponseV1', () => {
+const problemLike = fc.oneof(
+  fieldValue,
+  withSome(['code', 'message', 'exit_code', 'signal', 'output_tail', 'other'], fc.oneof(fc.string({ maxLength: 3 }), fieldValue)),
+);
+
+describe('zod-free response checks', () => {
   it('checkResponse agrees with DaemonResponseV1', () => {
     fc.assert(
       fc.property(responseLike, (value) => {
@@ -56,5 +62,20 @@ describe('checkResponse, the zod-free DaemonResponseV1', () => {
       error: { code: 'x', message: 'm', details: {} },
     });
     expect(checkResponse({ v: 1, ok: true, error: { code: 'x', message: 'm' } })).toBeNull();
+  });
+
+  it('startFailureIn agrees with ActorStartProblem on the fields the CLI prints', () => {
+    fc.assert(
+      fc.property(problemLike, (value) => {
+        const parsed = ActorStartProblem.safeParse(value);
+        const checked = startFailureIn({ start_failure: value });
+        expect(checked !== undefined).toBe(parsed.success);
+        if (parsed.success && checked) {
+          expect(checked).toEqual({ code: parsed.data.code, message: parsed.data.message, ...(parsed.data.output_tail ? { output_tail: parsed.data.output_tail } : {}) });
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    expect(startFailureIn(undefined)).toBeUndefined();
   });
 });
