@@ -102,13 +102,16 @@ export async function deleteGroup(layout: HomeLayout, groupId: string): Promise<
   return { group_id: groupId };
 }
 
-/** `groups`: registry summaries enriched with running/state from each group.yaml. */
-export function listGroups(layout: HomeLayout): GroupSummary[] {
+/**
+ * `groups`: registry summaries enriched with running/state from each group.yaml, read through
+ * `load` (a caller's cache of parsed documents; by default each file is parsed).
+ */
+export function listGroups(layout: HomeLayout, load: (groupId: string) => GroupDoc = (groupId) => loadGroup(layout, groupId)): GroupSummary[] {
   const registry = readRegistry(layout);
   const out: GroupSummary[] = [];
   for (const [groupId, entry] of Object.entries(registry.groups)) {
     try {
-      out.push(summarizeGroup(loadGroup(layout, groupId), entry.default_scope_key ?? ''));
+      out.push(summarizeGroup(load(groupId), entry.default_scope_key ?? ''));
     } catch {
       // Missing or corrupt groups are reported by registry_reconcile, not listed.
     }

@@ -4,6 +4,8 @@ import { loadGroup, type GroupDoc, type HomeLayout } from '@cccc/groups';
 interface Entry {
   /** group.yaml's path, joined once: a send reads the cache on its request path. */
   readonly path: string;
+  /** The daemon replaces group.yaml by rename, so every write it makes gives a new inode. */
+  readonly ino: number;
   readonly mtimeMs: number;
   readonly size: number;
   readonly doc: GroupDoc;
@@ -11,8 +13,9 @@ interface Entry {
 
 /**
  * group.yaml parsed once per change: hot paths (role lookups inside ledger projections, send
- * routing) read the cached document, revalidated by one stat per read so an out-of-band edit
- * is seen by the very next read.
+ * routing) and the read ops (`group_show`, `actor_list`, `groups`) read the cached document,
+ * revalidated by one stat per read (inode, mtime and size) so an out-of-band edit is seen by the
+ * very next read. The document is shared: readers copy what they change.
  */
 export class GroupDocCache {
   private readonly entries = new Map<string, Entry>();
@@ -37,10 +40,10 @@ export class GroupDocCache {
       this.stats.loads += 1;
       return loadGroup(this.layout, groupId);
     }
-    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.doc;
+    if (hit && hit.ino === st.ino && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.doc;
     this.stats.loads += 1;
     const doc = loadGroup(this.layout, groupId);
-    this.entries.set(groupId, { path, mtimeMs: st.mtimeMs, size: st.size, doc });
+    this.entries.set(groupId, { path, ino: st.ino, mtimeMs: st.mtimeMs, size: st.size, doc });
     return doc;
   }
 

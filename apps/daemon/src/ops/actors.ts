@@ -1,9 +1,9 @@
 import {
   actorPrivateEnvKeys,
+  actorViews,
   addActor,
   convertActorToCustom,
   groupError,
-  listActors,
   principalOf,
   removeActor,
   updateActor,
@@ -29,7 +29,7 @@ export function registerActorsOps(router: OpRouter, deps: ActorsOpsDeps): void {
 
   // Internal actors (voice secretary) have no role and are reached only by explicit id.
   router.register('actor_list', async (args) => {
-    const visible = listActors(layout, args.group_id).filter((a) => a.role !== null);
+    const visible = actorViews(deps.groups.get(args.group_id).actors).filter((a) => a.role !== null);
     const actors = [];
     for (const view of visible) {
       const running = deps.actorRuntime.isRunning(args.group_id, view.id);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupWithTeam, DaemonFixture } from '../../test-support/daemon-fixture.js';
@@ -20,6 +20,30 @@ describe('group and scope ops over the socket', () => {
     expect(d.ledgerEvents(created.group_id).map((e) => e.kind)).toEqual(['group.create']);
     const { groups } = await d.call('groups', {});
     expect(groups.find((g) => g.group_id === created.group_id)).toMatchObject({ title: 'Alpha', running: false, state: 'active' });
+  });
+
+  it('group_show, actor_list and groups answer from the parsed group.yaml cache, revalidated by a stat', async () => {
+    const gid = await groupWithTeam(d);
+    const path = join(d.home, 'groups', gid, 'group.yaml');
+    const second = 1_800_000_000; // whole seconds, so the same mtime can be set again exactly
+    utimesSync(path, second, second);
+    const read = async () => ({
+      show: (await d.call('group_show', { group_id: gid })).group.title,
+      list: (await d.call('actor_list', { group_id: gid })).actors.map((a) => a.id),
+      groups: (await d.call('groups', {})).groups.find((g) => g.group_id === gid)?.title,
+    });
+    expect(await read()).toEqual({ show: 'team', list: ['lead', 'p1'], groups: 'team' });
+
+    // Rewritten in place (same inode) with the same size and mtime: the stat cannot tell, so the
+    // answers still come from the cached parse, which shows these ops read through the cache.
+    const text = readFileSync(path, 'utf8');
+    writeFileSync(path, text.replace('title: team', 'title: TEAM').replace('id: p1', 'id: q1'));
+    utimesSync(path, second, second);
+    expect(await read()).toEqual({ show: 'team', list: ['lead', 'p1'], groups: 'team' });
+
+    // Any edit that moves the mtime (every real one) is seen by the very next read.
+    utimesSync(path, second + 1, second + 1);
+    expect(await read()).toEqual({ show: 'TEAM', list: ['lead', 'q1'], groups: 'TEAM' });
   });
 
   it('group_create is user only', async () => {

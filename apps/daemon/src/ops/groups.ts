@@ -11,7 +11,6 @@ import {
   reconcileRegistry,
   redactGroup,
   setGroupState,
-  showGroup,
   updateGroupMeta,
   updateGroupSettings,
   useScope,
@@ -44,12 +43,13 @@ export function registerGroupsOps(router: OpRouter, deps: GroupsOpsDeps): void {
     return { group_id: result.group_id, scope_key: result.scope_key, title: result.title };
   });
 
-  router.register('groups', () => ({ groups: listGroups(layout).map((summary) => ({ ...summary })) }));
+  // The read ops take group.yaml from the daemon's parsed-document cache (revalidated by a stat).
+  router.register('groups', () => ({ groups: listGroups(layout, (groupId) => deps.groups.get(groupId)).map((summary) => ({ ...summary })) }));
 
   router.register('registry_reconcile', (args) => reconcileRegistry(layout, { removeMissing: args.remove_missing === true }));
 
   // `detail` is accepted for compatibility; both levels answer the redacted group.yaml.
-  router.register('group_show', (args) => ({ group: showGroup(layout, args.group_id).group as GroupDocView }));
+  router.register('group_show', (args) => ({ group: redactGroup(deps.groups.get(args.group_id)) as GroupDocView }));
 
   router.register('group_create', async (args) => {
     const by = principalOf(args.by);
