@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
 
 // @cccc/durable-fs loads its flock addon through `import.meta.url` on first use; the CommonJS
@@ -6,6 +7,32 @@ import { defineConfig, type Options } from 'tsup';
 // esbuild's note that `import.meta` is empty in CommonJS is about code that is not emitted.
 const quietImportMeta: Options['esbuildOptions'] = (options) => {
   options.logOverride = { ...options.logOverride, 'empty-import-meta': 'silent' };
+};
+
+// commander's `require('node:child_process')`, inlined into the full CLI, resolves to a getter that
+// loads it at the first spawn (src/bundle/lazy-child-process.cjs says why); every other importer
+// gets the real module.
+const lazyChildProcessForCommander: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'lazy-child-process-for-commander',
+  setup(build) {
+    const lazy = fileURLToPath(new URL('src/bundle/lazy-child-process.cjs', import.meta.url));
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: lazy } : undefined,
+    );
+  },
+};
+
+// The full CLI's imports of src/packages.ts stay requires of dist/packages.cjs, built on its own
+// below (src/packages.ts says why); with `dynamic-import` unsupported, esbuild writes each
+// `await import('./packages.js')` as a require on first use.
+const packagesAsOwnFile: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'packages-as-own-file',
+  setup(build) {
+    const src = fileURLToPath(new URL('src/', import.meta.url));
+    build.onResolve({ filter: /(^|\/)packages\.js$/ }, (args) =>
+      args.resolveDir.startsWith(src.replace(/\/$/, '')) ? { path: './packages.cjs', external: true } : undefined,
+    );
+  },
 };
 
 // The CommonJS bundles bin/cccc.js requires: the fast paths for `cccc hook <name>` and `cccc
@@ -59,8 +86,31 @@ export default defineConfig([
     clean: false,
     shims: true,
     noExternal: ['@cccc/ipc-protocol/call', '@cccc/groups/home', '@cccc/durable-fs', /^@cccc\/hook-fence(\/|$)/, '@cccc/web/defaults', 'commander'],
+    // tsup would mark `node:` imports external ahead of the plugin below; node 20 needs no stripping.
+    removeNodeProtocol: false,
+    esbuildPlugins: [lazyChildProcessForCommander, packagesAsOwnFile],
+    esbuildOptions(options) {
+      options.supported = { ...options.supported, 'dynamic-import': false };
+    },
+    // The first line is the build stamp scripts/write-code-cache.mjs fills in (a hash of the
+    // bundle) before it writes the bundle's V8 code cache, which bin/code-cache.js runs it from.
     // commander's notice travels with its inlined copy (its MIT license asks for it).
-    banner: { js: '/*! Includes commander 14 (https://github.com/tj/commander.js): MIT License, Copyright (c) 2011 TJ Holowaychuk <tj@vision-media.ca> */' },
+    banner: {
+      js: '/*! cccc-build 0000000000000000 */\n/*! Includes commander 14 (https://github.com/tj/commander.js): MIT License, Copyright (c) 2011 TJ Holowaychuk <tj@vision-media.ca> */',
+    },
+    onSuccess: 'node scripts/write-code-cache.mjs',
+  },
+  {
+    // The ESM packages the full CLI imports on demand (src/packages.ts): CommonJS, so the bundle
+    // requires it, with its import() calls kept for node's own loader.
+    entry: { packages: 'src/packages.ts' },
+    format: ['cjs'],
+    target: 'node20',
+    platform: 'node',
+    splitting: false,
+    dts: false,
+    sourcemap: false,
+    clean: false,
   },
   {
     // The session recorder, imported by hook-cli.cjs on demand. Its third-party deps (zod, and

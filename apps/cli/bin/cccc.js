@@ -10,16 +10,18 @@ const FAST_COMMANDS = new Set(['ping', 'send', 'reply']);
 
 function notBuilt(error) {
   const code = error && error.code;
-  if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String(error.message).includes('/dist/')) {
+  const missing = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || code === 'ENOENT';
+  if (missing && String(error.message).includes('/dist/')) {
     process.stderr.write('cccc: not built yet; run `npm run build` at the repository root\n');
     process.exit(1);
   }
   throw error;
 }
 
+// The full CLI runs from the V8 code cache the build writes beside it (see code-cache.js).
 function fullCli() {
   try {
-    require('../dist/cli.cjs');
+    require('./code-cache.js').runWithCodeCache(require('node:path').join(__dirname, '..', 'dist', 'cli.cjs'));
   } catch (error) {
     notBuilt(error);
   }

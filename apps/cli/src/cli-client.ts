@@ -26,7 +26,11 @@ export class CliClient {
   }
 
   private async streams(): Promise<DaemonClient> {
-    const { DaemonClient } = await import('@cccc/ipc-protocol/node');
+    const { DaemonClient } = await (await import('./packages.js')).importIpcNode();
     return new DaemonClient({ home: this.home, ...this.options });
   }
+}
+
+export function clientFor(home: string, options: CallOptions = {}): CliClient {
+  return new CliClient(home, options);
 }

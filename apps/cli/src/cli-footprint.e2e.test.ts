@@ -37,11 +37,30 @@ describe('a full-CLI command', () => {
     const failed = await h.cccc(['actor', 'list', '--group', 'g_nope'], recorded);
     expect(failed).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: group_not_found: /) });
 
-    // The recorder saw the full CLI load, so what is missing below was not loaded.
-    expect(recorder.lines()).toContain(`require ${join('..', 'dist', 'cli.cjs')}`);
+    // The recorder saw the full CLI load (run from its code cache by bin/code-cache.js), so what is
+    // missing below was not loaded.
+    expect(recorder.lines()).toContain('require ./code-cache.js');
     expect(recorder.lines()).toContain('require net');
     const loaded = recorder.packages();
     expect(['zod', 'fs-ext', 'commander'].filter((p) => loaded.has(p))).toEqual([]);
     expect(recorder.lines().filter((l) => l.startsWith('import '))).toEqual([]);
+  });
+
+  it('a read loads none of the node modules only other commands use', async () => {
+    const { group_id: gid } = await h.json<{ group_id: string }>(['group', 'create', '--title', 'footprint']);
+    const reads = moduleRecorder(mkdtempSync(join(dir, 'reads-')));
+    const recorded = { NODE_OPTIONS: `--require ${reads.preload}` };
+    expect((await h.cccc(['actor', 'list', '--group', gid], recorded)).code).toBe(0);
+    expect((await h.cccc(['group', 'show', gid], recorded)).code).toBe(0);
+    const builtins = reads.builtins();
+    expect(builtins).toContain('net');
+    // child_process (commander loads it to spawn executable subcommands; starting a daemon), and
+    // the promise APIs of fs (with the readline and watcher modules they load) and of timers
+    // (writes and lock waits).
+    const unused = ['child_process', 'dgram', 'internal/fs/promises', 'internal/readline/interface', 'timers/promises'];
+    expect(unused.filter((m) => builtins.has(m))).toEqual([]);
+    // node:module (parts of the ES module loader; the flock addon's first lock). The preload loads
+    // it itself, so the check is that the CLI never asks for it.
+    expect(reads.lines().filter((l) => /^require (node:)?module$/.test(l))).toEqual([]);
   });
 });

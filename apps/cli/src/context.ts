@@ -3,7 +3,7 @@ import { HomeLayout, readActiveGroupId } from '@cccc/groups/home';
 import { resolveCcccHome } from '@cccc/ipc-protocol/call';
 import type { CliClient } from './cli-client.js';
 import { cliError, CliErrorCodes } from './cli-error.js';
-import { clientFor } from './daemon-process.js';
+import { clientFor } from './cli-client.js';
 import { reportError } from './output.js';
 
 /** Options every daemon-facing command accepts. */

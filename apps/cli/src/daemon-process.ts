@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { openSync, closeSync, mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callOp, daemonPaths, ensureCcccHome, type CallOptions } from '@cccc/ipc-protocol/call';
+import { callOp, daemonPaths, ensureCcccHome } from '@cccc/ipc-protocol/call';
 import type { OpResult } from '@cccc/ipc-protocol';
-import { CliClient } from './cli-client.js';
 import { cliEntry } from './cli-entry.js';
 
 /** The daemon answering ping at this home, or undefined when none does. */
@@ -57,10 +56,6 @@ export async function spawnDaemon(home: string, env: NodeJS.ProcessEnv, timeoutM
     await sleep(50);
   }
   throw new Error(`daemon did not answer ping within ${timeoutMs} ms; see ${paths.log}`);
-}
-
-export function clientFor(home: string, options: CallOptions = {}): CliClient {
-  return new CliClient(home, options);
 }
 
 export function isAlive(pid: number): boolean {

@@ -1,6 +1,10 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { open, rename, unlink, mkdir } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+
+// The promise API is reached through fs's lazy `promises` getter rather than an import of
+// node:fs/promises, which loads node's readline and fs watcher modules with it: a process that
+// imports this package and only reads (a `cccc` command) never loads them.
 
 // The suffix comes from Web Crypto's global rather than an import of node:crypto: the global
 // loads at the first write, so a process that imports this package and only reads (a `cccc`
@@ -21,7 +25,7 @@ export function fsyncDirSync(dir: string): void {
 }
 
 export async function fsyncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
+  const handle = await fsp.open(dir, 'r');
   try {
     await handle.sync();
   } finally {
@@ -72,10 +76,10 @@ export function createFileDurablySync(path: string, data: string | Uint8Array, m
  * file and its directory entry are durable.
  */
 export async function createFileDurably(path: string, data: string | Uint8Array, mode = 0o644): Promise<boolean> {
-  await mkdir(dirname(path), { recursive: true });
+  await fsp.mkdir(dirname(path), { recursive: true });
   let handle;
   try {
-    handle = await open(path, 'wx', mode);
+    handle = await fsp.open(path, 'wx', mode);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
@@ -85,7 +89,7 @@ export async function createFileDurably(path: string, data: string | Uint8Array,
     await handle.sync();
   } catch (err) {
     await handle.close();
-    await unlink(path).catch(() => undefined);
+    await fsp.unlink(path).catch(() => undefined);
     throw err;
   }
   await handle.close();
@@ -113,17 +117,17 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
  * once the caller fsyncs the directory (`fsyncDir`), which it may do later, beside other syncs.
  */
 export async function replaceFile(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await fsp.mkdir(dirname(path), { recursive: true });
   const tmp = tmpPathFor(path);
-  const handle = await open(tmp, 'w', mode);
+  const handle = await fsp.open(tmp, 'w', mode);
   try {
     await handle.writeFile(data);
     await handle.sync();
   } catch (err) {
     await handle.close();
-    await unlink(tmp).catch(() => undefined);
+    await fsp.unlink(tmp).catch(() => undefined);
     throw err;
   }
   await handle.close();
-  await rename(tmp, path);
+  await fsp.rename(tmp, path);
 }

@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { requireOnFirstUse } from './require-on-first-use.js';
+import { sleep } from './sleep.js';
 
 // flock(2) through a native addon, loaded by the first lock taken: a process that imports this
 // package only to write files (a `cccc` command) does not pay for loading it (~15 ms).

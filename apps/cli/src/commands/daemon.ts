@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeEndpoint, discoverEndpoint, resolveCcccHome } from '@cccc/ipc-protocol/call';
 import { cliEntry } from '../cli-entry.js';
-import { clientFor, isAlive, probeDaemon, spawnDaemon } from '../daemon-process.js';
+import { clientFor } from '../cli-client.js';
+import { isAlive, probeDaemon, spawnDaemon } from '../daemon-process.js';
 import { printJson, reportError } from '../output.js';
 
 export function registerDaemonCommands(program: Command, setExit: (code: number) => void): void {
@@ -13,7 +14,7 @@ export function registerDaemonCommands(program: Command, setExit: (code: number)
     .description('run the daemon in the foreground')
     .action(async () => {
       // Loaded on demand: every other command is a short-lived client that never needs the kernel.
-      const { runDaemonForeground } = await import('@cccc/daemon');
+      const { runDaemonForeground } = await (await import('../packages.js')).importDaemon();
       // The daemon never imports the CLI, so the CLI tells it which entry its agents run.
       setExit(await runDaemonForeground({ cliEntry: cliEntry() }));
     });

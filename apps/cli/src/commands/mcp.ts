@@ -11,7 +11,7 @@ export function registerMcpCommand(program: Command, setExit: (code: number) => 
     .option('--runtime <runtime>', 'with --print-config: claude (--mcp-config JSON) or codex (-c overrides)', 'claude')
     .action(async (opts: { printConfig?: boolean; runtime: string }) => {
       // Loaded on demand so other commands never pay for the MCP SDK, and `cccc mcp` never loads the daemon.
-      const mcp = await import('@cccc/mcp');
+      const mcp = await (await import('../packages.js')).importMcp();
       if (opts.printConfig) {
         if (!mcp.isMcpWiredRuntime(opts.runtime)) {
           process.stderr.write(`error: --runtime must be claude or codex (got ${opts.runtime})\n`);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolveCcccHome } from '@cccc/ipc-protocol/call';
-import { clientFor } from '../daemon-process.js';
+import { clientFor } from '../cli-client.js';
 import { printJson, reportError } from '../output.js';
 
 export function registerPingCommand(program: Command, setExit: (code: number) => void): void {

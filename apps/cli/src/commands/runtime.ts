@@ -13,7 +13,7 @@ export interface RuntimeRow extends InstalledCheck {
  * runtime library is loaded here, by the commands that list runtimes, not at every start.
  */
 export async function runtimeRows(pathValue: string | undefined = process.env.PATH): Promise<RuntimeRow[]> {
-  const { RUNTIME_CATALOG, detectInstalled } = await import('@cccc/pty-runtime');
+  const { RUNTIME_CATALOG, detectInstalled } = await (await import('../packages.js')).importPtyRuntime();
   return RUNTIME_CATALOG.map((r) => ({ ...detectInstalled(r.id, pathValue), transport: r.transport, command: r.command }));
 }
 

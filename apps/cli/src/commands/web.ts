@@ -17,7 +17,7 @@ async function runWeb(host: string, port: number, setExit: (code: number) => voi
   try {
     const running = await probeDaemon(home);
     const daemon = running ? { pid: running.pid, how: 'already running' } : { pid: (await spawnDaemon(home, process.env)).pid, how: 'started' };
-    const { startWebServer } = await import('@cccc/web');
+    const { startWebServer } = await loadWeb();
     const server = await startWebServer({ home, host, port });
     printLines([
       `CCCC is running. Web: ${server.url}/`,
@@ -36,7 +36,7 @@ async function runWeb(host: string, port: number, setExit: (code: number) => voi
 }
 
 /** The Web package, loaded by the web commands only (it is most of a command's start-up). */
-const loadWeb = () => import('@cccc/web');
+const loadWeb = async () => (await import('../packages.js')).importWeb();
 
 /** `CCCC_WEB_HOST` / `CCCC_WEB_PORT` when set (e.g. a second home beside a running one), else 127.0.0.1:8848. */
 function webDefaults(env: NodeJS.ProcessEnv = process.env): { host: string; port: number } {
