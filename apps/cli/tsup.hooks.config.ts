@@ -91,6 +91,9 @@ export default defineConfig([
     esbuildPlugins: [lazyChildProcessForCommander, packagesAsOwnFile],
     esbuildOptions(options) {
       options.supported = { ...options.supported, 'dynamic-import': false };
+      // A third less to read at every command (~0.4 ms here); names stay, and dist/cli.cjs.map
+      // maps a stack trace back (node --enable-source-maps).
+      options.minifyWhitespace = true;
     },
     // The first line is the build stamp scripts/write-code-cache.mjs fills in (a hash of the
     // bundle) before it writes the bundle's V8 code cache, which bin/code-cache.js runs it from.
