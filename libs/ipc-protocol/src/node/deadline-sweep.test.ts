@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DeadlineSweep, type DeadlineEntry } from './deadline-sweep.js';
 
 const entry = (over: Partial<DeadlineEntry>, fired: string[]): DeadlineEntry => ({
@@ -36,5 +36,29 @@ describe('DeadlineSweep', () => {
     expect(fired).toEqual(['line', 'idle']);
     sweep.delete(e);
     expect(sweep.size).toBe(0);
+  });
+
+  it('arms one interval for connections that come and go, and stops it at the first sweep that finds none', async () => {
+    const arm = vi.spyOn(globalThis, 'setInterval');
+    try {
+      const sweep = new DeadlineSweep(100, 5);
+      const fired: string[] = [];
+      for (let i = 0; i < 100; i++) {
+        const e = entry({ lastActive: sweep.now() }, fired);
+        sweep.add(e);
+        sweep.delete(e);
+      }
+      expect(arm).toHaveBeenCalledTimes(1);
+      expect(sweep.armed).toBe(true);
+      await new Promise((r) => setTimeout(r, 30));
+      expect(sweep.armed).toBe(false);
+      const e = entry({ lastActive: sweep.now() }, fired);
+      sweep.add(e);
+      expect(arm).toHaveBeenCalledTimes(2);
+      sweep.delete(e);
+      expect(fired).toEqual([]);
+    } finally {
+      arm.mockRestore();
+    }
   });
 });

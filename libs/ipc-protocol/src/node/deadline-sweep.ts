@@ -44,15 +44,23 @@ export class DeadlineSweep {
     }
   }
 
+  /** Whether the sweep's interval runs (it stops at the first sweep that finds no connection). */
+  get armed(): boolean {
+    return this.timer !== undefined;
+  }
+
   delete(entry: DeadlineEntry): void {
+    // The interval is not cleared here: with a fresh connection per call (the protocol's usual
+    // way), each call would arm and clear it again. The next sweep that finds nothing stops it.
     this.entries.delete(entry);
-    if (this.entries.size === 0 && this.timer) {
-      clearInterval(this.timer);
-      this.timer = undefined;
-    }
   }
 
   private sweep(): void {
+    if (this.entries.size === 0) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+      return;
+    }
     const now = this.now();
     for (const entry of this.entries) {
       if (now >= entry.lineDeadline) {
