@@ -35,6 +35,18 @@ const packagesAsOwnFile: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
+// What every bundle here shares: one file each for node 20, no types, and no `clean` (tsup.config.ts
+// cleans dist/ before these run).
+const commonJsForNode = {
+  format: ['cjs'],
+  target: 'node20',
+  platform: 'node',
+  splitting: false,
+  dts: false,
+  sourcemap: false,
+  clean: false,
+} satisfies Options;
+
 // The CommonJS bundles bin/cccc.js requires: the fast paths for `cccc hook <name>` and `cccc
 // ping|send|reply` (one self-contained file each with every workspace package inlined, so they
 // resolve no package at run time and load only what they run) and the full CLI. Built after
@@ -44,26 +56,14 @@ export default defineConfig([
     // The state hooks: CommonJS, required by the CommonJS bin shim, so node never starts its ESM
     // loader for them (measurably slower to start than `node file.cjs`).
     entry: { 'hook-cli': 'src/hook-cli.ts' },
-    format: ['cjs'],
-    target: 'node20',
-    platform: 'node',
-    splitting: false,
-    dts: false,
-    sourcemap: false,
-    clean: false,
+    ...commonJsForNode,
     noExternal: [/^@cccc\//],
     esbuildOptions: quietImportMeta,
   },
   {
     // `cccc ping|send|reply` (src/cli-fast.ts): CommonJS for the same reason; node builtins only.
     entry: { 'cli-fast': 'src/cli-fast.ts' },
-    format: ['cjs'],
-    target: 'node20',
-    platform: 'node',
-    splitting: false,
-    dts: false,
-    sourcemap: false,
-    clean: false,
+    ...commonJsForNode,
     noExternal: [/^@cccc\//],
     esbuildOptions: quietImportMeta,
   },
@@ -77,13 +77,8 @@ export default defineConfig([
     // gives `import.meta.url` its file's URL (cli-entry.ts finds the bin shim by it; durable-fs
     // loads its flock addon by it).
     entry: { cli: 'src/cli.ts' },
-    format: ['cjs'],
-    target: 'node20',
-    platform: 'node',
-    splitting: false,
-    dts: false,
+    ...commonJsForNode,
     sourcemap: true,
-    clean: false,
     shims: true,
     noExternal: ['@cccc/ipc-protocol/call', '@cccc/groups/home', '@cccc/durable-fs', /^@cccc\/hook-fence(\/|$)/, '@cccc/web/defaults', 'commander'],
     // tsup would mark `node:` imports external ahead of the plugin below; node 20 needs no stripping.
@@ -107,25 +102,14 @@ export default defineConfig([
     // The ESM packages the full CLI imports on demand (src/packages.ts): CommonJS, so the bundle
     // requires it, with its import() calls kept for node's own loader.
     entry: { packages: 'src/packages.ts' },
-    format: ['cjs'],
-    target: 'node20',
-    platform: 'node',
-    splitting: false,
-    dts: false,
-    sourcemap: false,
-    clean: false,
+    ...commonJsForNode,
   },
   {
     // The session recorder, imported by hook-cli.cjs on demand. Its third-party deps (zod, and
     // fs-ext, a native addon that cannot be inlined) stay plain imports.
     entry: { 'hook-activity': 'src/hook-activity.ts' },
+    ...commonJsForNode,
     format: ['esm'],
-    target: 'node20',
-    platform: 'node',
-    splitting: false,
-    dts: false,
-    sourcemap: false,
-    clean: false,
     noExternal: [/^@cccc\//],
     external: ['zod', 'fs-ext'],
   },

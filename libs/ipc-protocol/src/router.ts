@@ -139,6 +139,11 @@ export class OpRouter {
     return [...this.routes.keys()];
   }
 
+  /** How many ops have a handler. Ops are only ever added, so this also versions the set. */
+  get size(): number {
+    return this.routes.size;
+  }
+
   /** Whether `op` has a handler (without listing them all, as `ops` does). */
   serves(op: string): boolean {
     return this.routes.has(op);
