@@ -143,6 +143,15 @@ describe.each(published)('$name', (pkg) => {
   });
 });
 
+describe('@cccc/cli', () => {
+  it('packs what its bin runs: the full CLI, its V8 code cache, the ES module loader file and the fast paths', () => {
+    const files = filesOf('@cccc/cli');
+    for (const file of ['bin/cccc.js', 'bin/code-cache.js', 'dist/cli.cjs', 'dist/cli.cjs.v8cache', 'dist/packages.cjs', 'dist/cli-fast.cjs', 'dist/hook-cli.cjs']) {
+      expect(files, file).toContain(file);
+    }
+  });
+});
+
 describe('@cccc/ipc-protocol stays browser-safe outside ./node', () => {
   it('the JavaScript reachable from its root entry imports no node: module and no Node builtin', () => {
     const dist = join(published.find((p) => p.name === '@cccc/ipc-protocol')!.dir, 'dist');
