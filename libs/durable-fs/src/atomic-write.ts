@@ -1,5 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { promises as fsp } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, promises as fsp, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 // The promise API is reached through fs's lazy `promises` getter rather than an import of
