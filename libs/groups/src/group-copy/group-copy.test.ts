@@ -37,6 +37,8 @@ function tmpDir(): string {
 }
 
 /** A group with actors, settings, a ledger, IM config and secrets planted everywhere. */
+const LEDGER_INDEX_FILES = ['ts-index.sqlite3', 'ts-index.sqlite3-wal', 'ts-index.sqlite3-shm', 'ts-index.sqlite3.open-4242-0a1b2c3d', 'ts-index.sqlite3.clean', 'status.sqlite3-journal'];
+
 async function seededGroup(home: TempHome): Promise<{ gid: string; ws: string }> {
   const ws = tmpDir();
   const g = await createGroup(home.layout, { title: 'Copy Me', topic: 'round trip' });
@@ -59,6 +61,9 @@ async function seededGroup(home: TempHome): Promise<{ gid: string; ws: string }>
   writeFileSync(join(dir, 'state', 'runners', 'pty', 'lead.json'), JSON.stringify({ pid: 1234 }));
   writeFileSync(join(dir, 'state', 'im_weixin_context_tokens.json'), JSON.stringify({ t: SECRETS.weixin }));
   writeFileSync(join(dir, 'state', 'read_cursors.json'), JSON.stringify({ schema: 1, cursors: {} }));
+  // The ledger's derived index as a running daemon leaves it (SQLite rewrites these in place).
+  mkdirSync(join(dir, 'state', 'ledger'), { recursive: true });
+  for (const name of LEDGER_INDEX_FILES) writeFileSync(join(dir, 'state', 'ledger', name), 'index');
   writeFileSync(join(home.home, 'access_tokens.yaml'), `tokens:\n  ${SECRETS.accessToken}:\n    is_admin: true\n`);
   return { gid: g.group_id, ws };
 }
@@ -115,7 +120,7 @@ describe('group copy export', () => {
     expect(names).toContain('group/group.yaml');
     expect(names).toContain('group/ledger.jsonl');
     expect(names).toContain('group/state/read_cursors.json');
-    expect(names.filter((n) => /runners|im_weixin|\.lock$/.test(n))).toEqual([]);
+    expect(names.filter((n) => /runners|im_weixin|\.lock$|sqlite3/.test(n))).toEqual([]);
     const everything = Buffer.concat([zipBytes, ...entries.values()]).toString('latin1');
     for (const [what, secret] of Object.entries(SECRETS)) expect(everything.includes(secret), `${what} leaked`).toBe(false);
     const group = parse(entries.get('group/group.yaml')!.toString()) as Record<string, any>;

@@ -29,8 +29,8 @@ export const GroupCopyManifest = z.looseObject({
 export type GroupCopyManifest = z.infer<typeof GroupCopyManifest>;
 
 /**
- * Group-relative paths that never travel: live runtime state, locks, rebuildable caches,
- * persisted IM reply credentials and browser profiles. Applied on export AND on import (an
+ * Group-relative paths that never travel: live runtime state, locks, rebuildable caches and
+ * indexes, persisted IM reply credentials and browser profiles. Applied on export AND on import (an
  * older or hand-made package that declares `contains_secrets: false` is still filtered).
  */
 const EXCLUDED_EXACT = new Set([
@@ -44,12 +44,20 @@ const EXCLUDED_EXACT = new Set([
 ]);
 const EXCLUDED_DIRS = ['state/runners/', 'state/runtime-activity/', 'state/headless/', 'state/terminal/', 'state/secrets/', 'state/browser/', 'state/browser_profiles/', 'state/cache/', 'daemon/'];
 const EXCLUDED_NAME = /(^|\/)([^/]*\.lock|[^/]*\.tmp|\.DS_Store)$|(^|\/)(credentials?|auth|sessions?)\.json$/i;
+/**
+ * The ledger's SQLite indexes (ours, `ts-index.sqlite3`, and the reference's) with their WAL,
+ * shared memory, journal and open/clean markers. They are rebuilt from the ledger, and SQLite
+ * changes them in place while the daemon runs, so a copy could hash one version of a page and
+ * pack the next (a package its own import then refuses).
+ */
+const LEDGER_INDEX = /^state\/ledger\/[^/]+\.sqlite3(-wal|-shm|-journal|\.clean|\.open-[^/]*)?$/;
 
 /** True when a group-relative path (forward slashes) must not be exported or imported. */
 export function isExcludedGroupPath(rel: string): boolean {
   if (EXCLUDED_EXACT.has(rel)) return true;
   if (EXCLUDED_DIRS.some((dir) => rel.startsWith(dir))) return true;
   if (rel.split('/').some((part) => /browser[-_]?profile/i.test(part))) return true;
+  if (LEDGER_INDEX.test(rel)) return true;
   return EXCLUDED_NAME.test(rel);
 }
 
