@@ -38,9 +38,6 @@ const EXCLUDED_EXACT = new Set([
   'state/preamble_sent.json',
   'state/read_cursors.pending.json',
   'state/unread_index.json',
-  'state/ledger/status.sqlite3',
-  'state/ledger/status.sqlite3-wal',
-  'state/ledger/status.sqlite3-shm',
 ]);
 const EXCLUDED_DIRS = ['state/runners/', 'state/runtime-activity/', 'state/headless/', 'state/terminal/', 'state/secrets/', 'state/browser/', 'state/browser_profiles/', 'state/cache/', 'daemon/'];
 const EXCLUDED_NAME = /(^|\/)([^/]*\.lock|[^/]*\.tmp|\.DS_Store)$|(^|\/)(credentials?|auth|sessions?)\.json$/i;
