@@ -25,7 +25,8 @@ async function timed(n: number, fn: (i: number) => Promise<unknown>): Promise<nu
 }
 
 export async function benchKernel(): Promise<void> {
-  const daemon = await startBenchDaemon();
+  // Developer mode: debug_snapshot reports the group's group commit (persistentThroughput).
+  const daemon = await startBenchDaemon({ CCCC_DEVELOPER_MODE: '1' });
   // The floor of any server that acknowledges a durable append over a unix socket on this
   // machine: lines group-committed with write + fdatasync and echoed, nothing else.
   const durableEcho = await startEchoServer({ durable: true });
@@ -64,7 +65,7 @@ export async function benchKernel(): Promise<void> {
     // The same 8 clients on long-lived connections, alternated with the disk's ceiling: a bare
     // group-commit loop (write + fdatasync, no daemon) with 8 writers. fsync latency drifts
     // within minutes here, so each side is the median of short runs taken in turns.
-    const persistent = await persistentThroughput(daemon.endpoint, durableEcho.endpoint, gid, text, clients);
+    const persistent = await persistentThroughput(daemon.endpoint, durableEcho.endpoint, gid, text, clients, () => ledgerCommits(client, gid));
 
     // events_stream: time from issuing a send to the subscriber holding the event.
     const stream = await client.openEventsStream({ group_id: gid, by: 'peer1', kinds: ['chat.message'] });
@@ -107,7 +108,13 @@ export async function benchKernel(): Promise<void> {
         p99: '',
         target: `>= 5,000/s and >= 0.35x ceiling: ${(persistent.rate / persistent.ceiling).toFixed(2)}x (runs ${persistent.runs})`,
       },
-      { measure: 'bare group commit, 8 writers (disk ceiling)', p50: `${Math.round(persistent.ceiling).toLocaleString('en-US')} appends/s`, p99: '', target: '' },
+      {
+        measure: '  the daemon\'s group commit in those rounds (debug_snapshot)',
+        p50: `${persistent.commits.perBatch.toFixed(1)} sends/fsync`,
+        p99: '',
+        target: `${persistent.commits.syncMs.toFixed(3)} ms in each fdatasync, ${persistent.commits.serialMs.toFixed(3)} ms between two`,
+      },
+      { measure: 'bare group commit, 8 writers (disk ceiling)', p50: `${Math.round(persistent.ceiling).toLocaleString('en-US')} appends/s`, p99: '', target: `8 appends/fsync, ${persistent.ceilingSyncMs.toFixed(3)} ms in each fdatasync` },
       {
         measure: `durable echo server, ${clients} persistent connections (IPC + group commit floor)`,
         p50: `${Math.round(persistent.floor).toLocaleString('en-US')} lines/s`,
@@ -144,6 +151,15 @@ async function sequentialOnOneConnection(endpoint: RawEndpoint, line: string, n:
   }
 }
 
+type LedgerCommits = Record<'batches' | 'appends' | 'sync_ms' | 'serial_ms', number>;
+
+/** The group's group commit counters so far (debug_snapshot, developer mode). */
+async function ledgerCommits(client: DaemonClient, gid: string): Promise<LedgerCommits> {
+  const commits = (await client.call('debug_snapshot', { group_id: gid })).observability['ledger_commits'] as LedgerCommits | undefined;
+  if (!commits) throw new Error(`debug_snapshot reports no ledger_commits for ${gid}`);
+  return commits;
+}
+
 const PERSISTENT_ROUNDS = 5;
 const PERSISTENT_PER_CLIENT = 1000;
 
@@ -151,7 +167,7 @@ const PERSISTENT_PER_CLIENT = 1000;
  * `clients` long-lived connections sending Mail, each awaiting its acknowledgement; rounds
  * alternate with the bare ceiling and with the same clients against the durable echo server.
  */
-async function persistentThroughput(endpoint: RawEndpoint, floorEndpoint: RawEndpoint, gid: string, text: string, clients: number) {
+async function persistentThroughput(endpoint: RawEndpoint, floorEndpoint: RawEndpoint, gid: string, text: string, clients: number, commits: () => Promise<LedgerCommits>) {
   const dir = mkdtempSync(join(tmpdir(), 'cccc-bench-gc-'));
   const bytes = Buffer.from(JSON.stringify({ v: 1, id: 'a'.repeat(32), ts: '2026-11-30T08:00:00.000000Z', kind: 'chat.message', group_id: gid, scope_key: '', by: 'user', data: { text, to: ['peer2'] } }) + '\n');
   const round = async (perClient: number, target = endpoint) => {
@@ -176,14 +192,29 @@ async function persistentThroughput(endpoint: RawEndpoint, floorEndpoint: RawEnd
     await round(200); // warm-up: the daemon's JIT
     const rates: number[] = [];
     const ceilings: number[] = [];
+    const ceilingSyncMs: number[] = [];
     const floors: number[] = [];
+    const spent = { batches: 0, appends: 0, sync_ms: 0, serial_ms: 0 };
     for (let r = 0; r < PERSISTENT_ROUNDS; r++) {
-      ceilings.push((await bareGroupCommit(join(dir, `gc-${r}.jsonl`), bytes, clients * PERSISTENT_PER_CLIENT)).rate);
+      const ceiling = await bareGroupCommit(join(dir, `gc-${r}.jsonl`), bytes, clients * PERSISTENT_PER_CLIENT);
+      ceilings.push(ceiling.rate);
+      ceilingSyncMs.push(ceiling.syncMsPerBatch);
+      const before = await commits();
       rates.push(await round(PERSISTENT_PER_CLIENT));
+      const after = await commits();
+      for (const key of Object.keys(spent) as Array<keyof typeof spent>) spent[key] += after[key] - before[key];
       floors.push(await round(PERSISTENT_PER_CLIENT, floorEndpoint));
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-    return { rate: median(rates), ceiling: median(ceilings), floor: median(floors), runs: rates.map((r) => Math.round(r).toLocaleString('en-US')).join(' / ') };
+    const batches = Math.max(1, spent.batches);
+    return {
+      rate: median(rates),
+      ceiling: median(ceilings),
+      ceilingSyncMs: median(ceilingSyncMs),
+      floor: median(floors),
+      runs: rates.map((r) => Math.round(r).toLocaleString('en-US')).join(' / '),
+      commits: { perBatch: spent.appends / batches, syncMs: spent.sync_ms / batches, serialMs: spent.serial_ms / batches },
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -59,6 +59,11 @@ export class LedgerPool implements AsyncDisposable {
     }
   }
 
+  /** The group's ledger if this daemon has it open; never opens one. */
+  opened(groupId: string): Promise<FileLedgerStore> | undefined {
+    return this.open.get(groupId);
+  }
+
   /** Close one group's ledger (before deleting the group). */
   async release(groupId: string): Promise<void> {
     const store = this.open.get(groupId);

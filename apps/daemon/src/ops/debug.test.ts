@@ -67,4 +67,24 @@ describe('debug_snapshot', () => {
     expect(snap.observability).toMatchObject({ runtimes: 'pty' });
     expect(snap.observability['running_actors']).toBeGreaterThanOrEqual(1);
   });
+
+  // Issue 35: group commit observable on a running daemon (how many appends shared each
+  // fdatasync, and where a batch's cycle went), without opening a ledger to report it.
+  it("reports the group's group commit while its ledger is open, and opens none to do so", async () => {
+    process.env[DEVELOPER_MODE_ENV] = '1';
+    const gid = await groupWithTeam(d, 'commits');
+    const before = (await d.call('debug_snapshot', { group_id: gid })).observability['ledger_commits'] as Record<string, number>;
+    expect(before).toMatchObject({ batches: expect.any(Number), appends: expect.any(Number), sync_ms: expect.any(Number), serial_ms: expect.any(Number), inline_syncs: expect.any(Number) });
+    await Promise.all(Array.from({ length: 12 }, (_, i) => d.call('send', { group_id: gid, text: `m${i}`, to: ['p1'], message_mode: 'mail' })));
+    const after = (await d.call('debug_snapshot', { group_id: gid })).observability['ledger_commits'] as Record<string, number>;
+    expect(after['appends']! - before['appends']!).toBe(12);
+    expect(after['batches']! - before['batches']!).toBeGreaterThanOrEqual(1);
+    expect(after['batches']! - before['batches']!).toBeLessThanOrEqual(12);
+    expect(after['sync_ms']!).toBeGreaterThan(before['sync_ms']!);
+
+    await d.services.ledgers.release(gid);
+    const closed = await d.call('debug_snapshot', { group_id: gid });
+    expect(closed.observability['ledger_commits']).toBeUndefined(); // the unread counts reopen it afterwards
+  });
 });
+

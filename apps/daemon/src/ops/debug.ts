@@ -79,6 +79,19 @@ async function memoryFigures(): Promise<Record<string, number | boolean>> {
   return { rss: m.rss, heap_total: m.heapTotal, heap_used: m.heapUsed, external: m.external, array_buffers: m.arrayBuffers, after_gc: collected };
 }
 
+/**
+ * The group's group commit since its ledger was opened in this daemon (it is not opened for
+ * this): how many appends shared each write + fdatasync, and where a batch's cycle went (in
+ * fdatasync, thread-pool hops included, and on the serial path between two syncs). Undefined
+ * while the ledger is not open.
+ */
+async function ledgerCommits(ledgers: DebugOpsDeps['ledgers'], groupId: string): Promise<Record<string, number> | undefined> {
+  const store = await ledgers.opened(groupId)?.catch(() => undefined);
+  if (!store) return undefined;
+  const s = store.appendStats();
+  return { batches: s.batches, appends: s.appends, sync_ms: s.syncMs, serial_ms: s.serialMs, inline_syncs: s.inlineSyncs };
+}
+
 /** §8.1 debug_snapshot: user, or the group's foreman when group_id is given. */
 export function registerDebugOps(router: OpRouter, deps: DebugOpsDeps): void {
   router.register('debug_snapshot', async (args) => {
@@ -102,6 +115,8 @@ export function registerDebugOps(router: OpRouter, deps: DebugOpsDeps): void {
       return snapshot;
     }
     const { group } = authorizeGroupAction(deps.layout, by, 'debug.read', args.group_id);
+    // Before the unread counts below, which open the ledger.
+    const commits = await ledgerCommits(deps.ledgers, args.group_id);
     const actors = [];
     for (const actor of group.actors) {
       // The live surface, not the configuration: a PTY, or a managed codex app-server session.
@@ -122,6 +137,7 @@ export function registerDebugOps(router: OpRouter, deps: DebugOpsDeps): void {
     }
     return {
       ...snapshot,
+      observability: { ...snapshot.observability, ...(commits ? { ledger_commits: commits } : {}) },
       group: { group_id: group.group_id, state: group.state, active_scope_key: group.active_scope_key, title: group.title },
       actors,
       delivery: { runtime_delivery: 'pty', group_running: group.running },
