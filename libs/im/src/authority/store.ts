@@ -18,8 +18,17 @@ export const IM_STATE_FILES = {
 } as const;
 export const IM_STATE_LOCK = 'im_state.lock';
 
-/** A random, URL-safe one-time key (64 bits, like the reference's token_urlsafe(8)). */
-export const mintKey = (): string => randomBytes(8).toString('base64url');
+/**
+ * A random, URL-safe one-time key (64 bits, like the reference's token_urlsafe(8)) that does not
+ * start with `-`: a person types it as a command-line argument (`cccc im bind <key>`), where a
+ * leading dash reads as an option, and one key in 64 had one.
+ */
+export function mintKey(): string {
+  for (;;) {
+    const key = randomBytes(8).toString('base64url');
+    if (!key.startsWith('-')) return key;
+  }
+}
 
 async function readJson(path: string): Promise<unknown> {
   try {
