@@ -72,7 +72,7 @@ async function sampleAsync(n: number, fn: () => Promise<unknown>): Promise<numbe
 }
 
 /** The same group-commit shape with nothing but write + fdatasync, for a same-run ceiling. */
-export async function bareGroupCommit(path: string, bytes: Buffer, total: number): Promise<{ rate: number; cpuUs: number; syncMsPerBatch: number }> {
+export async function bareGroupCommit(path: string, bytes: Buffer, total: number): Promise<{ rate: number; cpuUs: number; syncMsPerBatch: number; appendsPerBatch: number }> {
   const fd = openSync(path, 'a');
   const queue: Array<() => void> = [];
   let draining = false;
@@ -103,7 +103,7 @@ export async function bareGroupCommit(path: string, bytes: Buffer, total: number
   await Promise.all(Array.from({ length: 8 }, async () => { for (let i = 0; i < total / 8; i++) await append(); }));
   const rate = total / ((now() - t0) / 1000);
   closeSync(fd);
-  return { rate, cpuUs: cpuPerOp(c0, total), syncMsPerBatch: syncMs / Math.max(1, batches) };
+  return { rate, cpuUs: cpuPerOp(c0, total), syncMsPerBatch: syncMs / Math.max(1, batches), appendsPerBatch: total / Math.max(1, batches) };
 }
 
 /** Process CPU (all threads, user + system) per operation since `c0`, in microseconds. */
