@@ -85,6 +85,20 @@ describe('background index writer thread', () => {
     expect(IndexWriterThread.current()).toBeUndefined();
   });
 
+  it('more than a trickle waiting for the timer is indexed on the thread, not on the event loop', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    // Far below the burst that starts the thread at once, but more than the event loop should
+    // index in one timer tick (a steady stream of sends between two ticks).
+    const sends = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => store.append({ kind: 'chat.message', by: 'user', data: { text: `s${i}`, message_mode: 'send', to: ['peer1'] } })),
+    );
+    const ids = sends.map((s) => s.event.id);
+    expect(IndexWriterThread.current()).toBeUndefined();
+    await vi.waitFor(() => expect(IndexWriterThread.current()?.stats.indexed).toBe(100), { timeout: 2000 });
+    for (const id of ids) expect(store.findById(id)?.id).toBe(id);
+  });
+
   it("leaves a batch that follows another writer's unindexed bytes to the owner, which catches up from the JSONL", async () => {
     const home = homes.make();
     await using a = await openGroupLedger({ home, groupId: G, backgroundIndexAt: 1 });
