@@ -15,6 +15,13 @@ const STATE = 1;
 const DEAD = 2;
 /** Longer than the worker's SQLite busy timeout (10 s): a wait only times out if it is stuck. */
 const WAIT_LIMIT_MS = 30_000;
+/**
+ * How long the thread waits for more work before it exits: far longer than the 250 ms between a
+ * steady stream's hand-offs, so a stream keeps one thread; short enough that the ~10 MiB of
+ * resident memory the thread holds (its isolate, SQLite's page caches) goes back soon after a
+ * burst instead of staying with an idle daemon for good.
+ */
+export const INDEX_WRITER_KEEP_ALIVE_MS = 10_000;
 
 /**
  * The process's background index writer: one worker thread, shared by every ledger the process
@@ -23,12 +30,15 @@ const WAIT_LIMIT_MS = 30_000;
  * read, a decision or a compaction needs the index complete: then it blocks on a shared
  * counter until its last message was handled.
  *
+ * The thread exits after `keepAliveMs` without messages; the next burst starts another.
+ *
  * Nothing depends on the thread succeeding. Its transaction only continues the index's
  * high-water mark; anything it did not index (an error, another process's bytes first, a dead
  * thread) is caught up from the JSONL by the owner, like bytes another process appended.
  */
 export class IndexWriterThread {
   private static instance: IndexWriterThread | undefined;
+  static keepAliveMs = INDEX_WRITER_KEEP_ALIVE_MS;
 
   /**
    * The thread, started on first use unless `start` is false; undefined once it failed (callers
@@ -49,6 +59,7 @@ export class IndexWriterThread {
   private sent = 0;
   private readonly paths = new Set<string>();
   private failed = false;
+  private idle: NodeJS.Timeout | undefined;
   /** Events indexed and messages that failed, as reported back by the thread. */
   readonly stats = { messages: 0, indexed: 0, errors: 0, lastError: undefined as string | undefined };
 
@@ -96,7 +107,27 @@ export class IndexWriterThread {
       path,
       batches: batches.map((b) => ({ start: b.start, end: b.end, count: b.items.length, ops: buildIndexOps(b.items) })),
     });
+    this.armIdle();
     return seq;
+  }
+
+  private armIdle(): void {
+    if (this.idle) return void this.idle.refresh();
+    this.idle = setTimeout(() => this.retireIfIdle(), IndexWriterThread.keepAliveMs);
+    this.idle.unref();
+  }
+
+  /**
+   * Let the thread go once it has handled every message. It is forgotten at once, so that work
+   * that comes while it closes its connections starts a new thread (or is indexed inline); a
+   * ledger's last posted message is already done, so waiting for it returns at once.
+   */
+  private retireIfIdle(): void {
+    this.idle = undefined;
+    if (IndexWriterThread.instance !== this || !this.usable) return;
+    if (Atomics.load(this.shared, DONE_SEQ) < this.sent) return this.armIdle(); // still busy: look again later
+    IndexWriterThread.instance = undefined;
+    this.worker.postMessage({ type: 'retire' });
   }
 
   /** Drop the thread's connection to `path` (a closing ledger); returns the sequence number to wait for. */
@@ -131,6 +162,7 @@ export class IndexWriterThread {
   /** Kill the thread as a crash would (tests): it is not replaced, so ledgers index inline. */
   static async kill(): Promise<void> {
     const t = IndexWriterThread.instance;
+    if (t?.idle) clearTimeout(t.idle);
     if (t) await t.worker.terminate();
   }
 

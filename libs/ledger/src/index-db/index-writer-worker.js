@@ -7,7 +7,8 @@
 // Protocol (index-writer-thread.ts): {type:'index', seq, path, batches:[{start,end,count,ops}]}
 // and {type:'close', seq, path}. After each message shared[0] = seq and a notify, whatever the
 // outcome: the owner may be blocked in Atomics.wait on it; shared[1] = 2 (and a notify) when
-// the thread ends. A failure leaves bytes unindexed, which the owner catches up from the JSONL
+// the thread ends. {type:'retire'} (the owner saw no work for a while and forgot the thread)
+// closes every connection and ends the thread. A failure leaves bytes unindexed, which the owner catches up from the JSONL
 // (the index is never authority).
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -73,6 +74,11 @@ function connect(path) {
 }
 
 parentPort?.on('message', (msg) => {
+  if (msg.type === 'retire') {
+    for (const c of connections.values()) c.db.close();
+    connections.clear();
+    process.exit(0); // in a worker: ends this thread only
+  }
   let reply;
   try {
     if (msg.type === 'index') {

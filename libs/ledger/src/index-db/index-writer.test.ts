@@ -5,10 +5,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openGroupLedger } from '../open-ledger.js';
 import { TempHomes } from '../test-support/homes.js';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
-import { IndexWriterThread } from './index-writer-thread.js';
+import { INDEX_WRITER_KEEP_ALIVE_MS, IndexWriterThread } from './index-writer-thread.js';
 
 const homes = new TempHomes();
 afterEach(async () => {
+  IndexWriterThread.keepAliveMs = INDEX_WRITER_KEEP_ALIVE_MS;
   await IndexWriterThread.reset();
   homes.cleanup();
 });
@@ -97,6 +98,31 @@ describe('background index writer thread', () => {
     expect(IndexWriterThread.current()).toBeUndefined();
     await vi.waitFor(() => expect(IndexWriterThread.current()?.stats.indexed).toBe(100), { timeout: 2000 });
     for (const id of ids) expect(store.findById(id)?.id).toBe(id);
+  });
+
+  it('the thread exits after a while without work, and the next burst starts another', async () => {
+    IndexWriterThread.keepAliveMs = 200;
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G, backgroundIndexAt: 1 });
+    const first = await appendMix(store, 10);
+    const thread = IndexWriterThread.current()!;
+    expect(thread).toBeDefined();
+    // Its messages keep it: each one moves the deadline.
+    for (let i = 0; i < 4; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      await store.append({ kind: 'chat.message', by: 'user', data: { text: `keep${i}`, message_mode: 'send', to: ['peer1'] } });
+    }
+    expect(IndexWriterThread.current()).toBe(thread);
+    await vi.waitFor(() => expect(IndexWriterThread.current()).toBeUndefined(), { timeout: 2000 });
+    await vi.waitFor(() => expect(thread.stats.indexed).toBe(18)); // its last answers may still be on their way
+    // The index is whole, and the next burst goes to a new thread.
+    for (const id of first) expect(store.findById(id)?.id).toBe(id);
+    const second = await appendMix(store, 10);
+    const next = IndexWriterThread.current()!;
+    expect(next).toBeDefined();
+    expect(next).not.toBe(thread);
+    for (const id of second) expect(store.findById(id)?.id).toBe(id);
+    expect(next.stats.errors).toBe(0);
   });
 
   it("leaves a batch that follows another writer's unindexed bytes to the owner, which catches up from the JSONL", async () => {
