@@ -24,6 +24,27 @@ const WAIT_LIMIT_MS = 30_000;
 export const INDEX_WRITER_KEEP_ALIVE_MS = 10_000;
 
 /**
+ * Batches that follow each other in the file (each starts where the one before ended) joined
+ * into one. A steady stream hands over hundreds of one-event batches per timer tick: as one run
+ * they make a few multi-row statements per table instead of several statements per event, which
+ * the event loop builds and copies to the thread (milliseconds per tick) and the thread runs.
+ * A gap (another process's bytes between two batches) keeps them apart.
+ */
+export function contiguousRuns(batches: readonly AcknowledgedBatch[]): AcknowledgedBatch[] {
+  const runs: AcknowledgedBatch[] = [];
+  for (const b of batches) {
+    const last = runs[runs.length - 1];
+    if (last && last.end === b.start) {
+      last.end = b.end;
+      for (const item of b.items) last.items.push(item);
+    } else {
+      runs.push({ start: b.start, end: b.end, items: [...b.items] });
+    }
+  }
+  return runs;
+}
+
+/**
  * The process's background index writer: one worker thread, shared by every ledger the process
  * has open, applies index ops for acknowledged batches on its own SQLite connection. The
  * appending thread only builds the ops (no B-tree work) and never waits for them, except when a
@@ -105,7 +126,7 @@ export class IndexWriterThread {
       type: 'index',
       seq,
       path,
-      batches: batches.map((b) => ({ start: b.start, end: b.end, count: b.items.length, ops: buildIndexOps(b.items) })),
+      batches: contiguousRuns(batches).map((b) => ({ start: b.start, end: b.end, count: b.items.length, ops: buildIndexOps(b.items) })),
     });
     this.armIdle();
     return seq;

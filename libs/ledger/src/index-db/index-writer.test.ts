@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openGroupLedger } from '../open-ledger.js';
 import { TempHomes } from '../test-support/homes.js';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
-import { INDEX_WRITER_KEEP_ALIVE_MS, IndexWriterThread } from './index-writer-thread.js';
+import { contiguousRuns, INDEX_WRITER_KEEP_ALIVE_MS, IndexWriterThread, type AcknowledgedBatch } from './index-writer-thread.js';
 
 const homes = new TempHomes();
 afterEach(async () => {
@@ -100,14 +100,50 @@ describe('background index writer thread', () => {
     for (const id of ids) expect(store.findById(id)?.id).toBe(id);
   });
 
+  it('a stream of one-event batches goes to the thread as one run, with the rows a rebuild writes', async () => {
+    const home = homes.make();
+    IndexWriterThread.shared(); // running: every timer hands its events to it, however few
+    {
+      await using store = await openGroupLedger({ home, groupId: G });
+      await store.append({ kind: 'actor.add', by: 'user', data: { actor: { v: 1, id: 'peer1', title: 'p', created_at: '2026-11-30T08:00:00.000000Z' } } });
+      // One at a time: each append is a batch of its own, and a timer hands over many at once.
+      for (let i = 0; i < 150; i++) {
+        await store.append({ kind: 'chat.message', by: i % 3 ? 'user' : 'peer1', data: { text: `r${i}`, message_mode: i % 2 ? 'mail' : 'send', to: [i % 3 ? 'peer1' : 'user'] } });
+      }
+      await vi.waitFor(() => expect(IndexWriterThread.current()?.stats.indexed).toBe(151), { timeout: 2000 });
+    }
+    const byThread = indexRows(home);
+    expect(byThread['events']).toHaveLength(151);
+    for (const suffix of ['', '-wal', '-shm']) rmSync(indexPath(home) + suffix, { force: true });
+    await using reopened = await openGroupLedger({ home, groupId: G });
+    expect(reopened.integrity().indexRebuilt).toBe('new index');
+    expect(indexRows(home)).toEqual(byThread);
+  });
+
+  it('joins batches that follow each other in the file, and keeps a gap', () => {
+    const item = (off: number) => ({ event: { id: `e${off}` } as never, src: 0, off, len: 9 });
+    const batches: AcknowledgedBatch[] = [
+      { start: 0, end: 10, items: [item(0)] },
+      { start: 10, end: 30, items: [item(10), item(20)] },
+      { start: 40, end: 50, items: [item(40)] }, // bytes 30-40 are another writer's
+      { start: 50, end: 60, items: [item(50)] },
+    ];
+    const runs = contiguousRuns(batches);
+    expect(runs.map((r) => [r.start, r.end, r.items.map((i) => i.off)])).toEqual([
+      [0, 30, [0, 10, 20]],
+      [40, 60, [40, 50]],
+    ]);
+    expect(batches[0]!.items).toHaveLength(1); // the inputs are left as they were
+  });
+
   it('the thread exits after a while without work, and the next burst starts another', async () => {
-    IndexWriterThread.keepAliveMs = 200;
+    IndexWriterThread.keepAliveMs = 500;
     const home = homes.make();
     await using store = await openGroupLedger({ home, groupId: G, backgroundIndexAt: 1 });
     const first = await appendMix(store, 10);
     const thread = IndexWriterThread.current()!;
     expect(thread).toBeDefined();
-    // Its messages keep it: each one moves the deadline.
+    // Its messages keep it: each one moves the deadline (100 ms apart, well within 500 ms).
     for (let i = 0; i < 4; i++) {
       await new Promise((r) => setTimeout(r, 100));
       await store.append({ kind: 'chat.message', by: 'user', data: { text: `keep${i}`, message_mode: 'send', to: ['peer1'] } });

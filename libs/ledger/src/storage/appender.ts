@@ -86,8 +86,8 @@ export class GroupCommitAppender {
   /**
    * Durable batches not yet handed to the index. Indexing is off the acknowledgement path: a
    * full enough queue or a timer hands them to the background writer thread (started by a burst
-   * or by a timer with more than a trickle waiting); readers, decisions
-   * and compaction flush first (read-your-writes) and wait for what the thread still holds.
+   * or by a timer with more than a trickle waiting); readers, decisions and compaction flush
+   * first (read-your-writes) and wait for what the thread still holds.
    */
   private unindexed: AcknowledgedBatch[] = [];
   private unindexedCount = 0;
