@@ -48,6 +48,14 @@ function indexRows(home: string): Record<string, unknown[]> {
   }
 }
 
+/** Delete the index and reopen: the rebuild from the JSONL must write exactly `rows`. */
+async function expectRebuildWrites(home: string, rows: Record<string, unknown[]>): Promise<void> {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(indexPath(home) + suffix, { force: true });
+  await using reopened = await openGroupLedger({ home, groupId: G });
+  expect(reopened.integrity().indexRebuilt).toBe('new index');
+  expect(indexRows(home)).toEqual(rows);
+}
+
 describe('background index writer thread', () => {
   it('indexes acknowledged batches on its own thread, with the rows a rebuild from the JSONL writes', async () => {
     const home = homes.make();
@@ -63,10 +71,7 @@ describe('background index writer thread', () => {
 
     const byThread = indexRows(home);
     expect(byThread['events']).toHaveLength(64);
-    for (const suffix of ['', '-wal', '-shm']) rmSync(indexPath(home) + suffix, { force: true });
-    await using reopened = await openGroupLedger({ home, groupId: G });
-    expect(reopened.integrity().indexRebuilt).toBe('new index');
-    expect(indexRows(home)).toEqual(byThread);
+    await expectRebuildWrites(home, byThread);
   });
 
   it('a trickle of appends is indexed on the timer without starting the thread', async () => {
@@ -114,10 +119,7 @@ describe('background index writer thread', () => {
     }
     const byThread = indexRows(home);
     expect(byThread['events']).toHaveLength(151);
-    for (const suffix of ['', '-wal', '-shm']) rmSync(indexPath(home) + suffix, { force: true });
-    await using reopened = await openGroupLedger({ home, groupId: G });
-    expect(reopened.integrity().indexRebuilt).toBe('new index');
-    expect(indexRows(home)).toEqual(byThread);
+    await expectRebuildWrites(home, byThread);
   });
 
   it('joins batches that follow each other in the file, and keeps a gap', () => {
@@ -187,9 +189,7 @@ describe('background index writer thread', () => {
     }
     const rows = indexRows(home);
     expect(rows['events']).toHaveLength(27); // 2 x 14, less the second mix's reply: a client_id duplicate
-    for (const suffix of ['', '-wal', '-shm']) rmSync(indexPath(home) + suffix, { force: true });
-    await using reopened = await openGroupLedger({ home, groupId: G });
-    expect(indexRows(home)).toEqual(rows);
+    await expectRebuildWrites(home, rows);
   });
 
   it('an index file of another schema version is replaced, not reused', async () => {
