@@ -1,13 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import { buildIndexOps, type IndexedEvent } from './index-ops.js';
+import { contiguousRuns, type AcknowledgedBatch } from './acknowledged-batch.js';
+import { buildIndexOps } from './index-ops.js';
 import { INDEX_CACHE_KIB } from './ledger-index.js';
-
-/** Acknowledged bytes `[start, end)` of the active file and the events on them. */
-export interface AcknowledgedBatch {
-  start: number;
-  end: number;
-  items: IndexedEvent[];
-}
 
 /** Slots of the shared state array. */
 const DONE_SEQ = 0;
@@ -22,27 +16,6 @@ const WAIT_LIMIT_MS = 30_000;
  * burst instead of staying with an idle daemon for good.
  */
 export const INDEX_WRITER_KEEP_ALIVE_MS = 10_000;
-
-/**
- * Batches that follow each other in the file (each starts where the one before ended) joined
- * into one. A steady stream hands over hundreds of one-event batches per timer tick: as one run
- * they make a few multi-row statements per table instead of several statements per event, which
- * the event loop builds and copies to the thread (milliseconds per tick) and the thread runs.
- * A gap (another process's bytes between two batches) keeps them apart.
- */
-export function contiguousRuns(batches: readonly AcknowledgedBatch[]): AcknowledgedBatch[] {
-  const runs: AcknowledgedBatch[] = [];
-  for (const b of batches) {
-    const last = runs[runs.length - 1];
-    if (last && last.end === b.start) {
-      last.end = b.end;
-      for (const item of b.items) last.items.push(item);
-    } else {
-      runs.push({ start: b.start, end: b.end, items: [...b.items] });
-    }
-  }
-  return runs;
-}
 
 /**
  * The process's background index writer: one worker thread, shared by every ledger the process

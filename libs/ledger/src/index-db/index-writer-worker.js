@@ -8,8 +8,8 @@
 // and {type:'close', seq, path}. After each message shared[0] = seq and a notify, whatever the
 // outcome: the owner may be blocked in Atomics.wait on it; shared[1] = 2 (and a notify) when
 // the thread ends. {type:'retire'} (the owner saw no work for a while and forgot the thread)
-// closes every connection and ends the thread. A failure leaves bytes unindexed, which the owner catches up from the JSONL
-// (the index is never authority).
+// closes every connection and ends the thread. A failure leaves bytes unindexed, which the owner
+// catches up from the JSONL (the index is never authority).
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 

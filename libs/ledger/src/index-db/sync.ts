@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { readManifest } from '../storage/manifest.js';
 import { ACTIVE_SRC, type LedgerFiles, type SourcedLine } from '../storage/ledger-files.js';
 import { decodeLine } from '../storage/line-codec.js';
+import { contiguousRuns, type AcknowledgedBatch } from './acknowledged-batch.js';
 import type { IndexedEvent, LedgerIndex } from './ledger-index.js';
 
 const BATCH = 5_000;
@@ -35,7 +36,7 @@ function indexLines(index: LedgerIndex, lines: Iterable<SourcedLine>): { lines: 
 
 export interface CatchUpOptions {
   /** Batches this process wrote, in order, with their events already decoded (fast path). */
-  batches?: ReadonlyArray<{ start: number; end: number; items: IndexedEvent[] }>;
+  batches?: readonly AcknowledgedBatch[];
   /** Index no bytes at or beyond this offset (bytes being written right now). */
   upTo?: number;
 }
@@ -54,7 +55,8 @@ export function catchUpActive(index: LedgerIndex, files: LedgerFiles, opts: Catc
       hwm = reader.tailStart;
     };
     if (opts.batches) {
-      for (const b of opts.batches) {
+      // A run of our own batches is one insert: a few multi-row statements, not some per batch.
+      for (const b of contiguousRuns(opts.batches)) {
         if (hwm >= b.end) continue;
         if (hwm === b.start) {
           index.insertEvents(b.items);

@@ -3,7 +3,8 @@ import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, mkdirSync, 
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { ledgerError, LedgerErrorCodes } from '../errors.js';
-import { IndexWriterThread, type AcknowledgedBatch } from '../index-db/index-writer-thread.js';
+import type { AcknowledgedBatch } from '../index-db/acknowledged-batch.js';
+import { IndexWriterThread } from '../index-db/index-writer-thread.js';
 import type { LedgerIndex } from '../index-db/ledger-index.js';
 import { catchUpActive } from '../index-db/sync.js';
 import type { LedgerPaths } from '../paths.js';
