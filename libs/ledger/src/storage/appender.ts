@@ -11,6 +11,7 @@ import type { LedgerPaths } from '../paths.js';
 import type { LedgerEvent } from '../types.js';
 import { ACTIVE_SRC, type LedgerFiles } from './ledger-files.js';
 import { MAX_BATCH } from './limits.js';
+import { CommitCohort } from './commit-cohort.js';
 import type { PreparedEvent } from './prepare-event.js';
 import { SyncPlacement } from './sync-placement.js';
 
@@ -80,6 +81,8 @@ export class GroupCommitAppender {
   placement = SyncPlacement.shared;
   /** When the last fdatasync returned (0: nothing is in flight or it is too long ago to count). */
   private lastSyncEnd = 0;
+  /** Gathers the writers a batch answered back into the next one (commit-cohort.ts). */
+  private readonly cohort = new CommitCohort();
   /** Called after each durable batch with the active file's size (after acknowledging it). */
   onCommitted: ((activeBytes: number) => void) | undefined;
   /** Set when the index could not record a durable batch; the store resynchronizes it. */
@@ -182,6 +185,7 @@ export class GroupCommitAppender {
           reject(err);
         },
       });
+      this.cohort.arrived(this.queue.length);
       if (!this.draining) {
         this.draining = true;
         // A microtask lets every append issued in the same tick join the first batch.
@@ -193,6 +197,9 @@ export class GroupCommitAppender {
   private async drain(): Promise<void> {
     try {
       while (this.queue.length > 0) {
+        // Wait (briefly) for the writers the last batch answered, so they share this batch.
+        const gathering = this.cohort.gather(this.queue.length);
+        if (gathering) await gathering;
         // A lone append may be synced inline, which blocks the thread; first let every
         // connection that is readable now be read (setImmediate runs after this loop turn's
         // I/O), so that requests sent at the same time still form one batch and show concurrency.
@@ -201,6 +208,7 @@ export class GroupCommitAppender {
         // Asked for every batch: a batch of several is appends in flight together, and noted.
         const lone = this.placement.lone();
         await this.commit(batch, batch.length === 1 && lone);
+        this.cohort.answered(batch.length, this.queue.length);
       }
     } finally {
       this.draining = false;

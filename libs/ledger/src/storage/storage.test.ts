@@ -118,6 +118,30 @@ describe('JSONL storage', () => {
     expect(stats.serialMs).toBeGreaterThan(0); // back-to-back batches: the gaps between syncs count
   });
 
+  // Issue 35: writers that come back a moment after their acknowledgement (a client's round
+  // trip; here a turn of the event loop) used to split into two cohorts, each batch holding about
+  // half of them. The next batch now waits for the writers the last one answered.
+  it('gathers writers that come back after their acknowledgement into one batch instead of two cohorts', async () => {
+    const home = homes.make();
+    await using store = await openGroupLedger({ home, groupId: G });
+    const before = store.appendStats();
+    const writers = 4;
+    const rounds = 25;
+    await Promise.all(
+      Array.from({ length: writers }, async (_, w) => {
+        for (let i = 0; i < rounds; i++) {
+          await store.append({ kind: 'x.n', by: 'user', data: { w, i } });
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }),
+    );
+    const stats = store.appendStats();
+    expect(stats.appends - before.appends).toBe(writers * rounds);
+    // Two cohorts make 2 appends a batch; one makes 4 (a slow turn now and then splits one).
+    expect((stats.appends - before.appends) / (stats.batches - before.batches)).toBeGreaterThan(3);
+    expect(ledgerLines(home)).toHaveLength(writers * rounds);
+  });
+
   // Issue 35: on the thread pool, a lone writer's every append pays a pool thread's wake-up and
   // its own thread's; inline it does not, and a busy writer keeps the pool (and its batches).
   it('syncs a lone writer\'s appends inline, and goes back to the thread pool when appends come together', async () => {
