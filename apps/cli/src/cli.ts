@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
 import { buildProgram } from './program.js';
+import { writeStderr } from './stdio.js';
 
 // The full CLI. bin/cccc.js requires it as one CommonJS bundle (dist/cli.cjs, built by
 // tsup.hooks.config.ts with the workspace libraries it uses inlined): node then starts no ESM
@@ -13,7 +14,7 @@ async function main(): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) exitCode = error.exitCode;
     else {
-      process.stderr.write(`cccc: ${(error as Error).message}\n`);
+      writeStderr(`cccc: ${(error as Error).message}\n`);
       exitCode = 1;
     }
   }

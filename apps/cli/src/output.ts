@@ -1,21 +1,22 @@
 import { startFailureIn, type DaemonCallError, type DaemonTransportError, type IpcError } from '@cccc/ipc-protocol/call';
 import { startProblemLines } from './start-lines.js';
+import { writeStderr, writeStdout } from './stdio.js';
 
 export interface OutputOptions {
   readonly json?: boolean;
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  writeStdout(JSON.stringify(value, null, 2) + '\n');
 }
 
 /** One line per value: the shape `tail -f --json` streams, so each line parses on its own. */
 export function printJsonLine(value: unknown): void {
-  process.stdout.write(JSON.stringify(value) + '\n');
+  writeStdout(JSON.stringify(value) + '\n');
 }
 
 export function printLines(lines: readonly string[]): void {
-  if (lines.length > 0) process.stdout.write(lines.join('\n') + '\n');
+  if (lines.length > 0) writeStdout(lines.join('\n') + '\n');
 }
 
 /**
@@ -32,24 +33,24 @@ export function reportError(error: unknown, options: OutputOptions = {}): number
   if (isNamed<DaemonCallError>(error, 'DaemonCallError')) {
     if (options.json) printJson({ ok: false, error: { code: error.code, message: error.message, details: error.details } });
     else {
-      process.stderr.write(`error: ${error.code}: ${error.message.replace(/^[^:]+: [^:]+: /, '')}\n`);
+      writeStderr(`error: ${error.code}: ${error.message.replace(/^[^:]+: [^:]+: /, '')}\n`);
       // A start that did not run: its exit status and the agent's last lines say why.
       const failure = startFailureIn(error.details);
-      if (failure) process.stderr.write(startProblemLines(String(error.details['actor_id'] ?? 'actor'), failure, 'not started').join('\n') + '\n');
+      if (failure) writeStderr(startProblemLines(String(error.details['actor_id'] ?? 'actor'), failure, 'not started').join('\n') + '\n');
     }
     return 1;
   }
   // Errors the CLI raises itself (no_active_group, bad KEY=VALUE, ...) carry a stable code too.
   if (isNamed<IpcError>(error, 'IpcError')) {
     if (options.json) printJson({ ok: false, error: { code: error.code, message: error.message, details: error.details } });
-    else process.stderr.write(`error: ${error.code}: ${error.message}\n`);
+    else writeStderr(`error: ${error.code}: ${error.message}\n`);
     return 1;
   }
   if (isNamed<DaemonTransportError>(error, 'DaemonTransportError')) {
     if (options.json) printJson({ ok: false, error: { code: `transport_${error.failure}`, message: error.message, details: {} } });
-    else process.stderr.write(`error: ${error.message}\n`);
+    else writeStderr(`error: ${error.message}\n`);
     return 1;
   }
-  process.stderr.write(`error: ${(error as Error)?.message ?? String(error)}\n`);
+  writeStderr(`error: ${(error as Error)?.message ?? String(error)}\n`);
   return 1;
 }

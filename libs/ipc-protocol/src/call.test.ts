@@ -29,6 +29,10 @@ describe('@cccc/ipc-protocol/call', () => {
     expect(graph.map((m) => m.slice(SRC.length + 1)).filter((m) => /envelope\.ts|catalog|events\.ts|registry|schemas|ops\//.test(m))).toEqual([]);
   });
 
+  it('loads no node:net until a call needs it (a unix socket call never does where the pipe handle is used)', () => {
+    expect([...runtimeGraph(join(SRC, 'call.ts'))].filter((m) => /^(node:)?(net|stream|tty|http)$/.test(m))).toEqual([]);
+  });
+
   it('hands out the very classes the other entries export', () => {
     expect(call.IpcError).toBe(root.IpcError);
     expect(call.DaemonCallError).toBe(node.DaemonCallError);

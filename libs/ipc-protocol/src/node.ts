@@ -4,10 +4,11 @@
 export { resolveCcccHome, ensureCcccHome, daemonPaths, daemonDir } from './node/home.js';
 export { discoverEndpoint } from './node/discover.js';
 export { discoverEndpointWith, endpointFromDescriptor, describeEndpoint, type DaemonEndpoint, type SocketAddress } from './node/endpoint.js';
-export { exchangeLine, monotonicMs, type ExchangedLine, type LineExchangeOptions } from './node/line-exchange.js';
+export { exchangeLine, type ExchangedLine, type LineExchangeOptions } from './node/line-exchange.js';
+export { monotonicMs } from './node/monotonic.js';
 // Dependency-free as well: `cccc ping|send|reply`'s fast path (apps/cli cli-fast.cjs) words a
 // failed connect and caps the answer as DaemonClient does.
-export { connectFailureCode } from './node/connect.js';
+export { connectFailureCode } from './node/errors.js';
 export { MAX_RESPONSE_LINE_BYTES } from './limits.js';
 // Dependency-free too: `cccc hook` computes a UserPromptSubmit's prompt marks with it.
 // Dependency-free too: the hook payload pick of both hook transports (command and HTTP).

@@ -5,6 +5,7 @@ import { cliEntry } from '../cli-entry.js';
 import { clientFor } from '../cli-client.js';
 import { isAlive, probeDaemon, spawnDaemon } from '../daemon-process.js';
 import { printJson, reportError } from '../output.js';
+import { writeStdout } from '../stdio.js';
 
 export function registerDaemonCommands(program: Command, setExit: (code: number) => void): void {
   const daemon = program.command('daemon').description('run, start, stop and inspect the CCCC daemon');
@@ -28,14 +29,14 @@ export function registerDaemonCommands(program: Command, setExit: (code: number)
       const running = await probeDaemon(home);
       if (running) {
         if (opts.json) printJson({ ok: true, already_running: true, pid: running.pid, home });
-        else process.stdout.write(`cccc daemon already running (pid ${running.pid}, home ${home})\n`);
+        else writeStdout(`cccc daemon already running (pid ${running.pid}, home ${home})\n`);
         return;
       }
       try {
         const started = await spawnDaemon(home, process.env);
         const where = describeEndpoint(discoverEndpoint(home));
         if (opts.json) printJson({ ok: true, already_running: false, pid: started.pid, home, endpoint: where });
-        else process.stdout.write(`cccc daemon started (pid ${started.pid}, ${where})\n`);
+        else writeStdout(`cccc daemon started (pid ${started.pid}, ${where})\n`);
       } catch (error) {
         setExit(reportError(error, opts));
       }
@@ -50,14 +51,14 @@ export function registerDaemonCommands(program: Command, setExit: (code: number)
       const running = await probeDaemon(home);
       if (!running) {
         if (opts.json) printJson({ ok: true, stopped: false, reason: 'not_running' });
-        else process.stdout.write('cccc daemon is not running\n');
+        else writeStdout('cccc daemon is not running\n');
         return;
       }
       try {
         await clientFor(home).call('shutdown', { expected_pid: running.pid });
         for (let i = 0; i < 200 && isAlive(running.pid); i++) await sleep(25);
         if (opts.json) printJson({ ok: true, stopped: true, pid: running.pid });
-        else process.stdout.write(`cccc daemon stopped (pid ${running.pid})\n`);
+        else writeStdout(`cccc daemon stopped (pid ${running.pid})\n`);
       } catch (error) {
         setExit(reportError(error, opts));
       }
@@ -72,11 +73,11 @@ export function registerDaemonCommands(program: Command, setExit: (code: number)
       const ping = await probeDaemon(home);
       if (opts.json) printJson({ ok: true, running: Boolean(ping), home, daemon: ping ?? null });
       else if (ping) {
-        process.stdout.write(
+        writeStdout(
           `running: pid ${ping.pid}, ${ping.implementation} ${ping.version}, ipc v${ping.ipc_v}, ` +
             `${describeEndpoint(discoverEndpoint(home))}, home ${home}\n`,
         );
-      } else process.stdout.write(`not running (home ${home})\n`);
+      } else writeStdout(`not running (home ${home})\n`);
       if (!ping) setExit(1);
     });
 }

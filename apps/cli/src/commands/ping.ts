@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { resolveCcccHome } from '@cccc/ipc-protocol/call';
 import { clientFor } from '../cli-client.js';
 import { printJson, reportError } from '../output.js';
+import { writeStdout } from '../stdio.js';
 
 export function registerPingCommand(program: Command, setExit: (code: number) => void): void {
   program
@@ -15,7 +16,7 @@ export function registerPingCommand(program: Command, setExit: (code: number) =>
         const ms = performance.now() - started;
         if (opts.json) printJson(result);
         else {
-          process.stdout.write(
+          writeStdout(
             `pong from ${result.implementation} ${result.version} (pid ${result.pid}, ipc v${result.ipc_v}) in ${ms.toFixed(1)} ms\n`,
           );
         }

@@ -3,6 +3,7 @@ import { callOp, monotonicMs, resolveCcccHome } from '@cccc/ipc-protocol/call';
 import { cliError, CliErrorCodes } from '../cli-error.js';
 import { formatMessage } from '../format.js';
 import { printJson, reportError } from '../output.js';
+import { writeStdout } from '../stdio.js';
 import type { FastCommand, MessageCommand } from './argv.js';
 
 // IO shell of the fast path: what commands/ping.ts and commands/messages.ts do, with the same
@@ -18,7 +19,7 @@ async function runPing(json: boolean): Promise<void> {
   const ms = monotonicMs() - started;
   if (json) printJson(result);
   else {
-    process.stdout.write(
+    writeStdout(
       `pong from ${String(result.implementation)} ${String(result.version)} (pid ${String(result.pid)}, ipc v${String(result.ipc_v)}) in ${ms.toFixed(1)} ms\n`,
     );
   }
@@ -38,7 +39,7 @@ async function runMessage(cmd: MessageCommand): Promise<void> {
   if (cmd.insight !== undefined) args.insight = cmd.insight;
   const result = (await callOp(home, cmd.command, args as never)) as Record<string, unknown>;
   if (cmd.json) return printJson(result);
-  process.stdout.write(formatMessage(result.event as Parameters<typeof formatMessage>[0]) + '\n');
+  writeStdout(formatMessage(result.event as Parameters<typeof formatMessage>[0]) + '\n');
 }
 
 /** Run one parsed command; resolves with the exit code the full CLI would set. */

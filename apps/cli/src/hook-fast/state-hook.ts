@@ -1,9 +1,9 @@
 import { closeSync, constants, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
-// Bundled inline into the hook file: ipc-protocol's endpoint discovery and one-line exchange (the
-// DaemonClient's too), which import nothing but node:net, so the bundler keeps only them of
-// `./call` (hook-main.test.ts checks that the bundle loads fs and net only, and no zod); and the
-// same bounded stdin read as the activity recorder's hook.
-import { discoverEndpointWith, exchangeLine as exchangeOneLine, type SocketAddress } from '@cccc/ipc-protocol/call';
+// Bundled inline into the hook file: ipc-protocol's endpoint discovery and one-shot exchange (a
+// call's), which import nothing but node builtins, so the bundler keeps only them of `./call`
+// (hook-main.test.ts checks that the bundle loads builtins only, and no zod); and the same bounded
+// stdin read as the activity recorder's hook.
+import { discoverEndpointWith, exchangeOneShot, type SocketAddress } from '@cccc/ipc-protocol/call';
 import { readStdinCapped } from '../commands/activity-stdin.js';
 import { missingIdentity, pickStatePayload, readStateAnswer, stateRequestLine, type StateHookRuntime } from './state-payload.js';
 
@@ -58,9 +58,7 @@ export function hookEndpoint(home: string): SocketAddress {
 
 /** Send one request line and return the first answer line, within the connect/answer budgets. */
 export async function exchangeLine(endpoint: SocketAddress, line: string, connectMs = HOOK_CONNECT_TIMEOUT_MS, totalMs = HOOK_DAEMON_TIMEOUT_MS): Promise<string> {
-  const answer = await exchangeOneLine(endpoint, line, { op: 'runtime_hook_event', connectTimeoutMs: connectMs, timeoutMs: totalMs, maxLineBytes: MAX_ANSWER });
-  answer.socket.destroy();
-  return answer.line;
+  return exchangeOneShot(endpoint, line, { op: 'runtime_hook_event', connectTimeoutMs: connectMs, timeoutMs: totalMs, maxLineBytes: MAX_ANSWER });
 }
 
 /**

@@ -8,7 +8,7 @@ import { TermAttachHandshake } from '../ops/streams.js';
 import { BlobUploadOutcome } from '../ops/blobs.js';
 import type { AttachmentRefV1 } from '../kinds/chat.js';
 import { NdjsonDecoder } from '../codec.js';
-import { exchangeWithDaemon } from './call-op.js';
+import { exchangeWithDaemon } from './daemon-exchange.js';
 import { discoverEndpoint } from './discover.js';
 import type { DaemonEndpoint } from './endpoint.js';
 import { DaemonCallError, DaemonTransportError } from './errors.js';

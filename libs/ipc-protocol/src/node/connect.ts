@@ -1,20 +1,7 @@
 import { createConnection, type Socket } from 'node:net';
 import { describeEndpoint, type SocketAddress } from './endpoint.js';
 import { DaemonTransportError } from './errors.js';
-
-/**
- * A timeout that counts only after pending I/O had one more turn: a starved process can wake up
- * late with its timer and its socket both due, and timers run before I/O callbacks (setImmediate
- * runs after the poll phase). The callback must be a no-op once the wait is settled.
- */
-export function graceTimeout(ms: number, onTimeout: () => void): NodeJS.Timeout {
-  return setTimeout(() => setImmediate(onTimeout), ms);
-}
-
-/** The errno-style code of a failed connect (`ETIMEDOUT` for our own timeout). */
-export function connectFailureCode(error: DaemonTransportError): string {
-  return (error.cause as NodeJS.ErrnoException | undefined)?.code ?? 'unknown';
-}
+import { graceTimeout } from './grace-timeout.js';
 
 /** One connect attempt within `timeoutMs`; a failure is `connect`, nothing sent. */
 export function connectSocket(endpoint: SocketAddress, timeoutMs: number): Promise<Socket> {

@@ -30,3 +30,8 @@ export class DaemonTransportError extends Error {
     this.name = 'DaemonTransportError';
   }
 }
+
+/** The errno-style code of a failed connect (`ETIMEDOUT` for our own timeout). */
+export function connectFailureCode(error: DaemonTransportError): string {
+  return (error.cause as NodeJS.ErrnoException | undefined)?.code ?? 'unknown';
+}

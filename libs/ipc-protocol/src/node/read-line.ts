@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { graceTimeout } from './connect.js';
+import { graceTimeout } from './grace-timeout.js';
 import { DaemonTransportError } from './errors.js';
 
 export interface FirstLine {
