@@ -3,6 +3,7 @@
 // tsup.hooks.config.ts) that loads only node builtins: no workspace package resolved at run
 // time (ipc-protocol's zod-free endpoint discovery and exchange are inlined), no zod, no op
 // catalog, and no ESM loader start-up. Always exits 0, never prints.
+import { STDIN_DESCRIPTOR } from './commands/activity-stdin.js';
 import { runStateHook } from './hook-fast/state-hook.js';
 
 /**
@@ -15,10 +16,10 @@ const activityBundle = (): string => './hook-activity.js';
 const HOOKS: Record<string, () => Promise<void>> = {
   'claude-activity': async () => {
     const { runClaudeActivityHook } = (await import(activityBundle())) as typeof import('./hook-activity.js');
-    await runClaudeActivityHook(process.env, process.stdin);
+    await runClaudeActivityHook(process.env, STDIN_DESCRIPTOR);
   },
-  'claude-state': () => runStateHook('claude', process.env, process.stdin),
-  'codex-state': () => runStateHook('codex', process.env, process.stdin),
+  'claude-state': () => runStateHook('claude', process.env, STDIN_DESCRIPTOR),
+  'codex-state': () => runStateHook('codex', process.env, STDIN_DESCRIPTOR),
 };
 
 /** True when `argv` (process.argv) names a hook this entry serves. */

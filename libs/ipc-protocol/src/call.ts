@@ -12,6 +12,8 @@ export { describeEndpoint, discoverEndpointWith, type DaemonEndpoint, type Socke
 // One request line, one answer line (a hook's exchange); node:net is loaded only where it must be.
 export { exchangeOneShot } from './node/one-shot-exchange.js';
 export type { LineExchangeOptions } from './node/line-exchange.js';
+// The pipe handle itself, for a short-lived process's other pipes (a hook's stdin).
+export { pipeBindings, type PipeBindings, type PipeHandle } from './node/pipe-bindings.js';
 export { monotonicMs } from './node/monotonic.js';
 // A hook (`cccc hook claude-state`) is such a process too: the payload pick it sends.
 export { PAYLOAD_FIELDS, pickStatePayload, type StatePayload } from './hook-payload-pick.js';

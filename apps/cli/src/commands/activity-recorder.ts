@@ -4,7 +4,7 @@ import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { FileLock, writeFileAtomic } from '@cccc/durable-fs';
 import { dayFileName, decodeLatest, emptyLatest, expiredDayFiles, pruneLatest, recordHookEvent } from '@cccc/hook-fence/recorder';
-import { readStdinCapped } from './activity-stdin.js';
+import { readStdinCapped, type HookInput } from './activity-stdin.js';
 
 // The IO shell of the session activity recorder: `cccc hook claude-activity`. Claude Code waits
 // on it at every hook, so it must never block, steer or print: errors go to a log file only.
@@ -118,7 +118,7 @@ export async function logHookError(env: NodeJS.ProcessEnv, error: unknown): Prom
 }
 
 /** The whole `cccc hook claude-activity` run: never throws, never prints. */
-export async function runClaudeActivityHook(env: NodeJS.ProcessEnv, stdin: NodeJS.ReadStream): Promise<void> {
+export async function runClaudeActivityHook(env: NodeJS.ProcessEnv, stdin: HookInput): Promise<void> {
   try {
     const text = await readStdinCapped(stdin);
     if (text === null) return await logHookError(env, new Error('payload over 1 MiB or unreadable'));

@@ -4,7 +4,7 @@ import { closeSync, constants, mkdirSync, openSync, readFileSync, renameSync, st
 // (hook-main.test.ts checks that the bundle loads builtins only, and no zod); and the same bounded
 // stdin read as the activity recorder's hook.
 import { discoverEndpointWith, exchangeOneShot, type SocketAddress } from '@cccc/ipc-protocol/call';
-import { readStdinCapped } from '../commands/activity-stdin.js';
+import { readStdinCapped, type HookInput } from '../commands/activity-stdin.js';
 import { missingIdentity, pickStatePayload, readStateAnswer, stateRequestLine, type StateHookRuntime } from './state-payload.js';
 
 // IO shell of `cccc hook claude-state|codex-state`. The agent waits on this at every tool call,
@@ -65,7 +65,7 @@ export async function exchangeLine(endpoint: SocketAddress, line: string, connec
  * `cccc hook claude-state|codex-state`: hand the identity and label fields of one payload to the
  * daemon (the single writer of hook state) through `runtime_hook_event`.
  */
-export async function runStateHook(runtime: StateHookRuntime, env: NodeJS.ProcessEnv, stdin: NodeJS.ReadStream): Promise<void> {
+export async function runStateHook(runtime: StateHookRuntime, env: NodeJS.ProcessEnv, stdin: HookInput): Promise<void> {
   const home = env.CCCC_HOME;
   try {
     const missing = missingIdentity(env);

@@ -21,6 +21,8 @@ export const VERIFIED_NODE_MAJORS: ReadonlySet<number> = new Set([20]);
 export interface PipeHandle {
   /** 0, or a negative libuv error; the outcome arrives at the request's `oncomplete`. */
   connect(req: ConnectReq, path: string): number;
+  /** Adopts an open pipe or socket descriptor (as node's stdin stream does); 0 or a libuv error. */
+  open(fd: number): number;
   readStart(): number;
   readStop(): number;
   /** 0, or a negative libuv error; the request's `oncomplete` runs when the write was async. */
@@ -96,7 +98,7 @@ export function findPipeBindings(environment: PipeEnvironment = processEnvironme
   const { WriteWrap, streamBaseState: state, kReadBytesOrError, kArrayBufferOffset } = streamWrap;
   if (!isCtor(Pipe) || !isCtor(PipeConnectWrap) || !isCtor(WriteWrap) || typeof socketType !== 'number') return undefined;
   if (!(state instanceof Int32Array) || !isIndex(kReadBytesOrError) || !isIndex(kArrayBufferOffset)) return undefined;
-  const methods = ['connect', 'readStart', 'readStop', 'writeUtf8String', 'close'];
+  const methods = ['connect', 'open', 'readStart', 'readStop', 'writeUtf8String', 'close'];
   if (!methods.every((m) => typeof (Pipe.prototype as Record<string, unknown>)[m] === 'function')) return undefined;
   return {
     newHandle: () => new Pipe(socketType) as unknown as PipeHandle,
