@@ -1,3 +1,5 @@
+import { MAX_BATCH } from './limits.js';
+
 /**
  * How long the next batch may wait after an acknowledgement for the writers it answered to come
  * back. Node's timers count whole milliseconds, so this is also the shortest wait a timer can
@@ -28,11 +30,15 @@ export class CommitCohort {
   private answeredAt = Number.NEGATIVE_INFINITY;
   private waiting: { resolve: () => void; timer: NodeJS.Timeout } | undefined;
 
-  constructor(private readonly now: () => number = () => performance.now()) {}
+  constructor(
+    private readonly now: () => number = () => performance.now(),
+    /** A batch takes no more than this: a queue that fills one has nobody left to wait for. */
+    private readonly maxBatch = MAX_BATCH,
+  ) {}
 
   /** A batch of `count` appends was acknowledged while `queued` more waited for the next one. */
   answered(count: number, queued: number): void {
-    this.expected = count + queued;
+    this.expected = Math.min(count + queued, this.maxBatch);
     this.answeredAt = this.now();
   }
 
